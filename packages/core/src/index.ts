@@ -13,3 +13,11 @@ export {
 } from './array/geometry-type.js';
 export { GrowableFloat64, GrowableInt32, GrowableUint8 } from './array/growable.js';
 export { GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
+export type { BinaryColumn } from './array/binary-column.js';
+export { validateGeometryArray } from './array/validate.js';
+export { type FromArrowOptions, geometryArrayFromArrow } from './arrow/read-arrow.js';
+export { geometryArrayToArrow, type ToArrowOptions } from './arrow/write-arrow.js';
+export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
+export { writeWkb } from './wkb/write-wkb.js';
+export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';
+export { formatWkt, type WriteWktOptions, writeWkt } from './wkt/write-wkt.js';
