@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+import { runCli } from './cli/run-cli.js';
+
+const io = {
+  out: (text: string) => process.stdout.write(text),
+  err: (text: string) => process.stderr.write(text),
+};
+process.exitCode = await runCli(process.argv.slice(2), io);

@@ -1,0 +1,231 @@
+import {
+  type Crs,
+  crsLabel,
+  type GeometryArray,
+  geometryArrayFromArrow,
+  isGeoArrowField,
+  validateGeometryArray,
+} from '@geoframe/core';
+import { type Data, type Field, Table, type Vector } from 'apache-arrow';
+import { formatFrame } from './display/format-frame.js';
+import { makeTable } from './frame/make-table.js';
+import { takeColumn } from './frame/take-column.js';
+import { GeoSeries } from './geo-series.js';
+import { readGeoJson } from './io/index.js';
+
+/** Options of {@link GeoDataFrame.fromArrow}. */
+export interface GeoDataFrameOptions {
+  /** The active geometry column; default: the column named "geometry", else the first GeoArrow column. */
+  geometry?: string;
+  /** Check the active geometry column (offsets, rings, finite coordinates; default true). */
+  validate?: boolean;
+}
+
+/**
+ * A table with an active geometry column — geoframe's GeoDataFrame. It wraps an Arrow `Table`:
+ * geometry columns are GeoArrow fields; every other column is kept untouched (types, metadata,
+ * dictionaries). Operations return new frames; the caller's table is never modified.
+ */
+export class GeoDataFrame {
+  readonly table: Table;
+  /** Name of the active geometry column. */
+  readonly geometryName: string;
+  private geometryCache?: GeoSeries;
+
+  private constructor(table: Table, geometryName: string, geometry?: GeoSeries) {
+    this.table = table;
+    this.geometryName = geometryName;
+    this.geometryCache = geometry;
+  }
+
+  /** Wraps an Arrow table whose geometry columns carry GeoArrow extension metadata. */
+  static fromArrow(table: Table, options: GeoDataFrameOptions = {}): GeoDataFrame {
+    const name = options.geometry ?? defaultGeometryName(table);
+    if (name === null) {
+      throw new TypeError(
+        `fromArrow: the table has no GeoArrow geometry column (columns: ${table.schema.fields.map((f) => f.name).join(', ')}); pass {geometry: name} with a WKB/WKT column`,
+      );
+    }
+    const field = table.schema.fields.find((f) => f.name === name);
+    if (!field) throw new TypeError(`fromArrow: no column named "${name}"`);
+    const frame = new GeoDataFrame(table, name);
+    // decode the active geometry now, so bad input fails here and names its row
+    if (options.validate !== false) validateGeometryArray(frame.geometry.array);
+    return frame;
+  }
+
+  /** From a GeoJSON FeatureCollection (or Feature, geometry, array of either): properties become columns. */
+  static fromGeoJSON(input: string | object, options: GeoDataFrameOptions = {}): GeoDataFrame {
+    const { table, primary } = readGeoJson(input);
+    return GeoDataFrame.fromArrow(table, { geometry: primary ?? undefined, ...options });
+  }
+
+  /** A frame from a GeoSeries and optional attribute columns (Arrow vectors of the same length). */
+  static fromSeries(geometry: GeoSeries, columns: Record<string, Vector> = {}): GeoDataFrame {
+    const name = geometry.name ?? 'geometry';
+    const { field, data } = geometry.toArrow();
+    const fields: Field[] = [];
+    const datas: Data[] = [];
+    for (const [key, vector] of Object.entries(columns)) {
+      if (vector.length !== geometry.length) {
+        throw new RangeError(
+          `fromSeries: column ${key} has ${vector.length} rows, the geometry ${geometry.length}`,
+        );
+      }
+      const table = new Table({ [key]: vector });
+      fields.push(table.schema.fields[0]);
+      datas.push(singleChunk(vector));
+    }
+    fields.push(field.name === name ? field : field.clone({ name }));
+    datas.push(data);
+    return new GeoDataFrame(makeTable(fields, datas), name, geometry.rename(name));
+  }
+
+  /** The active geometry column as a GeoSeries (decoded once, then cached). */
+  get geometry(): GeoSeries {
+    if (!this.geometryCache) this.geometryCache = this.seriesOf(this.geometryName);
+    return this.geometryCache;
+  }
+
+  /** Number of rows. */
+  get length(): number {
+    return this.table.numRows;
+  }
+
+  /** Column names, in order. */
+  get columns(): string[] {
+    return this.table.schema.fields.map((f) => f.name);
+  }
+
+  /** CRS of the active geometry column. */
+  get crs(): Crs | null {
+    return this.geometry.crs;
+  }
+
+  /** Names of all GeoArrow geometry columns. */
+  get geometryColumns(): string[] {
+    return this.table.schema.fields.filter((f) => isGeoArrowField(f)).map((f) => f.name);
+  }
+
+  /** A column: a GeoSeries for geometry columns, else the Arrow vector. */
+  get(name: string): GeoSeries | Vector {
+    const field = this.field(name);
+    if (name === this.geometryName) return this.geometry;
+    if (isGeoArrowField(field)) return this.seriesOf(name);
+    return this.table.getChild(name)!;
+  }
+
+  /** Another column (a GeoArrow one, or WKB/WKT) becomes the active geometry. GeoPandas' `set_geometry`. */
+  setGeometry(name: string): GeoDataFrame {
+    this.field(name);
+    return GeoDataFrame.fromArrow(this.table, { geometry: name });
+  }
+
+  /** The rows at `indices`, in that order; every column gathered. */
+  take(indices: ArrayLike<number>): GeoDataFrame {
+    const fields: Field[] = [];
+    const datas: Data[] = [];
+    for (const f of this.table.schema.fields) {
+      if (isGeoArrowField(f)) {
+        const taken = (this.get(f.name) as GeoSeries).take(indices).toArrow({ encoding: encodingOf(f) });
+        fields.push(taken.field.clone({ name: f.name }));
+        datas.push(taken.data);
+      } else {
+        fields.push(f);
+        datas.push(takeColumn(this.table.getChild(f.name)!, indices));
+      }
+    }
+    return new GeoDataFrame(makeTable(fields, datas, this.table.schema.metadata), this.geometryName);
+  }
+
+  /** The rows where `mask` is true or non-zero. */
+  filter(mask: ArrayLike<boolean | number>): GeoDataFrame {
+    if (mask.length !== this.length)
+      throw new RangeError(`filter: mask has ${mask.length} entries for ${this.length} rows`);
+    const indices: number[] = [];
+    for (let i = 0; i < mask.length; i++) if (mask[i]) indices.push(i);
+    return this.take(indices);
+  }
+
+  /** The first `n` rows (negative: all but the last |n|); shares buffers. */
+  head(n = 5): GeoDataFrame {
+    const end = n < 0 ? Math.max(0, this.length + n) : Math.min(n, this.length);
+    return new GeoDataFrame(this.table.slice(0, end), this.geometryName);
+  }
+
+  /** Planar area of the active geometry per row. */
+  area(): Float64Array {
+    return this.geometry.area();
+  }
+
+  /** Planar length of the active geometry per row. */
+  lengthOf(): Float64Array {
+    return this.geometry.lengthOf();
+  }
+
+  /** Per-row bounds of the active geometry. */
+  get bounds() {
+    return this.geometry.bounds;
+  }
+
+  /** Bounds of the active geometry over all rows. */
+  get totalBounds(): [number, number, number, number] {
+    return this.geometry.totalBounds;
+  }
+
+  /** Centroids of the active geometry. */
+  centroid(): GeoSeries {
+    return this.geometry.centroid();
+  }
+
+  /** The Arrow table (the same object; treat it as read-only). */
+  toArrow(): Table {
+    return this.table;
+  }
+
+  /** A readable table for notebooks and the console (first and last rows, geometry as WKT). */
+  toString(): string {
+    return formatFrame(this.table, this.geometry.array, {
+      geometryName: this.geometryName,
+      crs: crsLabel(this.crs),
+    });
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+
+  private field(name: string): Field {
+    const field = this.table.schema.fields.find((f) => f.name === name);
+    if (!field) throw new RangeError(`no column named "${name}" (columns: ${this.columns.join(', ')})`);
+    return field;
+  }
+
+  private seriesOf(name: string): GeoSeries {
+    const field = this.field(name);
+    const array: GeometryArray = geometryArrayFromArrow(this.table.getChild(name)!, { field });
+    return new GeoSeries(array, { name });
+  }
+}
+
+/** "geometry" if that column is GeoArrow, else the first GeoArrow column, else null. */
+function defaultGeometryName(table: Table): string | null {
+  const geo = table.schema.fields.filter((f) => isGeoArrowField(f));
+  return (geo.find((f) => f.name === 'geometry') ?? geo[0])?.name ?? null;
+}
+
+/** The encoding a geometry column is written back in: WKB and WKT stay so, native stays native. */
+function encodingOf(field: Field): 'native' | 'wkb' | 'wkt' {
+  const name = field.metadata.get('ARROW:extension:name');
+  if (name === 'geoarrow.wkb' || name === 'ogc.wkb') return 'wkb';
+  if (name === 'geoarrow.wkt' || name === 'ogc.wkt') return 'wkt';
+  return 'native';
+}
+
+function singleChunk(vector: Vector): Data {
+  if (vector.data.length === 1) return vector.data[0];
+  return takeColumn(
+    vector,
+    Array.from({ length: vector.length }, (_, i) => i),
+  );
+}

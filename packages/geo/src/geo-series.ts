@@ -1,0 +1,305 @@
+import {
+  area,
+  type BinaryColumn,
+  bounds,
+  type Crs,
+  centroid,
+  crsLabel,
+  GeometryArray,
+  GeometryType,
+  geometryArrayFromArrow,
+  geometryArrayToArrow,
+  geometryTypeName,
+  InvalidGeometryError,
+  lengthOf,
+  readWkb,
+  readWkt,
+  totalBounds,
+  validateGeometryArray,
+  writeWkb,
+  writeWkt,
+} from '@geoframe/core';
+import type { Data, Field, Vector } from 'apache-arrow';
+import { formatSeries } from './display/format-series.js';
+import { makeTable } from './frame/make-table.js';
+import { readGeoJson, writeGeoJson } from './io/index.js';
+
+/** Options shared by the GeoSeries constructors. */
+export interface GeoSeriesOptions {
+  /** CRS as PROJJSON or a string such as "EPSG:4326"; labels the data, never transforms it. */
+  crs?: Crs | null;
+  /** The series name (the column name when it joins a frame). */
+  name?: string | null;
+  /** Check offsets, ring closure and finite coordinates (default true; errors name the row). */
+  validate?: boolean;
+}
+
+/** Per-row bounds as four columns, like GeoPandas' `bounds` DataFrame. NaN for null/empty rows. */
+export interface BoundsColumns {
+  minx: Float64Array;
+  miny: Float64Array;
+  maxx: Float64Array;
+  maxy: Float64Array;
+}
+
+/**
+ * A column of geometries with a CRS and a name — geoframe's GeoSeries. It wraps an immutable
+ * {@link GeometryArray} (GeoArrow buffers); every method returns new data and never mutates the
+ * caller's buffers. Null rows (missing) and empty geometries are distinct, as in GeoPandas.
+ */
+export class GeoSeries {
+  readonly array: GeometryArray;
+  readonly name: string | null;
+
+  constructor(array: GeometryArray, options: { name?: string | null } = {}) {
+    this.array = array;
+    this.name = options.name ?? null;
+  }
+
+  /** Points from parallel x and y arrays (copied, interleaved). NaN or ±Infinity → error naming the row. */
+  static fromXY(x: ArrayLike<number>, y: ArrayLike<number>, options: GeoSeriesOptions = {}): GeoSeries {
+    if (x.length !== y.length) throw new RangeError(`fromXY: x has ${x.length} values and y has ${y.length}`);
+    const coords = new Float64Array(x.length * 2);
+    for (let i = 0; i < x.length; i++) {
+      if (!Number.isFinite(x[i]) || !Number.isFinite(y[i])) {
+        throw new InvalidGeometryError(i, `coordinate (${x[i]}, ${y[i]}) is not finite`);
+      }
+      coords[2 * i] = x[i];
+      coords[2 * i + 1] = y[i];
+    }
+    const array = new GeometryArray({
+      type: GeometryType.Point,
+      dimension: 'xy',
+      coords,
+      offsets: [],
+      length: x.length,
+      crs: options.crs ?? null,
+    });
+    return new GeoSeries(array, options);
+  }
+
+  /** Parses WKT strings; null/undefined entries are null rows. */
+  static fromWKT(values: ArrayLike<string | null | undefined>, options: GeoSeriesOptions = {}): GeoSeries {
+    return GeoSeries.checked(readWkt(values, { crs: options.crs ?? null }), options);
+  }
+
+  /** Decodes WKB (ISO or extended, either byte order); null/undefined entries are null rows. */
+  static fromWKB(
+    values: ArrayLike<Uint8Array | null | undefined>,
+    options: GeoSeriesOptions = {},
+  ): GeoSeries {
+    return GeoSeries.checked(readWkb(packBinary(values), { crs: options.crs ?? null }), options);
+  }
+
+  /**
+   * From a GeoJSON FeatureCollection, Feature, Geometry, or an array of geometries/features (the
+   * geometries only; see GeoDataFrame.fromGeoJSON for properties). CRS: OGC:CRS84 unless given.
+   */
+  static fromGeoJSON(input: unknown, options: GeoSeriesOptions = {}): GeoSeries {
+    const { table, primary } = readGeoJson(input as string | object);
+    const field = table.schema.fields.find((f) => f.name === primary)!;
+    const array = geometryArrayFromArrow(table.getChild(primary!)!, { field });
+    return GeoSeries.checked(options.crs !== undefined ? array.withCrs(options.crs) : array, options);
+  }
+
+  /** From a GeoArrow column (native, WKB or WKT). Pass the field to read the extension metadata. */
+  static fromArrow(input: Vector | Data, options: GeoSeriesOptions & { field?: Field } = {}): GeoSeries {
+    const array = geometryArrayFromArrow(input, {
+      field: options.field,
+      ...(options.crs !== undefined ? { crs: options.crs } : {}),
+    });
+    return GeoSeries.checked(array, { name: options.field?.name ?? null, ...options });
+  }
+
+  private static checked(array: GeometryArray, options: GeoSeriesOptions): GeoSeries {
+    if (options.validate !== false) validateGeometryArray(array);
+    return new GeoSeries(array, options);
+  }
+
+  /** Number of rows. */
+  get length(): number {
+    return this.array.length;
+  }
+
+  /** The CRS, or null when unknown. */
+  get crs(): Crs | null {
+    return this.array.crs;
+  }
+
+  /** Geometry type name per row ('Point', 'Polygon', …), null for null rows. */
+  get geomType(): (string | null)[] {
+    const out: (string | null)[] = new Array(this.length);
+    for (let i = 0; i < this.length; i++) {
+      const type = this.array.typeOf(i);
+      out[i] = type === null ? null : geometryTypeName(type);
+    }
+    return out;
+  }
+
+  /** 1 where the row is an empty geometry (0 for null rows, as in GeoPandas). */
+  get isEmpty(): Uint8Array {
+    return Uint8Array.from({ length: this.length }, (_, i) => (this.array.isEmpty(i) ? 1 : 0));
+  }
+
+  /** 1 where the row is null (missing). */
+  get isNull(): Uint8Array {
+    return Uint8Array.from({ length: this.length }, (_, i) => (this.array.isNull(i) ? 1 : 0));
+  }
+
+  /** Per-row bounds as four columns; NaN for null and empty rows. */
+  get bounds(): BoundsColumns {
+    const flat = bounds(this.array);
+    const n = this.length;
+    const columns = {
+      minx: new Float64Array(n),
+      miny: new Float64Array(n),
+      maxx: new Float64Array(n),
+      maxy: new Float64Array(n),
+    };
+    for (let i = 0; i < n; i++) {
+      columns.minx[i] = flat[4 * i];
+      columns.miny[i] = flat[4 * i + 1];
+      columns.maxx[i] = flat[4 * i + 2];
+      columns.maxy[i] = flat[4 * i + 3];
+    }
+    return columns;
+  }
+
+  /** [minx, miny, maxx, maxy] over all rows; NaN×4 when there is nothing. */
+  get totalBounds(): [number, number, number, number] {
+    return totalBounds(this.array);
+  }
+
+  /** Planar area per row (holes subtracted); 0 for points and lines, NaN for null rows. */
+  area(): Float64Array {
+    return area(this.array);
+  }
+
+  /** Planar length per row (a polygon's perimeter, holes included); NaN for null rows. GeoPandas' `length`. */
+  lengthOf(): Float64Array {
+    return lengthOf(this.array);
+  }
+
+  /** The centroid of each row, GEOS semantics; empty → POINT EMPTY, null → null. */
+  centroid(): GeoSeries {
+    return new GeoSeries(centroid(this.array), { name: this.name });
+  }
+
+  /** x of each point row; NaN for null and empty rows. A non-point row is an error naming it. */
+  get x(): Float64Array {
+    return this.pointOrdinate(0);
+  }
+
+  /** y of each point row; NaN for null and empty rows. */
+  get y(): Float64Array {
+    return this.pointOrdinate(1);
+  }
+
+  private pointOrdinate(axis: 0 | 1): Float64Array {
+    const a = this.array;
+    const out = new Float64Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+      const type = a.typeOf(i);
+      if (type === null || a.isEmpty(i)) {
+        out[i] = Number.NaN;
+      } else if (type !== GeometryType.Point) {
+        throw new InvalidGeometryError(
+          i,
+          `x/y need Point geometries, this row is a ${geometryTypeName(type)}`,
+        );
+      } else {
+        out[i] = a.coords[a.coordRange(i)[0] * a.stride + axis];
+      }
+    }
+    return out;
+  }
+
+  /** The rows at `indices`, in that order. */
+  take(indices: ArrayLike<number>): GeoSeries {
+    return new GeoSeries(this.array.take(indices), { name: this.name });
+  }
+
+  /** The rows where `mask` is true or non-zero. */
+  filter(mask: ArrayLike<boolean | number>): GeoSeries {
+    return new GeoSeries(this.array.filter(mask), { name: this.name });
+  }
+
+  /** Rows `[start, end)`, sharing buffers with this series. */
+  slice(start?: number, end?: number): GeoSeries {
+    return new GeoSeries(this.array.slice(start, end), { name: this.name });
+  }
+
+  /** The first `n` rows (negative: all but the last |n|). */
+  head(n = 5): GeoSeries {
+    return this.slice(0, n < 0 ? this.length + n : n);
+  }
+
+  /** The same geometries labelled with another CRS (coordinates unchanged). GeoPandas' `set_crs`. */
+  setCrs(crs: Crs | null): GeoSeries {
+    return new GeoSeries(this.array.withCrs(crs), { name: this.name });
+  }
+
+  /** The same series under another name. */
+  rename(name: string | null): GeoSeries {
+    return new GeoSeries(this.array, { name });
+  }
+
+  /** WKT per row (null for null rows); full double precision unless `precision` is given. */
+  toWKT(options: { precision?: number } = {}): (string | null)[] {
+    return writeWkt(this.array, options);
+  }
+
+  /** ISO WKB per row (null for null rows); each entry is a view into one shared buffer. */
+  toWKB(): (Uint8Array | null)[] {
+    const column = writeWkb(this.array);
+    const out: (Uint8Array | null)[] = new Array(column.length);
+    for (let i = 0; i < column.length; i++) {
+      out[i] = this.array.isNull(i)
+        ? null
+        : column.values.subarray(Number(column.offsets[i]), Number(column.offsets[i + 1]));
+    }
+    return out;
+  }
+
+  /** A GeoJSON FeatureCollection string of the geometries. */
+  toGeoJSON(options: { precision?: number } = {}): string {
+    const { field, data } = geometryArrayToArrow(this.array, { name: 'geometry' });
+    return writeGeoJson({ table: makeTable([field], [data]), primary: 'geometry' }, options);
+  }
+
+  /** The GeoArrow column: a field with extension metadata and its data (interleaved native, or WKB if mixed). */
+  toArrow(options: { encoding?: 'native' | 'wkb' | 'wkt' } = {}): { field: Field; data: Data } {
+    return geometryArrayToArrow(this.array, { name: this.name ?? 'geometry', ...options });
+  }
+
+  /** A readable summary for notebooks and the console: type, rows, CRS and the first/last rows as WKT. */
+  toString(): string {
+    return formatSeries(this.array, { name: this.name, crs: crsLabel(this.crs) });
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+}
+
+/** Packs separate byte arrays into one BinaryColumn (the layout the WKB reader takes). */
+function packBinary(values: ArrayLike<Uint8Array | null | undefined>): BinaryColumn {
+  const n = values.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += values[i]?.length ?? 0;
+  const bytes = new Uint8Array(total);
+  const offsets = new Int32Array(n + 1);
+  let validity: Uint8Array | null = null;
+  for (let i = 0, at = 0; i < n; i++) {
+    const value = values[i];
+    if (value == null) {
+      validity ??= new Uint8Array((n + 7) >> 3).fill(0xff);
+      validity[i >> 3] &= ~(1 << (i & 7));
+    } else {
+      bytes.set(value, at);
+      at += value.length;
+    }
+    offsets[i + 1] = at;
+  }
+  return { length: n, values: bytes, offsets, validity, validityOffset: 0 };
+}
