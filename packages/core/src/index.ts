@@ -21,3 +21,8 @@ export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
 export { writeWkb } from './wkb/write-wkb.js';
 export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';
 export { formatWkt, type WriteWktOptions, writeWkt } from './wkt/write-wkt.js';
+export { area } from './measures/area.js';
+export { bounds } from './measures/bounds.js';
+export { centroid } from './measures/centroid.js';
+export { lengthOf } from './measures/length.js';
+export { totalBounds } from './measures/total-bounds.js';
