@@ -1,3 +1,4 @@
+export type { BinaryColumn } from './array/binary-column.js';
 export { type Crs, crsLabel, sameCrs } from './array/crs.js';
 export { GeometryArray, type GeometryArrayParts, type NestedOffsets } from './array/geometry-array.js';
 export { GeometryBuilder } from './array/geometry-builder.js';
@@ -12,17 +13,38 @@ export {
   typeOfExtensionName,
 } from './array/geometry-type.js';
 export { GrowableFloat64, GrowableInt32, GrowableUint8 } from './array/growable.js';
-export { GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
-export type { BinaryColumn } from './array/binary-column.js';
-export { validateGeometryArray } from './array/validate.js';
+export { type ValidateOptions, validateGeometryArray } from './array/validate.js';
+export {
+  binaryColumnFromArrow,
+  binaryColumnToArrow,
+  concatBinaryColumns,
+  isBinaryLikeType,
+} from './arrow/binary-column-arrow.js';
+export {
+  type CrsType,
+  crsTypeOf,
+  EXTENSION_METADATA_KEY,
+  EXTENSION_NAME_KEY,
+  encodingOfExtensionName,
+  extensionNameOfField,
+  type GeoArrowEncoding,
+  type GeoArrowMetadata,
+  geoArrowEncodingOf,
+  geoArrowFieldMetadata,
+  geoArrowMetadataJson,
+  isGeoArrowField,
+  parseGeoArrowMetadata,
+  readGeoArrowMetadata,
+} from './arrow/extension-metadata.js';
 export { type FromArrowOptions, geometryArrayFromArrow } from './arrow/read-arrow.js';
 export { geometryArrayToArrow, type ToArrowOptions } from './arrow/write-arrow.js';
-export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
-export { writeWkb } from './wkb/write-wkb.js';
-export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';
-export { formatWkt, type WriteWktOptions, writeWkt } from './wkt/write-wkt.js';
+export { GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
 export { area } from './measures/area.js';
 export { bounds } from './measures/bounds.js';
 export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
+export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
+export { writeWkb } from './wkb/write-wkb.js';
+export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';
+export { formatWkt, type WriteWktOptions, writeWkt } from './wkt/write-wkt.js';
