@@ -1,1 +1,26 @@
-export {};
+export { computeRowBoundsGpu, DEFAULT_PIECE_SIZE, type RowBoundsOptions } from './kernels/row-bounds.js';
+export { computeRowBoundsCpu } from './kernels/row-bounds-cpu.js';
+export {
+  alignBufferSize,
+  createBufferChecked,
+  createStorage,
+  readback,
+  uploadStorage,
+  uploadUniform,
+} from './runtime/buffers.js';
+export { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize, dispatchThreads } from './runtime/dispatch.js';
+export {
+  GpuDeviceLostError,
+  GpuOutOfMemoryError,
+  GpuUnavailableError,
+  GpuValidationError,
+} from './runtime/errors.js';
+export {
+  type GpuAdapterSummary,
+  GpuContext,
+  type GpuContextOptions,
+  type GpuFeatures,
+} from './runtime/gpu-context.js';
+export { type KernelConstants, type KernelSpec, PipelineCache } from './runtime/pipeline-cache.js';
+export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
+export { BufferUsage, MapMode } from './runtime/usage.js';

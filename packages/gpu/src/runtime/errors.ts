@@ -1,0 +1,53 @@
+import { GeoframeError } from '@geoframe/core';
+
+/**
+ * No WebGPU device can be had: no `navigator.gpu` and no loadable `webgpu` package, no adapter,
+ * a required feature missing, or `requestDevice` failing. `reason` says which, in words.
+ */
+export class GpuUnavailableError extends GeoframeError {
+  readonly reason: string;
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super('GPU_UNAVAILABLE', `no WebGPU device: ${reason}`, options);
+    this.name = 'GpuUnavailableError';
+    this.reason = reason;
+  }
+}
+
+/**
+ * The device was lost (driver reset, `destroy()`, another process took the GPU). Every later use
+ * of the context throws this; a fresh context must be created (`getGpuContext()` does so itself).
+ */
+export class GpuDeviceLostError extends GeoframeError {
+  /** `'destroyed'` after an explicit `destroy()`, `'unknown'` otherwise (the WebGPU reasons). */
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super('GPU_DEVICE_LOST', `the WebGPU device was lost (${reason}): ${message}`);
+    this.name = 'GpuDeviceLostError';
+    this.reason = reason;
+  }
+}
+
+/** An allocation failed in an `out-of-memory` error scope. `bytes` is the size that was asked for. */
+export class GpuOutOfMemoryError extends GeoframeError {
+  readonly label: string;
+  readonly bytes: number;
+  constructor(label: string, bytes: number, message: string) {
+    super('GPU_OUT_OF_MEMORY', `out of GPU memory allocating ${bytes} bytes for ${label}: ${message}`);
+    this.name = 'GpuOutOfMemoryError';
+    this.label = label;
+    this.bytes = bytes;
+  }
+}
+
+/**
+ * WebGPU rejected something a kernel did: a shader that does not compile, a bind group that does
+ * not match, a buffer over a limit. `kernel` names the kernel (or buffer label) it happened in.
+ */
+export class GpuValidationError extends GeoframeError {
+  readonly kernel: string;
+  constructor(kernel: string, message: string, options?: { cause?: unknown }) {
+    super('GPU_VALIDATION', `${kernel}: ${message}`, options);
+    this.name = 'GpuValidationError';
+    this.kernel = kernel;
+  }
+}

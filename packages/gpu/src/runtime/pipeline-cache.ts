@@ -1,0 +1,81 @@
+import { GpuValidationError } from './errors.js';
+
+/** Values a kernel's WGSL source is generated from (workgroup size, …); part of the cache key. */
+export type KernelConstants = Readonly<Record<string, number | string | boolean>>;
+
+/** A compute kernel: a name, and its WGSL source as a function of its constants. */
+export interface KernelSpec<C extends KernelConstants = KernelConstants> {
+  /** Unique among kernels, e.g. `'row-bounds/pieces'`; names the kernel in errors. */
+  name: string;
+  /** WGSL with the constants interpolated. Called once per distinct constants. */
+  source: (constants: C) => string;
+  /** Entry point; default `'main'`. */
+  entryPoint?: string;
+}
+
+/**
+ * Compute pipelines of one device, created on first use and kept, keyed by kernel name plus its
+ * constants (so the same kernel with another workgroup size is another pipeline). Pipelines use
+ * `layout: 'auto'`: bind groups come from `pipeline.getBindGroupLayout(0)`, and every binding
+ * the WGSL declares must be used by the entry point.
+ */
+export class PipelineCache {
+  private readonly device: GPUDevice;
+  private readonly pipelines = new Map<string, Promise<GPUComputePipeline>>();
+
+  constructor(device: GPUDevice) {
+    this.device = device;
+  }
+
+  /** Number of distinct pipelines created (or being created). */
+  get size(): number {
+    return this.pipelines.size;
+  }
+
+  /**
+   * The pipeline for `kernel` with `constants`; the same object on every call with equal
+   * constants (key order does not matter).
+   *
+   * @throws GpuValidationError naming the kernel when the WGSL does not compile or the pipeline is
+   *   invalid; the compiler's messages are in the error message. Failures are not cached.
+   */
+  get<C extends KernelConstants>(kernel: KernelSpec<C>, constants: C): Promise<GPUComputePipeline> {
+    const key = cacheKey(kernel.name, constants);
+    let pipeline = this.pipelines.get(key);
+    if (!pipeline) {
+      pipeline = this.create(kernel, constants);
+      pipeline.catch(() => this.pipelines.delete(key));
+      this.pipelines.set(key, pipeline);
+    }
+    return pipeline;
+  }
+
+  private async create<C extends KernelConstants>(
+    kernel: KernelSpec<C>,
+    constants: C,
+  ): Promise<GPUComputePipeline> {
+    const module = this.device.createShaderModule({ label: kernel.name, code: kernel.source(constants) });
+    try {
+      return await this.device.createComputePipelineAsync({
+        label: kernel.name,
+        layout: 'auto',
+        compute: { module, entryPoint: kernel.entryPoint ?? 'main' },
+      });
+    } catch (cause) {
+      const info = await module.getCompilationInfo();
+      const messages = info.messages
+        .filter((m) => m.type === 'error')
+        .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+      const detail = messages.length > 0 ? messages.join('; ') : String((cause as Error)?.message ?? cause);
+      throw new GpuValidationError(kernel.name, `pipeline creation failed: ${detail}`, { cause });
+    }
+  }
+}
+
+/** `name` plus the constants in key order, so `{a, b}` and `{b, a}` share a pipeline. */
+function cacheKey(name: string, constants: KernelConstants): string {
+  const parts = Object.keys(constants)
+    .sort()
+    .map((key) => `${key}=${String(constants[key])}`);
+  return `${name}|${parts.join(',')}`;
+}
