@@ -1,4 +1,9 @@
-import { GeometryType, UnsupportedInputError } from '@geoframe/core';
+import {
+  extensionNameOfField,
+  type GeoArrowEncoding,
+  geoArrowEncodingOf,
+  UnsupportedInputError,
+} from '@geoframe/core';
 import { Data, DataType, type Field, makeData, RecordBatch, Schema, Struct, Table } from 'apache-arrow';
 
 /**
@@ -12,34 +17,17 @@ export interface GeoTable {
   primary: string | null;
 }
 
-const EXTENSION_NAME = 'ARROW:extension:name';
-
-/** The geometry encodings geoframe reads, by GeoArrow extension name. */
-const READABLE: Record<string, GeometryType | 'wkb' | 'wkt'> = {
-  'geoarrow.point': GeometryType.Point,
-  'geoarrow.linestring': GeometryType.LineString,
-  'geoarrow.polygon': GeometryType.Polygon,
-  'geoarrow.multipoint': GeometryType.MultiPoint,
-  'geoarrow.multilinestring': GeometryType.MultiLineString,
-  'geoarrow.multipolygon': GeometryType.MultiPolygon,
-  'geoarrow.wkb': 'wkb',
-  'geoarrow.wkt': 'wkt',
-  'ogc.wkb': 'wkb',
-  'ogc.wkt': 'wkt',
-};
-
 /**
- * The geometry encoding of a field from its extension name; null for a field that is not a
- * geometry column. A `geoarrow.*` name geoframe cannot read (`geoarrow.box`, `geoarrow.geometry`,
- * `geoarrow.geometrycollection`, …) is an UnsupportedInputError naming the column, rather than a
- * geometry column silently read as plain data.
+ * The geometry encoding of a field from its extension name (core's `geoArrowEncodingOf`); null for
+ * a field that is not a geometry column. A `geoarrow.*` name geoframe cannot read (`geoarrow.box`,
+ * `geoarrow.geometry`, `geoarrow.geometrycollection`, …) is an UnsupportedInputError naming the
+ * column, rather than a geometry column silently read as plain data.
  */
-export function geometryEncodingOfField(field: Field): GeometryType | 'wkb' | 'wkt' | null {
-  const name = field.metadata.get(EXTENSION_NAME);
-  if (name === undefined) return null;
-  const encoding = READABLE[name];
-  if (encoding !== undefined) return encoding;
-  if (name.startsWith('geoarrow.')) {
+export function geometryEncodingOfField(field: Field): GeoArrowEncoding | null {
+  const encoding = geoArrowEncodingOf(field);
+  if (encoding !== null) return encoding;
+  const name = extensionNameOfField(field);
+  if (name?.startsWith('geoarrow.')) {
     throw new UnsupportedInputError(`column "${field.name}": the GeoArrow type ${name} is not supported`);
   }
   return null;

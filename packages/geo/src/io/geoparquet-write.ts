@@ -3,12 +3,12 @@ import {
   geometryArrayFromArrow,
   geometryArrayToArrow,
   geometryTypeName,
+  readGeoArrowMetadata,
   UnsupportedInputError,
 } from '@geoframe/core';
-import { type Field, tableToIPC } from 'apache-arrow';
+import { tableToIPC } from 'apache-arrow';
 import {
   defaultPrimary,
-  emptyData,
   type GeoTable,
   geometryEncodingOfField,
   mapColumns,
@@ -28,17 +28,6 @@ export interface WriteGeoParquetOptions {
   compression?: 'snappy' | 'zstd' | 'uncompressed';
   /** Maximum rows per row group; default parquet-wasm's (1 048 576). */
   rowGroupSize?: number;
-}
-
-function edgesOf(field: Field): string | undefined {
-  const text = field.metadata.get('ARROW:extension:metadata');
-  if (!text) return undefined;
-  try {
-    const edges = (JSON.parse(text) as { edges?: unknown }).edges;
-    return typeof edges === 'string' ? edges : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -92,14 +81,12 @@ export async function writeGeoParquet(
       encoding: native ? geometryTypeName(unified[0].type as never).toLowerCase() : 'WKB',
       geometry_types: stats.geometryTypes(),
     };
-    const crs = crsToGeoParquet(
-      unified[0]?.crs ?? geometryArrayFromArrow(emptyData(field.type), { field }).crs,
-    );
+    const extension = readGeoArrowMetadata(field);
+    const crs = crsToGeoParquet(extension.crs);
     if (crs !== undefined) entry.crs = crs;
     const bbox = stats.bbox();
     if (bbox) entry.bbox = bbox;
-    const edges = edgesOf(field);
-    if (edges === 'spherical') entry.edges = 'spherical';
+    if (extension.edges === 'spherical') entry.edges = 'spherical';
     columns[field.name] = entry;
   });
   const geo: GeoParquetMetadata = { version: GEOPARQUET_VERSION, primary_column: primary, columns };
