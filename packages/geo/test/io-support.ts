@@ -115,7 +115,7 @@ export function attributeColumns(rows: number): { fields: Field[]; data: Data[] 
     offsets[i + 1] = offsets[i] + b.length;
   });
   const values = new Uint8Array(offsets[rows]);
-  bytes.forEach((b, i) => values.set(b, offsets[i]));
+  for (const [i, b] of bytes.entries()) values.set(b, offsets[i]);
   const validity = new Uint8Array((rows + 7) >> 3);
   labels.forEach((s, i) => {
     if (s !== null) validity[i >> 3] |= 1 << (i & 7);
@@ -178,7 +178,7 @@ export function expectSameGeometries(
     expect(actual.typeOf(i)).toBe(expected.typeOf(i));
     expect(actual.isEmpty(i), `row ${i} empty`).toBe(expected.isEmpty(i));
     if (expected.isEmpty(i)) continue;
-    const shape = (g: GeometryArray, n: typeof a) => {
+    const shape = (n: typeof a) => {
       const out: number[][] = [];
       for (let p = n.geometryOffsets[i]; p < n.geometryOffsets[i + 1]; p++) {
         const rings: number[] = [];
@@ -188,7 +188,7 @@ export function expectSameGeometries(
       }
       return out;
     };
-    expect(shape(actual, a), `row ${i} nesting`).toEqual(shape(expected, e));
+    expect(shape(a), `row ${i} nesting`).toEqual(shape(e));
     const [alo, ahi] = actual.coordRange(i);
     const [elo, ehi] = expected.coordRange(i);
     expect(ahi - alo).toBe(ehi - elo);
