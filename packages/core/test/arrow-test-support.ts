@@ -43,18 +43,19 @@ export const ALL_DIMENSIONS: readonly Dimension[] = ['xy', 'xyz', 'xym', 'xyzm']
 /**
  * `rows` random geometries of `type` (nulls and empties mixed in), valid by construction:
  * rings closed with ≥ 4 coordinates, linestrings ≥ 2 coordinates, finite x/y. Z and M are
- * random too (M sometimes NaN, which is allowed).
+ * random too; M is sometimes NaN (allowed in the model, not in WKT text) unless `nanM` is false.
  */
 export function randomArray(
   type: GeometryType,
   dimension: Dimension,
   rows: number,
   seed: number,
+  nanM = true,
 ): GeometryArray {
   const rnd = seeded(seed);
   const b = new GeometryBuilder(type, dimension);
   const value = () => (rnd() < 0.05 ? -0 : Math.round((rnd() * 200 - 100) * 1e6) / 1e6 + rnd() * 1e-9);
-  const coord = () => b.pushCoord(value(), value(), value(), rnd() < 0.1 ? Number.NaN : value());
+  const coord = () => b.pushCoord(value(), value(), value(), nanM && rnd() < 0.1 ? Number.NaN : value());
   const run = (n: number) => {
     for (let k = 0; k < n; k++) coord();
   };
