@@ -54,22 +54,33 @@ export class PipelineCache {
     kernel: KernelSpec<C>,
     constants: C,
   ): Promise<GPUComputePipeline> {
-    const module = this.device.createShaderModule({ label: kernel.name, code: kernel.source(constants) });
+    const device = this.device;
+    // a shader that does not compile is reported here, not as an uncaptured error
+    device.pushErrorScope('validation');
+    const module = device.createShaderModule({ label: kernel.name, code: kernel.source(constants) });
+    const moduleError = await device.popErrorScope();
+    if (moduleError)
+      throw new GpuValidationError(kernel.name, await compileErrors(module, moduleError.message));
     try {
-      return await this.device.createComputePipelineAsync({
+      return await device.createComputePipelineAsync({
         label: kernel.name,
         layout: 'auto',
         compute: { module, entryPoint: kernel.entryPoint ?? 'main' },
       });
     } catch (cause) {
-      const info = await module.getCompilationInfo();
-      const messages = info.messages
-        .filter((m) => m.type === 'error')
-        .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
-      const detail = messages.length > 0 ? messages.join('; ') : String((cause as Error)?.message ?? cause);
-      throw new GpuValidationError(kernel.name, `pipeline creation failed: ${detail}`, { cause });
+      const message = await compileErrors(module, String((cause as Error)?.message ?? cause));
+      throw new GpuValidationError(kernel.name, message, { cause });
     }
   }
+}
+
+/** The compiler's error messages (`line:column message`), or `fallback` when it has none. */
+async function compileErrors(module: GPUShaderModule, fallback: string): Promise<string> {
+  const info = await module.getCompilationInfo();
+  const messages = info.messages
+    .filter((m) => m.type === 'error')
+    .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+  return `pipeline creation failed: ${messages.length > 0 ? messages.join('; ') : fallback}`;
 }
 
 /** `name` plus the constants in key order, so `{a, b}` and `{b, a}` share a pipeline. */
