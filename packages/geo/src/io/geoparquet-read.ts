@@ -5,7 +5,7 @@ import {
   geometryArrayToArrow,
   UnsupportedInputError,
 } from '@geoframe/core';
-import { type Data, Field, type Table, tableFromIPC } from 'apache-arrow';
+import { type Data, Field, Table, tableFromIPC } from 'apache-arrow';
 import { defaultPrimary, type GeoTable, geometryColumnNames, mapColumns } from './geo-table.js';
 import { unifyArrays } from './geometry-rebuild.js';
 import { crsFromGeoParquet } from './geoparquet-crs.js';
@@ -32,7 +32,14 @@ export async function readParquetTable(bytes: Uint8Array): Promise<Table> {
       `cannot read the Parquet file: ${String((error as Error)?.message ?? error)}`,
     );
   }
-  return tableFromIPC(ipc);
+  const table = tableFromIPC(ipc);
+  // zero-row batches (an empty file, an empty row group) can come with empty offset buffers,
+  // which decoders refuse; they hold nothing, so they are dropped
+  if (table.batches.every((b) => b.numRows > 0)) return table;
+  return new Table(
+    table.schema,
+    table.batches.filter((b) => b.numRows > 0),
+  );
 }
 
 /** Adds `edges` to a GeoArrow field's extension metadata (GeoParquet carries it per column). */

@@ -7,12 +7,7 @@ import {
   UnsupportedInputError,
 } from '@geoframe/core';
 import { tableToIPC } from 'apache-arrow';
-import {
-  defaultPrimary,
-  type GeoTable,
-  geometryEncodingOfField,
-  mapColumns,
-} from './geo-table.js';
+import { defaultPrimary, type GeoTable, geometryEncodingOfField, mapColumns } from './geo-table.js';
 import { unifyArrays } from './geometry-rebuild.js';
 import { GeometryStats } from './geometry-stats.js';
 import { crsToGeoParquet } from './geoparquet-crs.js';
