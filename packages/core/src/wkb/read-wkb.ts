@@ -56,8 +56,9 @@ export function readWkb(column: BinaryColumn, options: ReadWkbOptions = {}): Geo
     dimFlags |= scanGeometry(cursor);
     typeMask |= 1 << cursor.type;
     if (cursor.pos !== cursor.end) {
+      const extra = cursor.end - cursor.pos;
       throw cursor.fail(
-        `WKB has ${cursor.end - cursor.pos} bytes after the geometry's ${cursor.pos - cursor.start}`,
+        `WKB has ${extra} trailing byte${extra === 1 ? '' : 's'} after a geometry of ${cursor.pos - cursor.start} bytes`,
       );
     }
   }
