@@ -28,11 +28,18 @@ describe('rowCoordStarts', () => {
 });
 
 describe('splitRows', () => {
-  test('cuts rows into pieces of at most pieceSize coordinates; empty rows get none', () => {
-    const starts = new Int32Array([5, 5, 8, 18, 18, 19]);
+  test('cuts rows into pieces of at most pieceSize coordinates; an empty row is one empty piece', () => {
+    const starts = new Int32Array([5, 5, 8, 18, 18, 19, 23]);
     const { rowPiece, pieceStart } = splitRows(starts, 4);
-    expect([...rowPiece]).toEqual([0, 0, 1, 4, 4, 5]);
-    expect([...pieceStart]).toEqual([5, 8, 12, 16, 18, 19]);
+    expect([...rowPiece]).toEqual([0, 1, 2, 5, 6, 7, 8]);
+    expect([...pieceStart]).toEqual([5, 5, 8, 12, 16, 18, 18, 19, 23]);
+  });
+
+  test('rows no longer than pieceSize are their own pieces, without a copy', () => {
+    const starts = new Int32Array([0, 4, 4, 6]);
+    const { rowPiece, pieceStart } = splitRows(starts, 4);
+    expect([...rowPiece]).toEqual([0, 1, 2, 3]);
+    expect(pieceStart).toBe(starts);
   });
 
   test('rejects decreasing offsets, naming the row', () => {
@@ -44,7 +51,7 @@ describe('planChunks', () => {
   test('everything in one chunk when it fits', () => {
     const pieces = splitRows(new Int32Array([0, 3, 3, 10]), 4);
     expect(planChunks(pieces, 4, { maxBindingBytes: 1 << 20, stride: 2 })).toEqual([
-      { firstRow: 0, endRow: 3, firstPiece: 0, endPiece: 3 },
+      { firstRow: 0, endRow: 3, firstPiece: 0, endPiece: 4 },
     ]);
     expect(planChunks(splitRows(new Int32Array([0]), 4), 4, { maxBindingBytes: 1024, stride: 2 })).toEqual(
       [],

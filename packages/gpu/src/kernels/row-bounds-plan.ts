@@ -25,7 +25,7 @@ export function rowCoordStarts(array: GeometryArray): Int32Array {
 
 /** Rows cut into pieces of at most `pieceSize` coordinates, each piece one GPU thread's walk. */
 export interface RowPieces {
-  /** `rows + 1` entries: row `i` owns pieces `[rowPiece[i], rowPiece[i + 1])` (none when empty). */
+  /** `rows + 1` entries: row `i` owns pieces `[rowPiece[i], rowPiece[i + 1])` (at least one). */
   rowPiece: Int32Array;
   /** `pieces + 1` entries: piece `p` covers coordinates `[pieceStart[p], pieceStart[p + 1])`. */
   pieceStart: Int32Array;
@@ -33,8 +33,9 @@ export interface RowPieces {
 
 /**
  * Cuts each row's coordinate range into consecutive pieces of `pieceSize` coordinates (the last
- * may be shorter); empty rows get none. Pieces of consecutive rows are consecutive, so the piece
- * starts are one prefix array.
+ * may be shorter); an empty row gets one empty piece. Pieces of consecutive rows are
+ * consecutive, so the piece starts are one prefix array. In the common case where no row is
+ * longer than `pieceSize`, pieces are rows: `pieceStart` is `starts` itself (not copied).
  *
  * @throws RangeError when the starts decrease (corrupt offsets), naming the row.
  */
@@ -47,12 +48,14 @@ export function splitRows(starts: Int32Array, pieceSize: number): RowPieces {
     const count = starts[i + 1] - starts[i];
     if (count < 0)
       throw new RangeError(`row ${i}: coordinate offsets decrease (${starts[i]} → ${starts[i + 1]})`);
-    pieces += Math.ceil(count / pieceSize);
+    pieces += count > pieceSize ? Math.ceil(count / pieceSize) : 1;
   }
   rowPiece[n] = pieces;
+  if (pieces === n) return { rowPiece, pieceStart: starts };
   const pieceStart = new Int32Array(pieces + 1);
   for (let i = 0, p = 0; i < n; i++) {
-    for (let k = starts[i], end = starts[i + 1]; k < end; k += pieceSize) pieceStart[p++] = k;
+    pieceStart[p++] = starts[i];
+    for (let k = starts[i] + pieceSize, end = starts[i + 1]; k < end; k += pieceSize) pieceStart[p++] = k;
   }
   pieceStart[pieces] = starts[n];
   return { rowPiece, pieceStart };
