@@ -15,7 +15,9 @@ import {
   LargeList,
   List,
   makeData,
+  Schema,
   Struct,
+  Table,
   Vector,
 } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
@@ -286,4 +288,16 @@ describe('choosing the encoding', () => {
     const field = geoField('g', lines, 'geoarrow.linestring', '{crs: 4326');
     expect(() => geometryArrayFromArrow(lines, { field })).toThrow(UnsupportedInputError);
   });
+});
+
+test('the column of an empty Table reads as zero rows with its dimension', () => {
+  const type = new List(
+    new Field('vertices', new FixedSizeList(3, new Field('xyz', new Float64(), false)), false),
+  );
+  const field = new Field('g', type, true, new Map([[EXTENSION_NAME_KEY, 'geoarrow.linestring']]));
+  const column = new Table(new Schema([field])).getChild('g')!;
+  const a = geometryArrayFromArrow(column, { field });
+  expect(a.length).toBe(0);
+  expect(a.type).toBe(GeometryType.LineString);
+  expect(a.dimension).toBe('xyz');
 });

@@ -19,6 +19,9 @@ const DIMENSIONS: readonly Dimension[] = ['xy', 'xyz', 'xym', 'xyzm'];
  * (UnsupportedInputError past 2^31 - 1). The outermost validity bitmap gives the nulls.
  */
 export function nativeArrayFromData(data: Data, type: GeometryType, crs: Crs | null): GeometryArray {
+  // Arrow JS gives an empty table's column a zero-length Data without children or buffers
+  if (data.length === 0 && !hasBuffers(data, offsetLevels(type)))
+    return emptyNativeArray(type, data.type, crs);
   const name = extensionNameOf(type);
   const offsets: Int32Array[] = [];
   let level: Data = data;
@@ -141,4 +144,50 @@ function interleavedDimension(childName: string, size: number, name: string): Di
         `${name}: interleaved coordinates must have 2, 3 or 4 values, got ${size}`,
       );
   }
+}
+
+/**
+ * A zero-row array of `type` for an empty column; the dimension is read from the Arrow type
+ * (the same rules as for data), and the type's nesting is checked.
+ */
+export function emptyNativeArray(type: GeometryType, arrowType: DataType, crs: Crs | null): GeometryArray {
+  const name = extensionNameOf(type);
+  let t: DataType = arrowType;
+  for (let k = 0; k < offsetLevels(type); k++) {
+    if (!DataType.isList(t) && !DataType.isLargeList(t)) {
+      throw new UnsupportedInputError(
+        `${name} needs ${offsetLevels(type)} nested List levels; level ${k} is ${String(t)}`,
+      );
+    }
+    t = t.children[0].type;
+  }
+  let dimension: Dimension;
+  if (DataType.isFixedSizeList(t)) {
+    dimension = interleavedDimension(t.children[0].name, t.listSize, name);
+  } else if (DataType.isStruct(t)) {
+    const names = new Set(t.children.map((f) => f.name));
+    dimension = `xy${names.has('z') ? 'z' : ''}${names.has('m') ? 'm' : ''}` as Dimension;
+  } else {
+    throw new UnsupportedInputError(
+      `${name}: coordinates must be FixedSizeList<Float64> or Struct, got ${String(t)}`,
+    );
+  }
+  return new GeometryArray({
+    type,
+    dimension,
+    coords: new Float64Array(0),
+    offsets: Array.from({ length: offsetLevels(type) }, () => new Int32Array(1)),
+    length: 0,
+    crs,
+  });
+}
+
+/** Whether every level down to the coordinates has its child Data and offsets. */
+function hasBuffers(data: Data, levels: number): boolean {
+  let d: Data | undefined = data;
+  for (let k = 0; k < levels; k++) {
+    if (!d?.valueOffsets || d.valueOffsets.length === 0) return false;
+    d = d.children[0];
+  }
+  return d !== undefined && d.children.length > 0 && d.children.every((c) => c?.values !== undefined);
 }

@@ -1,13 +1,7 @@
 import { type Data, DataType, type Field, type Vector } from 'apache-arrow';
 import type { Crs } from '../array/crs.js';
-import { GeometryArray } from '../array/geometry-array.js';
-import {
-  type ColumnType,
-  type Dimension,
-  extensionNameOf,
-  type GeometryType,
-  offsetLevels,
-} from '../array/geometry-type.js';
+import type { GeometryArray } from '../array/geometry-array.js';
+import { type ColumnType, extensionNameOf, type GeometryType } from '../array/geometry-type.js';
 import { UnsupportedInputError } from '../errors.js';
 import { readWkb } from '../wkb/read-wkb.js';
 import { readWkt } from '../wkt/read-wkt.js';
@@ -19,7 +13,7 @@ import {
   type GeoArrowEncoding,
   readGeoArrowMetadata,
 } from './extension-metadata.js';
-import { nativeArrayFromData } from './native-from-arrow.js';
+import { emptyNativeArray, nativeArrayFromData } from './native-from-arrow.js';
 
 /** Options of {@link geometryArrayFromArrow}. */
 export interface FromArrowOptions {
@@ -71,7 +65,7 @@ export function geometryArrayFromArrow(input: Data | Vector, options: FromArrowO
     const column = binaryColumnFromArrow(input);
     return encoding === 'wkb' ? readWkb(column, { crs }) : readWkt(column, { crs });
   }
-  if (chunks.length === 0) return emptyArray(encoding, arrowType, crs);
+  if (chunks.length === 0) return emptyNativeArray(encoding, arrowType, crs);
   if (chunks.length === 1) return nativeArrayFromData(chunks[0], encoding, crs);
   return concatGeometryArrays(chunks.map((chunk) => nativeArrayFromData(chunk, encoding, crs)));
 }
@@ -120,28 +114,4 @@ function inferEncoding(type: DataType): GeoArrowEncoding | undefined {
   if (DataType.isBinary(type) || DataType.isLargeBinary(type)) return 'wkb';
   if (DataType.isUtf8(type) || DataType.isLargeUtf8(type)) return 'wkt';
   return undefined;
-}
-
-/** A zero-row array for a Vector without chunks; the dimension comes from the Arrow type. */
-function emptyArray(type: GeometryType, arrowType: DataType, crs: Crs | null): GeometryArray {
-  let t: DataType = arrowType;
-  for (let k = 0; k < offsetLevels(type) && t.children?.length; k++) t = t.children[0].type;
-  let dimension: Dimension = 'xy';
-  if (DataType.isFixedSizeList(t)) {
-    const named = t.children[0].name;
-    dimension =
-      (['xy', 'xyz', 'xym', 'xyzm'] as const).find((d) => d === named) ??
-      (t.listSize === 3 ? 'xyz' : t.listSize === 4 ? 'xyzm' : 'xy');
-  } else if (DataType.isStruct(t)) {
-    const names = new Set(t.children.map((f) => f.name));
-    dimension = `xy${names.has('z') ? 'z' : ''}${names.has('m') ? 'm' : ''}` as Dimension;
-  }
-  return new GeometryArray({
-    type,
-    dimension,
-    coords: new Float64Array(0),
-    offsets: Array.from({ length: offsetLevels(type) }, () => new Int32Array(1)),
-    length: 0,
-    crs,
-  });
 }
