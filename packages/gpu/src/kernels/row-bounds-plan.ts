@@ -107,6 +107,10 @@ export function planChunks(pieces: RowPieces, pieceSize: number, limits: ChunkLi
   }
   const chunks: BoundsChunk[] = [];
   if (n === 0) return chunks;
+  const total = rowPiece[n];
+  if (n <= maxRows && total <= maxPieces && pieceStart[total] - pieceStart[0] <= maxCoords) {
+    return [{ firstRow: 0, endRow: n, firstPiece: 0, endPiece: total }];
+  }
   let firstRow = 0;
   let firstPiece = 0;
   const fits = (endPiece: number) =>
@@ -137,6 +141,6 @@ export function planChunks(pieces: RowPieces, pieceSize: number, limits: ChunkLi
     }
     firstRow = row;
   }
-  chunks.push({ firstRow, endRow: n, firstPiece, endPiece: rowPiece[n] });
+  chunks.push({ firstRow, endRow: n, firstPiece, endPiece: total });
   return chunks;
 }
