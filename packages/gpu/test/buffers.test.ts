@@ -2,6 +2,8 @@ import {
   BufferUsage,
   createBufferChecked,
   createStorage,
+  GpuContext,
+  GpuOutOfMemoryError,
   GpuValidationError,
   readback,
   uploadStorage,
@@ -40,4 +42,46 @@ test('a buffer over maxBufferSize is a GpuValidationError named by its label', a
   }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(GpuValidationError);
   expect((error as GpuValidationError).kernel).toBe('too big');
+});
+
+/**
+ * A device stand-in whose allocations fail as a real one out of memory does: the error lands in
+ * the `out-of-memory` scope, or `createBuffer` throws RangeError for `mappedAtCreation`.
+ */
+function outOfMemoryDevice(throwOnMapped: boolean) {
+  const scopes: string[] = [];
+  const destroyed: string[] = [];
+  const device = {
+    limits: {},
+    features: new Set<string>(),
+    lost: new Promise(() => {}),
+    addEventListener() {},
+    pushErrorScope(filter: string) {
+      scopes.push(filter);
+    },
+    popErrorScope: async () =>
+      scopes.pop() === 'out-of-memory' && !throwOnMapped ? { message: 'no memory left' } : null,
+    createBuffer(descriptor: GPUBufferDescriptor) {
+      if (throwOnMapped && descriptor.mappedAtCreation) throw new RangeError('mapping failed');
+      return { destroy: () => destroyed.push(String(descriptor.label)) };
+    },
+  };
+  return { device: device as unknown as GPUDevice, destroyed };
+}
+
+test('a failed allocation is a GpuOutOfMemoryError with the label and size, and the buffer is destroyed', async () => {
+  const { device, destroyed } = outOfMemoryDevice(false);
+  const ctx = await GpuContext.create({ device });
+  const error = await createStorage(ctx, 1 << 20, 'big scratch').catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(GpuOutOfMemoryError);
+  expect((error as GpuOutOfMemoryError).label).toBe('big scratch');
+  expect((error as GpuOutOfMemoryError).bytes).toBe(1 << 20);
+  expect((error as Error).message).toMatch(/no memory left/);
+  expect(destroyed).toEqual(['big scratch']);
+
+  const mapped = outOfMemoryDevice(true);
+  const ctx2 = await GpuContext.create({ device: mapped.device });
+  await expect(uploadStorage(ctx2, new Float64Array(8), 'coords')).rejects.toBeInstanceOf(
+    GpuOutOfMemoryError,
+  );
 });
