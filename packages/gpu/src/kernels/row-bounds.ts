@@ -241,14 +241,16 @@ export interface RowBoundsOptions {
  * values travel as bit patterns and are compared as order-preserving integer keys.
  *
  * How: row → coordinate ranges are composed on the CPU from the offsets (one pass over the rows;
- * the GPU then needs one small prefix array instead of up to three offset arrays) and cut into
- * pieces of at most `pieceSize` coordinates, so a row of a million vertices is a thousand
- * threads, not one. Pass 1 reduces each piece, pass 2 combines each row's pieces. When the
+ * about as costly as uploading the offset arrays would be) and cut into pieces of at most
+ * `pieceSize` coordinates, so a row of a million vertices is a thousand threads, not one.
+ * Pass 1 reduces each piece, pass 2 combines each row's pieces in one thread (a thousand for
+ * that row: the longest walk of either pass is about `max(pieceSize, rowLength / pieceSize)`). When the
  * coordinates or per-row buffers exceed one binding, the work runs in chunks, each uploading
  * only its coordinate window; a row split between chunks is merged on the CPU. Z and M travel
  * with x and y (stride 3–4) but are not read.
  *
- * @throws GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError (naming the kernel).
+ * @throws GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError (naming the kernel);
+ *   RangeError for a `pieceSize` that is not a positive integer or does not fit `maxBindingBytes`.
  */
 export async function computeRowBoundsGpu(
   ctx: GpuContext,
@@ -260,6 +262,8 @@ export async function computeRowBoundsGpu(
   const result = new Float64Array(n * 4);
   if (n === 0) return result;
   const pieceSize = options.pieceSize ?? DEFAULT_PIECE_SIZE;
+  if (!Number.isInteger(pieceSize) || pieceSize < 1)
+    throw new RangeError(`pieceSize ${pieceSize} is not a positive integer`);
   const maxBindingBytes =
     options.maxBindingBytes ?? Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
   const maxPerDimension = Math.min(
