@@ -41,9 +41,23 @@ export function rng(seed: number): () => number {
 }
 
 const SPECIAL = [
-  -0, 0, 5e-324, -5e-324, 2.2250738585072014e-308, 2.225073858507201e-308, 1e300, -1e300,
-  1.7976931348623157e308, 0.1, 0.30000000000000004, 1e21, 1e-7, 123456789012345680000, 9007199254740993,
-  -123.456, 1 / 3,
+  -0,
+  0,
+  5e-324,
+  -5e-324,
+  2.2250738585072014e-308,
+  2.225073858507201e-308,
+  1e300,
+  -1e300,
+  1.7976931348623157e308,
+  0.1,
+  0.30000000000000004,
+  1e21,
+  1e-7,
+  123456789012345680000,
+  9007199254740994,
+  -123.456,
+  1 / 3,
 ];
 
 /** A finite double: specials, short decimals, or arbitrary bit patterns (all exponents). */
@@ -77,7 +91,9 @@ export function randomModel(random: () => number, type: GeometryType, width: num
   const nan = (): Coord => new Array(width).fill(Number.NaN);
   const rings = (): Coord[][] => {
     if (random() < 0.1) return [];
-    return Array.from({ length: 1 + Math.floor(random() * 3) }, () => (random() < 0.1 ? [] : run(random, width, 4)));
+    return Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+      random() < 0.1 ? [] : run(random, width, 4),
+    );
   };
   switch (type) {
     case GeometryType.Point:
@@ -94,7 +110,11 @@ export function randomModel(random: () => number, type: GeometryType, width: num
     case GeometryType.MultiLineString:
       return {
         type,
-        coords: empty ? [] : Array.from({ length: 1 + Math.floor(random() * 3) }, () => (random() < 0.1 ? [] : run(random, width, 2))),
+        coords: empty
+          ? []
+          : Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+              random() < 0.1 ? [] : run(random, width, 2),
+            ),
       };
     default:
       return {
@@ -236,7 +256,8 @@ export function formatModel(model: Model, dimension: Dimension): string {
   const seq = (cs: Coord[]) => (cs.length === 0 ? 'EMPTY' : `(${cs.map(c).join(', ')})`);
   const poly = (rs: Coord[][]) => (rs.length === 0 ? 'EMPTY' : `(${rs.map(seq).join(', ')})`);
   const pt = (xs: Coord) => (Number.isNaN(xs[0]) && Number.isNaN(xs[1]) ? 'EMPTY' : `(${c(xs)})`);
-  const list = <T>(items: T[], f: (t: T) => string) => (items.length === 0 ? 'EMPTY' : `(${items.map(f).join(', ')})`);
+  const list = <T>(items: T[], f: (t: T) => string) =>
+    items.length === 0 ? 'EMPTY' : `(${items.map(f).join(', ')})`;
   let body: string;
   switch (model.type) {
     case GeometryType.Point:

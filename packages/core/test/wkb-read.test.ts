@@ -46,7 +46,12 @@ describe('readWkb on hand-assembled bytes', () => {
 
   test('EWKB flags combine with ISO codes; an M-only EWKB point', () => {
     const m = new Bytes().header(true, 0x40000001).f64(1, true).f64(2, true).f64(7, true).finish();
-    const zm = new Bytes().header(false, 0xe0000001, 31370).f64(1, false).f64(2, false).f64(3, false).f64(4, false);
+    const zm = new Bytes()
+      .header(false, 0xe0000001, 31370)
+      .f64(1, false)
+      .f64(2, false)
+      .f64(3, false)
+      .f64(4, false);
     const a = readWkb(binaryColumn([m, zm.finish()]));
     expect(a.dimension).toBe('xyzm');
     expect(Array.from(a.coords)).toEqual([1, 2, Number.NaN, 7, 1, 2, 3, 4]);
@@ -69,18 +74,83 @@ describe('readWkb on hand-assembled bytes', () => {
 
 describe('column type and dimension', () => {
   const P = (x: number, y: number) => encodeWkb({ type: GeometryType.Point, coords: [x, y] }, 'xy');
-  const L = encodeWkb({ type: GeometryType.LineString, coords: [[0, 0], [1, 1]] }, 'xy');
-  const ML = encodeWkb({ type: GeometryType.MultiLineString, coords: [[[2, 2], [3, 3]], []] }, 'xy');
-  const A = encodeWkb({ type: GeometryType.Polygon, coords: [[[0, 0], [1, 0], [0, 1], [0, 0]]] }, 'xy');
-  const MA = encodeWkb({ type: GeometryType.MultiPolygon, coords: [[[[5, 5], [6, 5], [5, 6], [5, 5]]]] }, 'xy');
+  const L = encodeWkb(
+    {
+      type: GeometryType.LineString,
+      coords: [
+        [0, 0],
+        [1, 1],
+      ],
+    },
+    'xy',
+  );
+  const ML = encodeWkb(
+    {
+      type: GeometryType.MultiLineString,
+      coords: [
+        [
+          [2, 2],
+          [3, 3],
+        ],
+        [],
+      ],
+    },
+    'xy',
+  );
+  const A = encodeWkb(
+    {
+      type: GeometryType.Polygon,
+      coords: [
+        [
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [0, 0],
+        ],
+      ],
+    },
+    'xy',
+  );
+  const MA = encodeWkb(
+    {
+      type: GeometryType.MultiPolygon,
+      coords: [
+        [
+          [
+            [5, 5],
+            [6, 5],
+            [5, 6],
+            [5, 5],
+          ],
+        ],
+      ],
+    },
+    'xy',
+  );
 
   test('T and Multi-T promote to Multi-T, single rows becoming one-part geometries', () => {
     const lines = readWkb(binaryColumn([L, null, ML]));
     expect(lines.type).toBe(GeometryType.MultiLineString);
-    expect(writeWkt(lines)).toEqual(['MULTILINESTRING ((0 0, 1 1))', null, 'MULTILINESTRING ((2 2, 3 3), EMPTY)']);
+    expect(writeWkt(lines)).toEqual([
+      'MULTILINESTRING ((0 0, 1 1))',
+      null,
+      'MULTILINESTRING ((2 2, 3 3), EMPTY)',
+    ]);
     const polygons = readWkb(binaryColumn([MA, A]));
     expect(polygons.type).toBe(GeometryType.MultiPolygon);
-    expect(modelOf(polygons, 1)).toEqual({ type: GeometryType.MultiPolygon, coords: [[[[0, 0], [1, 0], [0, 1], [0, 0]]]] });
+    expect(modelOf(polygons, 1)).toEqual({
+      type: GeometryType.MultiPolygon,
+      coords: [
+        [
+          [
+            [0, 0],
+            [1, 0],
+            [0, 1],
+            [0, 0],
+          ],
+        ],
+      ],
+    });
   });
 
   test('other combinations are mixed, keeping each row type', () => {
@@ -114,7 +184,13 @@ describe('column type and dimension', () => {
   });
 
   test('nested members wider than their parent widen the column', () => {
-    const bytes = new Bytes().header(true, 4).u32(1, true).header(true, 1001).f64(1, true).f64(2, true).f64(3, true);
+    const bytes = new Bytes()
+      .header(true, 4)
+      .u32(1, true)
+      .header(true, 1001)
+      .f64(1, true)
+      .f64(2, true)
+      .f64(3, true);
     const a = readWkb(binaryColumn([bytes.finish()]));
     expect(a.dimension).toBe('xyz');
     expect(Array.from(a.coords)).toEqual([1, 2, 3]);
@@ -140,7 +216,10 @@ describe('validity and offsets', () => {
 
   test('64-bit (LargeBinary) offsets', () => {
     const col = column(POINT_1_2_LE, POINT_1_2_BE);
-    const large: BinaryColumn = { ...col, offsets: BigInt64Array.from(col.offsets as Int32Array, (v) => BigInt(v)) };
+    const large: BinaryColumn = {
+      ...col,
+      offsets: BigInt64Array.from(col.offsets as Int32Array, (v) => BigInt(v)),
+    };
     expect(writeWkt(readWkb(large))).toEqual(['POINT (1 2)', 'POINT (1 2)']);
   });
 
@@ -165,12 +244,28 @@ describe('errors name the row', () => {
       'row 1: WKB ends after 30 of 41 bytes',
     );
     // a multipolygon cut inside a member's ring count
-    const mp = encodeWkb({ type: GeometryType.MultiPolygon, coords: [[[[0, 0], [1, 0], [0, 0]]]] }, 'xy');
+    const mp = encodeWkb(
+      {
+        type: GeometryType.MultiPolygon,
+        coords: [
+          [
+            [
+              [0, 0],
+              [1, 0],
+              [0, 0],
+            ],
+          ],
+        ],
+      },
+      'xy',
+    );
     expect(errorOf(() => readWkb(binaryColumn([mp.subarray(0, 20)]))).message).toBe(
       'row 0: WKB ends after 20 of 22 bytes',
     );
     // an SRID flag without the SRID
-    expect(errorOf(() => readWkb(column('0101000020E610'))).message).toBe('row 0: WKB ends after 7 of 9 bytes');
+    expect(errorOf(() => readWkb(column('0101000020E610'))).message).toBe(
+      'row 0: WKB ends after 7 of 9 bytes',
+    );
   });
 
   test('a huge count does not allocate: it is a truncation', () => {
@@ -182,7 +277,7 @@ describe('errors name the row', () => {
 
   test('trailing bytes', () => {
     expect(errorOf(() => readWkb(column(good, `${good}00`))).message).toBe(
-      "row 1: WKB has 1 trailing byte after a geometry of 21 bytes",
+      'row 1: WKB has 1 trailing byte after a geometry of 21 bytes',
     );
   });
 

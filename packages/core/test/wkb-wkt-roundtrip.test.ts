@@ -1,6 +1,7 @@
+import { type Dimension, GeometryType, readWkb, readWkt, writeWkb, writeWkt } from '@geoframe/core';
+import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
 import WKTWriter from 'jsts/org/locationtech/jts/io/WKTWriter.js';
-import { type Dimension, GeometryType, readWkb, readWkt, writeWkb, writeWkt } from '@geoframe/core';
 import { describe, expect, test } from 'vitest';
 import {
   ALL_DIMS,
@@ -37,7 +38,9 @@ describe.each(ALL_TYPES.flatMap((type) => ALL_DIMS.map((dimension) => [type, dim
       expect(array.dimension).toBe(dimension);
       expect(array.crs).toBe('EPSG:4326');
       expect(array.length).toBe(rows.length);
-      rows.forEach((m, i) => expect(modelOf(array, i)).toEqual(m));
+      rows.forEach((m, i) => {
+        expect(modelOf(array, i)).toEqual(m);
+      });
 
       const out = writeWkb(array);
       expect(out.length).toBe(rows.length);
@@ -57,24 +60,32 @@ describe.each(ALL_TYPES.flatMap((type) => ALL_DIMS.map((dimension) => [type, dim
     test('big-endian and EWKB (with SRID, members in the other byte order) decode the same', () => {
       const big = rows.map((m) => (m ? encodeWkb(m, dimension, { littleEndian: false }) : null));
       const ewkb = rows.map((m) =>
-        m ? encodeWkb(m, dimension, { ewkb: true, srid: 4326, littleEndian: false, memberLittleEndian: true }) : null,
+        m
+          ? encodeWkb(m, dimension, { ewkb: true, srid: 4326, littleEndian: false, memberLittleEndian: true })
+          : null,
       );
       for (const column of [binaryColumn(big, 3, 5), binaryColumn(ewkb, 1, 7)]) {
         const array = readWkb(column);
         expect(array.type).toBe(type);
         expect(array.dimension).toBe(dimension);
-        rows.forEach((m, i) => expect(modelOf(array, i)).toEqual(m));
+        rows.forEach((m, i) => {
+          expect(modelOf(array, i)).toEqual(m);
+        });
       }
     });
 
     test('writeWkt matches the reference text; readWkt reads it back to the same rows', () => {
       const array = readWkb(binaryColumn(wkb));
       const text = writeWkt(array);
-      rows.forEach((m, i) => expect(text[i]).toBe(m ? formatModel(m, dimension) : null));
+      rows.forEach((m, i) => {
+        expect(text[i]).toBe(m ? formatModel(m, dimension) : null);
+      });
       const back = readWkt(text);
       expect(back.type).toBe(type);
       expect(back.dimension).toBe(dimension);
-      rows.forEach((m, i) => expect(modelOf(back, i)).toEqual(m));
+      rows.forEach((m, i) => {
+        expect(modelOf(back, i)).toEqual(m);
+      });
       // and through a UTF-8 BinaryColumn (Arrow Utf8), with a validity bit offset
       const utf8 = binaryColumn(
         text.map((t) => (t === null ? null : new TextEncoder().encode(t))),
@@ -82,7 +93,9 @@ describe.each(ALL_TYPES.flatMap((type) => ALL_DIMS.map((dimension) => [type, dim
         3,
       );
       const fromBinary = readWkt(utf8);
-      rows.forEach((m, i) => expect(modelOf(fromBinary, i)).toEqual(m));
+      rows.forEach((m, i) => {
+        expect(modelOf(fromBinary, i)).toEqual(m);
+      });
     });
 
     test('slices and takes encode to the same bytes as the rows they hold', () => {
@@ -127,8 +140,8 @@ function forJsts(model: Model): Model {
 
 describe.each(ALL_TYPES)('against jsts (%s)', (type) => {
   test('jsts reads our WKT to the same coordinates and writes exactly the same text (xy and xyz)', () => {
-    const reader = new WKTReader();
-    const writer = new WKTWriter();
+    const reader = new WKTReader(new GeometryFactory());
+    const writer = new WKTWriter(new GeometryFactory());
     for (const dimension of ['xy', 'xyz'] as const) {
       const random = rng(7000 + type * 10 + dimension.length);
       const models = Array.from({ length: 30 }, () => forJsts(randomModel(random, type, dimension.length)));
@@ -136,7 +149,11 @@ describe.each(ALL_TYPES)('against jsts (%s)', (type) => {
       const ours = writeWkt(array);
       models.forEach((m, i) => {
         const geometry = reader.read(ours[i]!);
-        const jstsCoords = geometry.getCoordinates().map((c) => (dimension === 'xy' ? [c.x, c.y] : [c.x, c.y, c.z]));
+        const jstsCoords = geometry
+          .getCoordinates()
+          .map((c: { x: number; y: number; z: number }) =>
+            dimension === 'xy' ? [c.x, c.y] : [c.x, c.y, c.z],
+          );
         expect(jstsCoords).toEqual(flatCoords(m));
         if (flatCoords(m).length > 0 || dimension === 'xy') expect(writer.write(geometry)).toBe(ours[i]);
         // and our reader agrees with jsts on jsts's own text
@@ -160,7 +177,9 @@ test('a mixed column of every type and dimension round-trips through WKB and WKT
   const array = readWkb(binaryColumn(models.map((m, k) => encodeWkb(m, dims[k]))));
   expect(array.type).toBe('mixed');
   expect(array.dimension).toBe('xyzm');
-  models.forEach((m, k) => expect(array.typeOf(k)).toBe(m.type));
+  models.forEach((m, k) => {
+    expect(array.typeOf(k)).toBe(m.type);
+  });
   const again = readWkb(writeWkb(array));
   const text = writeWkt(array);
   expect(writeWkt(again)).toEqual(text);

@@ -27,13 +27,13 @@ describe('writeWkb bytes', () => {
       `01030000000100000004000000${ZERO}${ZERO}${ONE}${ZERO}${ZERO}${ONE}${ZERO}${ZERO}`,
     ]);
     expect(rowsHex(['MULTIPOINT ((1 2), (0 0))'])).toEqual([
-      `010400000002000000` + `0101000000${ONE}${TWO}` + `0101000000${ZERO}${ZERO}`,
+      `0104000000020000000101000000${ONE}${TWO}0101000000${ZERO}${ZERO}`,
     ]);
     expect(rowsHex(['MULTILINESTRING ((0 0, 1 1), EMPTY)'])).toEqual([
-      `010500000002000000` + `010200000002000000${ZERO}${ZERO}${ONE}${ONE}` + `010200000000000000`,
+      `010500000002000000010200000002000000${ZERO}${ZERO}${ONE}${ONE}010200000000000000`,
     ]);
     expect(rowsHex(['MULTIPOLYGON (((1 1, 1 1, 1 1, 1 1)), EMPTY)'])).toEqual([
-      `010600000002000000` + `01030000000100000004000000${ONE.repeat(8)}` + `010300000000000000`,
+      `01060000000200000001030000000100000004000000${ONE.repeat(8)}010300000000000000`,
     ]);
   });
 
@@ -45,7 +45,10 @@ describe('writeWkb bytes', () => {
   });
 
   test('empties: POINT EMPTY is NaN coordinates (as GEOS writes it), others have zero counts', () => {
-    expect(rowsHex(['POINT EMPTY', 'POINT (1 2)'])).toEqual([`0101000000${NAN}${NAN}`, `0101000000${ONE}${TWO}`]);
+    expect(rowsHex(['POINT EMPTY', 'POINT (1 2)'])).toEqual([
+      `0101000000${NAN}${NAN}`,
+      `0101000000${ONE}${TWO}`,
+    ]);
     // a mixed column stores an empty point without parts; it is still written as NaN coordinates
     expect(rowsHex(['POINT EMPTY', 'LINESTRING EMPTY', 'POLYGON EMPTY'])).toEqual([
       `0101000000${NAN}${NAN}`,
@@ -54,7 +57,7 @@ describe('writeWkb bytes', () => {
     ]);
     expect(rowsHex(['MULTIPOINT EMPTY', 'MULTIPOINT (EMPTY, 1 2)'])).toEqual([
       '010400000000000000',
-      `010400000002000000` + `0101000000${NAN}${NAN}` + `0101000000${ONE}${TWO}`,
+      `0104000000020000000101000000${NAN}${NAN}0101000000${ONE}${TWO}`,
     ]);
     expect(rowsHex(['POLYGON ((0 0, 0 0, 0 0, 0 0), EMPTY)'])).toEqual([
       `01030000000200000004000000${ZERO.repeat(8)}00000000`,
