@@ -44,6 +44,18 @@ export { bounds } from './measures/bounds.js';
 export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
+export { type Box, boxArea, boxOfXY, emptyBox, isEmptyBox, unionBox } from './sites/box.js';
+export { clipBox, defaultClipBox } from './sites/clip-box.js';
+export { extractSites, type Sites } from './sites/extract-sites.js';
+export { type UniqueSites, type UniqueSitesOptions, uniqueSites } from './sites/unique-sites.js';
+export {
+  generatePoints,
+  type NamedPointSet,
+  type PointSetKind,
+  pointSetKinds,
+  pointSets,
+  SeededRandom,
+} from './testing/point-sets.js';
 export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
 export { writeWkb } from './wkb/write-wkb.js';
 export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';

@@ -1,0 +1,132 @@
+import type { Box } from '@geoframe/core';
+import { emptyLines, type LineBuffers, nextHalfedge } from './buffers.js';
+import { circumcenters } from './circumcenters.js';
+import { CLIP_VISIBLE, clipEdge, inBox } from './clip-edge.js';
+import { lineOrder } from './site-order.js';
+import { triangulate } from './triangulate.js';
+
+/**
+ * Every Voronoi edge once, clipped to `box`, as two-point line parts (GEOS `onlyEdges`: the
+ * edges only, not the box outline). Edges that shrink to a point (merged cocircular vertices)
+ * or miss the box are left out. Points are bitwise the same as the vertices of
+ * `voronoiCells` for the same input. 0 or 1 site: no edge; collinear sites: one clipped
+ * bisector between each pair of neighbours along the line. Same input rules as `voronoiCells`.
+ */
+export function voronoiEdges(sites: Float64Array, box: Box): LineBuffers {
+  const n = sites.length >> 1;
+  if (n < 2) return emptyLines();
+  const out = new LineWriter(3 * n + 8);
+  const seg = new Float64Array(4);
+  const tri = triangulate(sites);
+  if (tri === null) {
+    const order = lineOrder(sites);
+    for (let k = 0; k + 1 < n; k++) {
+      const i = order[k];
+      const j = order[k + 1];
+      if (clipBisector(box, sites, i, j, false, 0, 0, false, false, 0, 0, false, seg)) out.push(seg);
+    }
+    return out.finish();
+  }
+  const { triangles, halfedges } = tri;
+  const cc = circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges);
+  const nt = triangles.length / 3;
+  const inside = new Uint8Array(nt);
+  for (let t = 0; t < nt; t++) inside[t] = inBox(box, cc[2 * t], cc[2 * t + 1]) ? 1 : 0;
+  for (let e = 0; e < triangles.length; e++) {
+    const twin = halfedges[e];
+    if (twin !== -1 && twin < e) continue;
+    const i = triangles[e];
+    const j = triangles[nextHalfedge(e)];
+    const t = (e / 3) | 0;
+    const ax = cc[2 * t];
+    const ay = cc[2 * t + 1];
+    let visible: boolean;
+    if (twin === -1) {
+      visible = clipBisector(box, sites, i, j, true, ax, ay, inside[t] === 1, false, 0, 0, false, seg);
+    } else {
+      const u = (twin / 3) | 0;
+      const bx = cc[2 * u];
+      const by = cc[2 * u + 1];
+      if (ax === bx && ay === by) continue;
+      visible = clipBisector(
+        box,
+        sites,
+        i,
+        j,
+        true,
+        ax,
+        ay,
+        inside[t] === 1,
+        true,
+        bx,
+        by,
+        inside[u] === 1,
+        seg,
+      );
+    }
+    if (visible) out.push(seg);
+  }
+  return out.finish();
+}
+
+function clipBisector(
+  box: Box,
+  sites: Float64Array,
+  i: number,
+  j: number,
+  hasA: boolean,
+  ax: number,
+  ay: number,
+  aInside: boolean,
+  hasB: boolean,
+  bx: number,
+  by: number,
+  bInside: boolean,
+  seg: Float64Array,
+): boolean {
+  const xi = sites[2 * i];
+  const yi = sites[2 * i + 1];
+  const xj = sites[2 * j];
+  const yj = sites[2 * j + 1];
+  const r = clipEdge(
+    box,
+    (xi + xj) * 0.5,
+    (yi + yj) * 0.5,
+    yi - yj,
+    xj - xi,
+    hasA,
+    ax,
+    ay,
+    aInside,
+    hasB,
+    bx,
+    by,
+    bInside,
+    seg,
+  );
+  return (r & CLIP_VISIBLE) !== 0 && (seg[0] !== seg[2] || seg[1] !== seg[3]);
+}
+
+/** Appends two-point parts to growing buffers. */
+class LineWriter {
+  private coords: Float64Array;
+  private parts = 0;
+  constructor(expectedParts: number) {
+    this.coords = new Float64Array(4 * Math.max(4, expectedParts));
+  }
+
+  push(seg: Float64Array): void {
+    if (4 * this.parts + 4 > this.coords.length) {
+      const next = new Float64Array(this.coords.length * 2);
+      next.set(this.coords);
+      this.coords = next;
+    }
+    this.coords.set(seg, 4 * this.parts++);
+  }
+
+  finish(): LineBuffers {
+    const partOffsets = new Int32Array(this.parts + 1);
+    for (let k = 0; k <= this.parts; k++) partOffsets[k] = 2 * k;
+    return { coords: this.coords.subarray(0, 4 * this.parts), partOffsets };
+  }
+}
