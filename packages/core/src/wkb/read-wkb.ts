@@ -2,10 +2,10 @@ import type { BinaryColumn } from '../array/binary-column.js';
 import type { Crs } from '../array/crs.js';
 import type { GeometryArray } from '../array/geometry-array.js';
 import { GeometryBuilder } from '../array/geometry-builder.js';
-import { type ColumnType, GeometryType, strideOf } from '../array/geometry-type.js';
+import { type ColumnType, GeometryType } from '../array/geometry-type.js';
 import { InvalidGeometryError } from '../errors.js';
 import { binaryRowIsValid, binaryRowOffset, checkBinaryColumn } from './binary-rows.js';
-import { columnTypeOfMask, dimensionOfFlags, flagsOfDimension, HAS_M, HAS_Z } from './column-shape.js';
+import { columnTypeOfMask, dimensionOfFlags, HAS_M, HAS_Z } from './column-shape.js';
 import { WkbCursor } from './wkb-cursor.js';
 
 /** Options of {@link readWkb}. */
@@ -126,71 +126,67 @@ function scanRings(cursor: WkbCursor): void {
   for (let r = 0; r < rings; r++) cursor.skipCoords(cursor.count());
 }
 
+/** Runs at least this long are copied as bytes (when the layout allows); shorter ones per value. */
+const COPY_RUN = 8;
+
 /**
- * Decodes rows whose structure {@link scanGeometry} has checked into a builder. Coordinate runs
- * go through one scratch buffer: a straight byte copy when the run's byte order and dimension
- * match the platform and column, else a DataView read per value.
+ * Decodes rows whose structure {@link scanGeometry} has checked into a builder, reading doubles
+ * with a DataView. A long coordinate run whose byte order and dimension match the platform and
+ * the column is instead copied as bytes through one scratch buffer (reused for the column).
  */
 class WkbDecoder {
-  private scratch = new Float64Array(64);
+  private scratch = new Float64Array(256);
   private scratchBytes = new Uint8Array(this.scratch.buffer);
-  private readonly stride: number;
-  private readonly zAt: number;
-  private readonly mAt: number;
+  // the coordinate read last by readCoord
+  private x = 0;
+  private y = 0;
+  private z = 0;
+  private m = 0;
 
   constructor(
     private readonly cursor: WkbCursor,
     private readonly builder: GeometryBuilder,
     private readonly columnType: ColumnType,
     private readonly columnDims: number,
-  ) {
-    this.stride = strideOf(dimensionOfFlags(columnDims));
-    this.zAt = columnDims & HAS_Z ? 2 : -1;
-    this.mAt = columnDims & HAS_M ? this.stride - 1 : -1;
-    // keep the dimension flags and the builder's dimension in step
-    if (flagsOfDimension(builder.dimension) !== columnDims) throw new Error('WkbDecoder: dimension mismatch');
-  }
+  ) {}
 
   decodeRow(): void {
     const c = this.cursor;
     const b = this.builder;
     c.header();
     const type = c.type;
+    b.beginGeometry(type);
     switch (type) {
-      case GeometryType.Point: {
-        const values = this.readCoords(1);
-        b.beginGeometry(type);
-        const empty = Number.isNaN(values[0]) && Number.isNaN(values[1]);
-        if (!empty || this.columnType === GeometryType.Point) {
+      case GeometryType.Point:
+        this.readCoord();
+        // a NaN point is an empty point: a Point column keeps the NaN coordinate, others no part
+        if (!Number.isNaN(this.x) || !Number.isNaN(this.y) || this.columnType === GeometryType.Point) {
           b.beginPart();
           b.beginRing();
-          b.pushCoords(values);
+          b.pushCoord(this.x, this.y, this.z, this.m);
         }
         break;
-      }
       case GeometryType.LineString:
-        b.beginGeometry(type);
         b.beginPart();
         b.beginRing();
-        b.pushCoords(this.readCoords(c.count()));
+        this.readRun(c.count());
         break;
       case GeometryType.Polygon:
-        b.beginGeometry(type);
         b.beginPart();
         this.decodeRings();
         break;
       default: {
-        b.beginGeometry(type);
         const parts = c.count();
         for (let p = 0; p < parts; p++) {
           c.header();
           b.beginPart();
           if (type === GeometryType.MultiPoint) {
             b.beginRing();
-            b.pushCoords(this.readCoords(1));
+            this.readCoord();
+            b.pushCoord(this.x, this.y, this.z, this.m);
           } else if (type === GeometryType.MultiLineString) {
             b.beginRing();
-            b.pushCoords(this.readCoords(c.count()));
+            this.readRun(c.count());
           } else {
             this.decodeRings();
           }
@@ -204,51 +200,50 @@ class WkbDecoder {
     const rings = this.cursor.count();
     for (let r = 0; r < rings; r++) {
       this.builder.beginRing();
-      this.builder.pushCoords(this.readCoords(this.cursor.count()));
+      this.readRun(this.cursor.count());
     }
   }
 
-  /** Reads `count` coordinates of the current header's dimension, laid out in the column's stride. */
-  private readCoords(count: number): Float64Array {
+  /** Reads one coordinate of the current header's dimension into x, y, z, m (NaN where absent). */
+  private readCoord(): void {
     const c = this.cursor;
-    const stride = this.stride;
-    const size = count * stride;
+    const view = c.view;
+    const le = c.littleEndian;
+    let pos = c.pos;
+    this.x = view.getFloat64(pos, le);
+    this.y = view.getFloat64(pos + 8, le);
+    pos += 16;
+    if (c.dims & HAS_Z) {
+      this.z = view.getFloat64(pos, le);
+      pos += 8;
+    } else this.z = Number.NaN;
+    if (c.dims & HAS_M) {
+      this.m = view.getFloat64(pos, le);
+      pos += 8;
+    } else this.m = Number.NaN;
+    c.pos = pos;
+  }
+
+  /** Reads `count` coordinates of the current header's dimension into the builder. */
+  private readRun(count: number): void {
+    const c = this.cursor;
+    const b = this.builder;
+    if (count < COPY_RUN || c.dims !== this.columnDims || c.littleEndian !== PLATFORM_LITTLE_ENDIAN) {
+      for (let k = 0; k < count; k++) {
+        this.readCoord();
+        b.pushCoord(this.x, this.y, this.z, this.m);
+      }
+      return;
+    }
+    const size = count * b.stride;
     if (size > this.scratch.length) {
       let capacity = this.scratch.length * 2;
       while (capacity < size) capacity *= 2;
       this.scratch = new Float64Array(capacity);
       this.scratchBytes = new Uint8Array(this.scratch.buffer);
     }
-    const out = this.scratch;
-    const dims = c.dims;
-    if (dims === this.columnDims && c.littleEndian === PLATFORM_LITTLE_ENDIAN) {
-      this.scratchBytes.set(c.bytes.subarray(c.pos, c.pos + size * 8));
-      c.pos += size * 8;
-      return out.subarray(0, size);
-    }
-    const view = c.view;
-    const le = c.littleEndian;
-    const zAt = this.zAt;
-    const mAt = this.mAt;
-    let pos = c.pos;
-    for (let k = 0, o = 0; k < count; k++, o += stride) {
-      out[o] = view.getFloat64(pos, le);
-      out[o + 1] = view.getFloat64(pos + 8, le);
-      pos += 16;
-      if (dims & HAS_Z) {
-        out[o + 2] = view.getFloat64(pos, le);
-        pos += 8;
-      } else if (zAt >= 0) {
-        out[o + zAt] = Number.NaN;
-      }
-      if (dims & HAS_M) {
-        out[o + mAt] = view.getFloat64(pos, le);
-        pos += 8;
-      } else if (mAt >= 0) {
-        out[o + mAt] = Number.NaN;
-      }
-    }
-    c.pos = pos;
-    return out.subarray(0, size);
+    this.scratchBytes.set(c.bytes.subarray(c.pos, c.pos + size * 8));
+    c.pos += size * 8;
+    b.pushCoords(this.scratch.subarray(0, size));
   }
 }

@@ -27,14 +27,24 @@ const POW10 = [
   1e20, 1e21, 1e22,
 ];
 
-const KEYWORDS: [string, number][] = [
-  ['POINT', GeometryType.Point],
-  ['LINESTRING', GeometryType.LineString],
-  ['POLYGON', GeometryType.Polygon],
-  ['MULTIPOINT', GeometryType.MultiPoint],
-  ['MULTILINESTRING', GeometryType.MultiLineString],
-  ['MULTIPOLYGON', GeometryType.MultiPolygon],
-  ['GEOMETRYCOLLECTION', WKT_COLLECTION],
+const KEYWORDS = [
+  'POINT',
+  'LINESTRING',
+  'POLYGON',
+  'MULTIPOINT',
+  'MULTILINESTRING',
+  'MULTIPOLYGON',
+  'GEOMETRYCOLLECTION',
+];
+/** Type codes of {@link KEYWORDS}, in the same order. */
+const KEYWORD_TYPES = [
+  GeometryType.Point,
+  GeometryType.LineString,
+  GeometryType.Polygon,
+  GeometryType.MultiPoint,
+  GeometryType.MultiLineString,
+  GeometryType.MultiPolygon,
+  WKT_COLLECTION,
 ];
 
 function isLetter(c: number): boolean {
@@ -176,7 +186,9 @@ export class WktScanner {
     this.type = 0;
     this.hasMarker = false;
     this.markerDims = 0;
-    for (const [keyword, type] of KEYWORDS) {
+    for (let k = 0; k < KEYWORDS.length; k++) {
+      const keyword = KEYWORDS[k];
+      const type = KEYWORD_TYPES[k];
       if (
         length < keyword.length ||
         length > keyword.length + 2 ||
