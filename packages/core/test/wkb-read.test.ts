@@ -1,6 +1,16 @@
 import { type BinaryColumn, GeometryType, InvalidGeometryError, readWkb, writeWkt } from '@geoframe/core';
 import { describe, expect, test } from 'vitest';
-import { Bytes, binaryColumn, encodeWkb, modelOf, randomDouble, rng, unhex, widen } from './wkb-helpers.js';
+import {
+  Bytes,
+  binaryColumn,
+  encodeWkb,
+  type Model,
+  modelOf,
+  randomDouble,
+  rng,
+  unhex,
+  widen,
+} from './wkb-helpers.js';
 
 // Hand-assembled from the WKB layout: byte order, uint32 type, then doubles.
 const POINT_1_2_LE = '0101000000000000000000F03F0000000000000040';
@@ -76,10 +86,10 @@ test('long coordinate runs decode the same in every byte order and dimension mix
   const random = rng(5);
   const line = (width: number, n: number) =>
     Array.from({ length: n }, () => Array.from({ length: width }, () => randomDouble(random)));
-  const xyz = { type: GeometryType.LineString, coords: line(3, 50) } as const;
-  const xy = { type: GeometryType.LineString, coords: line(2, 9) } as const;
+  const xyz: Model = { type: GeometryType.LineString, coords: line(3, 50) };
+  const xy: Model = { type: GeometryType.LineString, coords: line(2, 9) };
   const ring = line(4, 33);
-  const zm = { type: GeometryType.MultiPolygon, coords: [[ring, line(4, 8)], [line(4, 7)]] } as const;
+  const zm: Model = { type: GeometryType.MultiPolygon, coords: [[ring, line(4, 8)], [line(4, 7)]] };
   for (const littleEndian of [true, false]) {
     const same = readWkb(binaryColumn([encodeWkb(xyz, 'xyz', { littleEndian }), null]));
     expect(modelOf(same, 0)).toEqual(xyz);
