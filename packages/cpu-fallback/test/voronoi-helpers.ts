@@ -8,6 +8,7 @@ import Envelope from 'jsts/org/locationtech/jts/geom/Envelope.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import DelaunayTriangulationBuilder from 'jsts/org/locationtech/jts/triangulate/DelaunayTriangulationBuilder.js';
 import VoronoiDiagramBuilder from 'jsts/org/locationtech/jts/triangulate/VoronoiDiagramBuilder.js';
+import { orient2d } from 'robust-predicates';
 
 /** Signed shoelace area of ring `r` (positive when counter-clockwise). */
 export function ringArea(p: PolygonBuffers, r: number): number {
@@ -49,8 +50,9 @@ export function ringContains(p: PolygonBuffers, r: number, x: number, y: number)
   return inside;
 }
 
+/** Exact orientation (positive = counter-clockwise in y-up; robust-predicates' sign is the opposite). */
 function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  return -orient2d(ax, ay, bx, by, cx, cy);
 }
 
 function segmentsIntersect(c: Float64Array, i: number, j: number): boolean {
@@ -120,33 +122,61 @@ function coordinateList(xy: Float64Array): ArrayList {
   return list;
 }
 
-/** jsts (JTS) Voronoi cells of the sites, clipped to `box` (handed over explicitly). */
-export function jstsVoronoi(
-  xy: Float64Array,
-  box: Box,
-): { polygons: { area: number; contains(x: number, y: number): boolean }[] } {
+/** A jsts (JTS) Voronoi cell: its area, perimeter, site, and a containment test. */
+export interface JstsCell {
+  area: number;
+  perimeter: number;
+  siteX: number;
+  siteY: number;
+  contains(x: number, y: number): boolean;
+}
+
+/**
+ * jsts (JTS — the algorithm GEOS ports) Voronoi cells of the sites, clipped to `box`. jsts 2.12
+ * grows the site box by its diagonal by default and a clip envelope replaces the box, so the box
+ * is handed over explicitly. JTS tags each cell with its site coordinate.
+ */
+export function jstsVoronoi(xy: Float64Array, box: Box): JstsCell[] {
   const builder = new VoronoiDiagramBuilder();
   builder.setSites(coordinateList(xy));
   builder.setClipEnvelope(new Envelope(box.minX, box.maxX, box.minY, box.maxY));
   const diagram = builder.getDiagram(factory);
-  const polygons = [];
+  const cells: JstsCell[] = [];
   for (let i = 0; i < diagram.getNumGeometries(); i++) {
     const g = diagram.getGeometryN(i);
-    polygons.push({
+    const site = g.getUserData() as Coordinate;
+    cells.push({
       area: g.getArea(),
+      perimeter: g.getLength(),
+      siteX: site.x,
+      siteY: site.y,
       contains: (x: number, y: number) => g.contains(factory.createPoint(new Coordinate(x, y))),
     });
   }
-  return { polygons };
+  return cells;
 }
 
-/** jsts (JTS) Voronoi edges clipped to `box`: the total length of the cells' boundaries minus the box outline. */
-export function jstsDelaunay(xy: Float64Array): { triangles: number; area: number; edgeLength: number } {
+/**
+ * jsts (JTS) Delaunay triangulation: its triangles as sorted "i,j,k" site-index keys, and the
+ * convex hull's area and vertex count. JTS triangulates inside a finite frame triangle, so it
+ * can miss thin triangles along the convex hull; compare with {@link jstsDelaunay}'s hull.
+ */
+export function jstsDelaunay(xy: Float64Array): {
+  triangleKeys: string[];
+  hullArea: number;
+  hullVertices: number;
+} {
+  const index = new Map<string, number>();
+  for (let i = 0; i + 1 < xy.length; i += 2) index.set(`${xy[i]},${xy[i + 1]}`, i / 2);
   const builder = new DelaunayTriangulationBuilder();
   builder.setSites(coordinateList(xy));
   const tris = builder.getTriangles(factory);
-  let area = 0;
-  for (let i = 0; i < tris.getNumGeometries(); i++) area += tris.getGeometryN(i).getArea();
-  const edges = builder.getEdges(factory);
-  return { triangles: tris.getNumGeometries(), area, edgeLength: edges.getLength() };
+  const triangleKeys: string[] = [];
+  for (let t = 0; t < tris.getNumGeometries(); t++) {
+    const cs = tris.getGeometryN(t).getCoordinates();
+    const ids = [0, 1, 2].map((k) => index.get(`${cs[k].x},${cs[k].y}`)!).sort((a, b) => a - b);
+    triangleKeys.push(ids.join(','));
+  }
+  const hull = factory.createMultiPointFromCoords(coordinateList(xy).toArray()).convexHull();
+  return { triangleKeys, hullArea: hull.getArea(), hullVertices: hull.getNumPoints() - 1 };
 }
