@@ -1,7 +1,7 @@
 import { incircle } from 'robust-predicates';
 import { nextHalfedge, prevHalfedge } from './buffers.js';
 
-/** Per-half-edge state after {@link repairDelaunay}: the edge's quad is cocircular. */
+/** Per-half-edge state after a repair: the edge's quad is cocircular. */
 export const EDGE_COCIRCULAR = 2;
 
 /** What {@link repairDelaunay} did. */
@@ -18,33 +18,38 @@ export interface RepairResult {
 }
 
 /**
- * Makes a triangulation Delaunay with exact predicates (Lawson's flip algorithm), in place.
- *
- * Every interior edge is tested once with Shewchuk's adaptive `incircle`; an edge whose opposite
- * vertex lies strictly inside its neighbour's circumcircle is flipped and the four edges around
- * the new pair are tested again. Ties (cocircular quads) are kept — any diagonal of a cocircular
- * quad gives the same Voronoi diagram — and recorded, so circumcentres can be merged. Exact
- * predicates make the flip sequence terminate. The hull never changes.
- *
- * @param xy site coordinates the triangulation refers to (the local frame)
- * @param triangles delaunator-convention triangles (clockwise in y-up), modified in place
- * @param halfedges twins, modified in place
+ * Lawson's flip algorithm with exact predicates over a triangulation in delaunator's layout
+ * (triangles clockwise in y-up), in place. An edge whose opposite vertex lies strictly inside
+ * the neighbouring circumcircle (Shewchuk's adaptive `incircle`) is flipped and the four edges
+ * around the new pair are tested again; exact predicates make this terminate. Ties (cocircular
+ * quads) are kept — any diagonal of a cocircular quad gives the same Voronoi diagram — and
+ * recorded in `edgeState`, so circumcentres can be merged. The hull never changes.
  */
-export function repairDelaunay(
-  xy: Float64Array,
-  triangles: Uint32Array,
-  halfedges: Int32Array,
-): RepairResult {
-  const count = triangles.length;
-  const edgeState = new Uint8Array(count);
-  let stack = new Int32Array(64);
-  let top = 0;
-  let flips = 0;
+export class LawsonFlipper {
+  private stack = new Int32Array(64);
+  private top = 0;
+  /** Flips done so far. */
+  flips = 0;
 
-  const test = (e: number): void => {
-    stack[top++] = e;
-    while (top > 0) {
-      const a = stack[--top];
+  /**
+   * @param xy site coordinates the triangulation refers to
+   * @param triangles site triples, modified in place
+   * @param halfedges twins, modified in place
+   * @param edgeState per half-edge state (see {@link RepairResult.edgeState}), written here
+   */
+  constructor(
+    private readonly xy: Float64Array,
+    public triangles: Uint32Array,
+    public halfedges: Int32Array,
+    public edgeState: Uint8Array,
+  ) {}
+
+  /** Tests edge `e` and, through flips, everything its flips make suspect. */
+  legalize(e: number): void {
+    const { xy, triangles, halfedges, edgeState } = this;
+    this.push(e);
+    while (this.top > 0) {
+      const a = this.stack[--this.top];
       const b = halfedges[a];
       if (b < 0) {
         edgeState[a] = 0;
@@ -85,30 +90,56 @@ export function repairDelaunay(
       link(halfedges, a2, b2);
       edgeState[a2] = 1;
       edgeState[b2] = 1;
-      flips++;
-      if (top + 4 > stack.length) {
-        const grown = new Int32Array(stack.length * 2);
-        grown.set(stack);
-        stack = grown;
-      }
-      stack[top++] = a;
-      stack[top++] = a1;
-      stack[top++] = b;
-      stack[top++] = b1;
+      this.flips++;
+      this.push(a);
+      this.push(a1);
+      this.push(b);
+      this.push(b1);
     }
-  };
+  }
 
-  for (let e = 0; e < count; e++) {
-    if (halfedges[e] > e) test(e);
+  private push(e: number): void {
+    if (this.top === this.stack.length) {
+      const grown = new Int32Array(this.stack.length * 2);
+      grown.set(this.stack);
+      this.stack = grown;
+    }
+    this.stack[this.top++] = e;
   }
-  let cocircularEdges = 0;
-  for (let e = 0; e < count; e++) {
-    if (edgeState[e] === EDGE_COCIRCULAR && halfedges[e] > e) cocircularEdges++;
-  }
-  return { flips, cocircularEdges, edgeState };
 }
 
-function link(halfedges: Int32Array, a: number, b: number): void {
+/**
+ * Makes a triangulation Delaunay with exact predicates: every interior edge is tested once with
+ * {@link LawsonFlipper} and repaired where delaunator's floating-point test erred.
+ *
+ * @param xy site coordinates the triangulation refers to (the local frame)
+ * @param triangles delaunator-convention triangles (clockwise in y-up), modified in place
+ * @param halfedges twins, modified in place
+ */
+export function repairDelaunay(
+  xy: Float64Array,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+): RepairResult {
+  const flipper = new LawsonFlipper(xy, triangles, halfedges, new Uint8Array(triangles.length));
+  for (let e = 0; e < triangles.length; e++) {
+    if (halfedges[e] > e) flipper.legalize(e);
+  }
+  const edgeState = flipper.edgeState;
+  return { flips: flipper.flips, cocircularEdges: countCocircular(halfedges, edgeState), edgeState };
+}
+
+/** Number of interior edges marked cocircular. */
+export function countCocircular(halfedges: Int32Array, edgeState: Uint8Array): number {
+  let count = 0;
+  for (let e = 0; e < halfedges.length; e++) {
+    if (edgeState[e] === EDGE_COCIRCULAR && halfedges[e] > e) count++;
+  }
+  return count;
+}
+
+/** Makes `a` and `b` twins (b may be -1: a hull edge). */
+export function link(halfedges: Int32Array, a: number, b: number): void {
   halfedges[a] = b;
   if (b >= 0) halfedges[b] = a;
 }

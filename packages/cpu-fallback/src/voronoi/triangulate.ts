@@ -1,8 +1,8 @@
-import { GeoframeError } from '@geoframe/core';
 import Delaunator from 'delaunator';
 import { orient2d } from 'robust-predicates';
 import type { Triangulation } from './buffers.js';
-import { repairDelaunay } from './lawson-repair.js';
+import { insertSkipped } from './insert-skipped.js';
+import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { type LocalFrame, localFrame } from './local-frame.js';
 
 /** A verified Delaunay triangulation plus what the Voronoi stages need from its construction. */
@@ -13,8 +13,10 @@ export interface RobustTriangulation extends Triangulation {
   edgeState: Uint8Array;
   /** Number of cocircular interior edges. */
   cocircularEdges: number;
-  /** Edges flipped to repair delaunator's result (0 almost always). */
+  /** Edges flipped to repair delaunator's result (0 for well-spread sites). */
   flips: number;
+  /** Sites delaunator skipped (distinct but ulps apart) and that were inserted exactly afterwards. */
+  inserted: number;
 }
 
 /**
@@ -24,10 +26,11 @@ export interface RobustTriangulation extends Triangulation {
  *
  * Returns null when there is no triangle: fewer than 3 sites, or all sites collinear (decided
  * exactly). Sites must be unique and finite.
+ * Sites delaunator skips as "near duplicates" (distinct sites a few ulps apart) are inserted
+ * afterwards with exact predicates (`insertSkipped`), so every site is a vertex.
  *
- * @throws GeoframeError `TRIANGULATION_FAILED` if delaunator dropped a distinct site (it skips
- * points within 2^-52 of each other in absolute terms; the local frame's scaling makes that
- * unreachable for sites at least 2^-72 of the extent apart)
+ * @throws GeoframeError `TRIANGULATION_FAILED` only for a skipped site outside the hull, which
+ * needs sites within 2^-52 of each other in the local frame (about 2^-72 of the extent)
  */
 export function triangulate(sites: Float64Array): RobustTriangulation | null {
   const n = sites.length >> 1;
@@ -35,26 +38,32 @@ export function triangulate(sites: Float64Array): RobustTriangulation | null {
   const frame = localFrame(sites);
   if (allCollinear(frame.xy)) return null;
   const d = new Delaunator(frame.xy);
-  const { triangles, halfedges, hull } = d;
+  let triangles: Uint32Array = d.triangles;
+  let halfedges: Int32Array = d.halfedges;
+  let hull: Uint32Array = d.hull;
+  const repair = repairDelaunay(frame.xy, triangles, halfedges);
+  let edgeState = repair.edgeState;
+  let flips = repair.flips;
   const used = new Uint8Array(n);
   for (let e = 0; e < triangles.length; e++) used[triangles[e]] = 1;
-  for (let i = 0; i < n; i++) {
-    if (used[i] === 0) {
-      throw new GeoframeError(
-        'TRIANGULATION_FAILED',
-        `delaunator skipped site ${i} (${sites[2 * i]}, ${sites[2 * i + 1]}); sites must be unique`,
-      );
-    }
+  let skipped = 0;
+  for (let i = 0; i < n; i++) skipped += 1 - used[i];
+  if (skipped > 0) {
+    const missing = new Int32Array(skipped);
+    for (let i = 0, k = 0; i < n; i++) if (used[i] === 0) missing[k++] = i;
+    const grown = insertSkipped(frame.xy, missing, triangles, halfedges, hull, edgeState);
+    ({ triangles, halfedges, hull, edgeState } = grown);
+    flips += grown.flips;
   }
-  const repair = repairDelaunay(frame.xy, triangles, halfedges);
   return {
     triangles,
     halfedges,
     hull,
     frame,
-    edgeState: repair.edgeState,
-    cocircularEdges: repair.cocircularEdges,
-    flips: repair.flips,
+    edgeState,
+    cocircularEdges: countCocircular(halfedges, edgeState),
+    flips,
+    inserted: skipped,
   };
 }
 
