@@ -44,10 +44,7 @@ describe('extractSites', () => {
     const array = readWkt(['POINT (1 1)', 'LINESTRING (0 0, 1 1)']);
     const coords = array.coords.slice();
     coords[coords.length - 1] = Number.POSITIVE_INFINITY;
-    const bad = new (array.constructor as typeof import('@geoframe/core').GeometryArray)({
-      ...array.parts(),
-      coords,
-    });
+    const bad = new GeometryArray({ ...array.parts(), coords });
     expect(() => extractSites(bad)).toThrow(InvalidGeometryError);
     expect(() => extractSites(bad)).toThrow(/row 1/);
   });
