@@ -17,5 +17,6 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    setupFiles: ['packages/gpu/test/release-gpu.setup.ts'],
   },
 });

@@ -53,12 +53,38 @@ describe('readGeoJson inputs', () => {
     expect(values(array, 'k')).toEqual([null, null, 'v']);
   });
 
-  it('puts OGC:CRS84 on the geometry field', () => {
+  it('labels GeoJSON EPSG:4326 as GeoPandas does', () => {
     const t = readGeoJson(collection(feature(point(1, 2))));
-    expect(crsLabel(geometryOf(t.table).crs)).toBe('OGC:CRS84');
+    expect(crsLabel(geometryOf(t.table).crs)).toBe('EPSG:4326');
     expect(JSON.parse(t.table.schema.fields[0].metadata.get('ARROW:extension:metadata')!).crs).toBe(
+      'EPSG:4326',
+    );
+  });
+
+  it('reads and writes the legacy crs member for data not in WGS 84', () => {
+    const named = (name: string) => ({
+      ...collection(feature(point(1, 2))),
+      crs: { type: 'name', properties: { name } },
+    });
+    expect(crsLabel(geometryOf(readGeoJson(named('urn:ogc:def:crs:EPSG::3857')).table).crs)).toBe(
+      'EPSG:3857',
+    );
+    expect(crsLabel(geometryOf(readGeoJson(named('urn:ogc:def:crs:OGC:1.3:CRS84')).table).crs)).toBe(
       'OGC:CRS84',
     );
+    const utm = randomColumn(GeometryType.Point, 'xy', 3, 11, 'EPSG:32633');
+    const text = writeGeoJson(geoTableOf(utm));
+    expect(JSON.parse(text).crs).toEqual({
+      type: 'name',
+      properties: { name: 'urn:ogc:def:crs:EPSG::32633' },
+    });
+    expect(crsLabel(geometryOf(readGeoJson(text).table).crs)).toBe('EPSG:32633');
+    for (const wgs84 of ['EPSG:4326', 'OGC:CRS84', null]) {
+      const written = JSON.parse(
+        writeGeoJson(geoTableOf(randomColumn(GeometryType.Point, 'xy', 2, 3, wgs84))),
+      );
+      expect(written.crs).toBeUndefined();
+    }
   });
 
   it('promotes a type and its Multi type to the Multi type, and mixes to WKB', () => {
@@ -275,7 +301,7 @@ describe('writeGeoJson', () => {
       const t = geoTableOf(array);
       const back = readGeoJson(writeGeoJson(t));
       expectSameGeometries(geometryOf(back.table), array);
-      expect(crsLabel(geometryOf(back.table).crs)).toBe('OGC:CRS84');
+      expect(crsLabel(geometryOf(back.table).crs)).toBe('EPSG:4326'); // WGS 84 writes no crs member
       expect(values(back, 'id')).toEqual(Array.from({ length: 9 }, (_, i) => BigInt(i * 1000 - 7)));
       expect(values(back, 'label')).toEqual(
         Array.from({ length: 9 }, (_, i) => (i % 3 === 2 ? null : `row ${i} é`)),

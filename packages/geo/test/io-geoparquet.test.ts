@@ -48,13 +48,13 @@ describe('GeoParquet ↔ GeoParquet ↔ IPC ↔ GeoJSON round trips', () => {
     'type %i keeps geometry bit-exact, CRS, nulls and attributes (xy, xyz)',
     async (type) => {
       for (const dimension of ['xy', 'xyz'] as const) {
-        const array = randomColumn(type, dimension, 12, 100 + type * 7 + dimension.length, 'OGC:CRS84');
+        const array = randomColumn(type, dimension, 12, 100 + type * 7 + dimension.length, 'EPSG:4326');
         const t0 = geoTableOf(array);
         const check = (t: GeoTable, step: string) => {
           expect(t.primary, step).toBe('geometry');
           const g = geometryOf(t.table);
           expectSameGeometries(g, array);
-          expect(crsLabel(g.crs), step).toBe('OGC:CRS84');
+          expect(crsLabel(g.crs), step).toBe('EPSG:4326');
           expectSameAttributes(t.table, t0.table);
         };
         const wkbBytes = await writeGeoParquet(t0, { encoding: 'wkb' });
@@ -128,7 +128,8 @@ describe('the geo metadata written', () => {
       expect(column.encoding).toBe(encoding === 'wkb' ? 'WKB' : 'multipolygon');
       expect(column.geometry_types).toEqual(['MultiPolygon']);
       expect(column.bbox).toEqual([-1, 0, 4, 7]);
-      expect('crs' in column).toBe(false); // OGC:CRS84 is the default
+      // GeoJSON reads as EPSG:4326, written as its PROJJSON
+      expect((column.crs as { id: unknown }).id).toEqual({ authority: 'EPSG', code: 4326 });
     }
   });
 

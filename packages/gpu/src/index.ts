@@ -21,6 +21,7 @@ export {
   type GpuContextOptions,
   type GpuFeatures,
 } from './runtime/gpu-context.js';
+export { loadGpu } from './runtime/load-gpu.js';
 export { type KernelConstants, type KernelSpec, PipelineCache } from './runtime/pipeline-cache.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';

@@ -8,8 +8,8 @@ import {
   readback,
   uploadStorage,
 } from '@geoframe/gpu';
-import { expect, test } from 'vitest';
-import { requireGpu } from './gpu-test-context.js';
+import { expect } from 'vitest';
+import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 test('upload then readback returns the same bytes, into a view of a larger array', async () => {
   const ctx = await requireGpu();

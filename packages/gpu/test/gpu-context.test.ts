@@ -5,10 +5,11 @@ import {
   GpuDeviceLostError,
   GpuUnavailableError,
   getGpuContext,
+  loadGpu,
   releaseGpuContext,
 } from '@geoframe/gpu';
 import { afterEach, expect, test, vi } from 'vitest';
-import { requireGpu } from './gpu-test-context.js';
+import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 /** A WebGPU entry point with no adapter, as on a machine without GPU or software driver. */
 const noAdapterGpu = { requestAdapter: async () => null } as unknown as GPU;
@@ -19,9 +20,9 @@ function onePoint() {
   return b.finish();
 }
 
+/** An adapter from the library's own WebGPU instance: a second Dawn instance in one process can crash it at exit. */
 async function nodeAdapter(): Promise<GPUAdapter> {
-  const { create } = await import('webgpu');
-  const adapter = await create([]).requestAdapter();
+  const adapter = await (await loadGpu()).requestAdapter();
   if (!adapter) throw new Error('no adapter');
   return adapter;
 }
@@ -42,14 +43,14 @@ test('navigator.gpu is used when present (and the webgpu package is not)', async
   await expect(GpuContext.create()).rejects.toBeInstanceOf(GpuUnavailableError);
 });
 
-test('a missing required feature is a GpuUnavailableError naming it', async () => {
+gpuTest('a missing required feature is a GpuUnavailableError naming it', async () => {
   await requireGpu();
   await expect(GpuContext.create({ requiredFeatures: ['texture-compression-astc'] })).rejects.toThrow(
     /texture-compression-astc/,
   );
 });
 
-test('the device gets the adapter limits and optional features', async () => {
+gpuTest('the device gets the adapter limits and optional features', async () => {
   const ctx = await requireGpu();
   const adapter = await nodeAdapter();
   for (const name of [
@@ -68,7 +69,7 @@ test('the device gets the adapter limits and optional features', async () => {
   expect(ctx.adapterInfo.description).toBe(adapter.info.description);
 });
 
-test('an injected device is used as is', async () => {
+gpuTest('an injected device is used as is', async () => {
   const device = await (await nodeAdapter()).requestDevice();
   const ctx = await GpuContext.create({ device });
   expect(ctx.device).toBe(device);
@@ -77,7 +78,7 @@ test('an injected device is used as is', async () => {
   ctx.destroy();
 });
 
-test('a lost device fails later use with GpuDeviceLostError', async () => {
+gpuTest('a lost device fails later use with GpuDeviceLostError', async () => {
   const ctx = await GpuContext.create();
   expect(ctx.isLost).toBe(false);
   ctx.destroy();
@@ -87,7 +88,7 @@ test('a lost device fails later use with GpuDeviceLostError', async () => {
   expect((await ctx.lost).reason).toBe('destroyed');
 });
 
-test('uncaptured errors reach listeners and lastUncapturedError', async () => {
+gpuTest('uncaptured errors reach listeners and lastUncapturedError', async () => {
   const ctx = await GpuContext.create();
   const seen = new Promise<GPUError>((resolve) => ctx.onUncapturedError(resolve));
   // a buffer with no usage flags is invalid
@@ -98,7 +99,7 @@ test('uncaptured errors reach listeners and lastUncapturedError', async () => {
   ctx.destroy();
 });
 
-test('getGpuContext shares one context and replaces it after loss', async () => {
+gpuTest('getGpuContext shares one context and replaces it after loss', async () => {
   const [a, b] = await Promise.all([getGpuContext(), getGpuContext()]);
   expect(b).toBe(a);
   a.destroy();

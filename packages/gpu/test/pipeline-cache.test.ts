@@ -1,6 +1,6 @@
 import { GpuValidationError, type KernelSpec } from '@geoframe/gpu';
-import { expect, test } from 'vitest';
-import { requireGpu } from './gpu-test-context.js';
+import { expect } from 'vitest';
+import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 const fill: KernelSpec<{ workgroupSize: number; value: number }> = {
   name: 'test/fill',

@@ -6,9 +6,9 @@ import {
   GeometryType,
 } from '@geoframe/core';
 import { computeRowBoundsCpu, computeRowBoundsGpu } from '@geoframe/gpu';
-import { describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectSameBounds } from './bounds-assert.js';
-import { requireGpu } from './gpu-test-context.js';
+import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { randomGeometryArray, randomValue, seededRandom } from './random-geometry.js';
 
 const TYPES: ColumnType[] = [

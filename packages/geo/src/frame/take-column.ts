@@ -1,4 +1,4 @@
-import { type Data, type DataType, makeData, Type, type Vector, vectorFromArray } from 'apache-arrow';
+import { type Data, type DataType, makeData, Type, Vector, vectorFromArray } from 'apache-arrow';
 
 /** Where global row `i` of a chunked column lives: chunk number and row inside it. */
 function locate(starts: Int32Array, i: number): number {
@@ -112,7 +112,21 @@ export function takeColumn(vector: Vector, indices: ArrayLike<number>): Data {
       return makeData({ ...base, data: values, dictionary: chunks[0].dictionary } as never);
     }
   }
-  // Nested types (lists, structs, maps, unions): rebuild through Arrow's builders.
-  const rows = Array.from({ length: n }, (_, j) => vector.get(indices[j]));
+  // Nested types (lists, structs, maps, unions): rebuild through Arrow's builders from plain values.
+  const rows = Array.from({ length: n }, (_, j) => toPlain(vector.get(indices[j])));
   return vectorFromArray(rows, type).data[0];
+}
+
+/** An Arrow value as plain JS (lists → arrays, structs and maps → objects) for Arrow's builders. */
+function toPlain(value: unknown): unknown {
+  if (value instanceof Vector) return Array.from(value, toPlain);
+  if (value !== null && typeof value === 'object' && 'toJSON' in value && !(value instanceof Date)) {
+    const json = (value as { toJSON(): unknown }).toJSON();
+    if (json instanceof Map) return new Map([...json].map(([k, v]) => [k, toPlain(v)]));
+    if (json !== null && typeof json === 'object') {
+      return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, toPlain(v)]));
+    }
+    return json;
+  }
+  return value;
 }

@@ -2,11 +2,9 @@ import { geometryArrayToArrow, UnsupportedInputError } from '@geoframe/core';
 import type { Data, Field } from 'apache-arrow';
 import type { GeoTable } from './geo-table.js';
 import { tableFromColumns } from './geo-table.js';
+import { crsOfGeoJson } from './geojson-crs.js';
 import { buildGeometries, scanGeometries } from './geojson-geometry.js';
 import { buildPropertyColumn, FEATURE_ID_KEY } from './geojson-properties.js';
-
-/** The CRS of every GeoJSON file (RFC 7946 §4): WGS 84 longitude/latitude. */
-export const GEOJSON_CRS = 'OGC:CRS84';
 
 interface FeatureRecord {
   geometry: unknown;
@@ -81,8 +79,9 @@ function uniqueName(base: string, taken: Set<string>): string {
  * The geometry column is native GeoArrow: one type → that type, a type and its Multi type → the
  * Multi type, otherwise (several types, or no geometry at all) geoarrow.wkb. A third coordinate
  * anywhere makes it xyz (2D positions get z = NaN); further values are ignored. `null` geometry →
- * null row; `"coordinates": []` → empty geometry. CRS: OGC:CRS84 as RFC 7946 requires (the same
- * datum as EPSG:4326 with longitude-first axis order, which is how GeoJSON and GeoPandas treat it).
+ * null row; `"coordinates": []` → empty geometry. CRS: the legacy `crs` member if the file has one
+ * (GDAL writes it for data not in WGS 84), else EPSG:4326 — what GeoPandas reports for GeoJSON
+ * (RFC 7946's OGC:CRS84 is the same datum, longitude first, as GeoJSON is always read).
  *
  * Throws UnsupportedInputError naming the feature index for a GeometryCollection, an unknown
  * type, malformed coordinates or invalid JSON.
@@ -135,7 +134,7 @@ export function readGeoJson(input: string | object): GeoTable {
     columns.push(data);
   }
   const geometryName = uniqueName('geometry', taken);
-  const array = buildGeometries(geometries, scan, GEOJSON_CRS);
+  const array = buildGeometries(geometries, scan, crsOfGeoJson(parsed));
   const geometry = geometryArrayToArrow(array, { name: geometryName, encoding: 'native' });
   fields.push(geometry.field);
   columns.push(geometry.data);

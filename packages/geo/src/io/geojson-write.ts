@@ -1,6 +1,7 @@
-import { geometryArrayFromArrow } from '@geoframe/core';
+import { geometryArrayFromArrow, readGeoArrowMetadata } from '@geoframe/core';
 import { type Data, DataType, type Field, makeVector, type Vector } from 'apache-arrow';
 import { type GeoTable, geometryEncodingOfField } from './geo-table.js';
+import { geoJsonCrsMember } from './geojson-crs.js';
 import { GeoJsonGeometryWriter, numberFormat } from './geojson-format.js';
 import { FEATURE_ID_KEY, JSON_COLUMN_KEY } from './geojson-properties.js';
 
@@ -62,9 +63,9 @@ function propertyWriter(field: Field, data: Data): (i: number) => string {
  * and timestamps as ISO 8601 strings; `geoframe:json` text columns as the JSON they hold; other
  * nested values through their JSON form.
  *
- * No `crs` member is written and coordinates are not transformed: RFC 7946 expects OGC:CRS84
- * (or EPSG:4326 read longitude first), so a table in another CRS gives a file other tools read
- * as longitude/latitude, as GeoPandas' `to_json` does.
+ * Coordinates are never transformed. For WGS 84 (EPSG:4326, OGC:CRS84) or an unknown CRS no `crs`
+ * member is written (RFC 7946); for another authority code the legacy `crs` member names it as an
+ * OGC URN, as GDAL (and so GeoPandas' `to_file`) writes it, and {@link readGeoJson} reads it back.
  */
 export function writeGeoJson(t: GeoTable, options: WriteGeoJsonOptions = {}): string {
   const num = numberFormat(options.precision);
@@ -98,5 +99,7 @@ export function writeGeoJson(t: GeoTable, options: WriteGeoJsonOptions = {}): st
       features.push(`${head}"properties":{${props.join(',')}},"geometry":${geometry}}`);
     }
   }
-  return `{"type":"FeatureCollection","features":[${features.join(',\n')}]}`;
+  const crs = primary >= 0 ? geoJsonCrsMember(readGeoArrowMetadata(fields[primary]).crs ?? null) : null;
+  const crsMember = crs === null ? '' : `"crs":${crs},`;
+  return `{"type":"FeatureCollection",${crsMember}"features":[${features.join(',\n')}]}`;
 }
