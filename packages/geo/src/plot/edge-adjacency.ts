@@ -1,0 +1,193 @@
+import { type GeometryArray, GeometryType } from '@geoframe/core';
+
+/** An undirected graph over rows in compressed sparse row form. */
+export interface Adjacency {
+  /** `rows + 1` entries: the neighbours of row `i` are `neighbors[offsets[i] .. offsets[i + 1])`. */
+  offsets: Int32Array;
+  /** Neighbour rows, each pair listed from both sides, no repeats, never a row itself. */
+  neighbors: Int32Array;
+}
+
+/** Whether row `i` is a polygon or multipolygon holding at least one coordinate (not null, not empty). */
+export function isArealRow(array: GeometryArray, i: number): boolean {
+  const type = array.typeOf(i);
+  return (type === GeometryType.Polygon || type === GeometryType.MultiPolygon) && !array.isEmpty(i);
+}
+
+/** murmur3's 32-bit finalizer: spreads every input bit over the whole hash. */
+function mix32(h: number): number {
+  let v = h ^ (h >>> 16);
+  v = Math.imul(v, 0x85ebca6b);
+  v ^= v >>> 13;
+  v = Math.imul(v, 0xc2b2ae35);
+  return (v ^ (v >>> 16)) | 0;
+}
+
+/**
+ * Which polygon rows are neighbours: two rows are adjacent when a segment of one (between two
+ * consecutive ring vertices, holes included) has the same two endpoints, bit for bit, as a
+ * segment of the other, in either direction. That is how cells of a tessellation computed
+ * once (Voronoi cells, a shared-boundary map) meet. Rows touching at a single vertex are not
+ * neighbours, nor are rows whose shared boundary is split at different vertices on each side.
+ *
+ * Rows that are not polygons or multipolygons, and null or empty rows, have no neighbours.
+ * Zero-length segments and segments with a NaN coordinate are ignored; a ring that is not
+ * closed is read as if it were. `-0` and `0` are the same coordinate.
+ *
+ * Segments are found by open-addressing hashing of their endpoints in typed arrays (no string
+ * keys, no per-segment objects): linear in the number of segments.
+ */
+export function edgeAdjacency(array: GeometryArray): Adjacency {
+  const n = array.length;
+  const { geometryOffsets, partOffsets, ringOffsets } = array.nestedOffsets();
+  const coords = array.coords;
+  const stride = array.stride;
+
+  // count segments (closed rings have as many segments as coordinates minus one; open ones one more)
+  let segmentCount = 0;
+  for (let i = 0; i < n; i++) {
+    if (!isArealRow(array, i)) continue;
+    const r0 = partOffsets[geometryOffsets[i]];
+    const r1 = partOffsets[geometryOffsets[i + 1]];
+    segmentCount += ringOffsets[r1] - ringOffsets[r0];
+  }
+
+  // per-coordinate hash, from the bit patterns of x and y
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const vertexHash = (k: number): number => {
+    bits[0] = coords[k * stride] + 0; // + 0 turns -0 into 0
+    let h = mix32(words[0] ^ mix32(words[1]));
+    bits[0] = coords[k * stride + 1] + 0;
+    h = mix32(h ^ Math.imul(words[0], 0x9e3779b1) ^ mix32(words[1] + 0x7f4a7c15));
+    return h;
+  };
+
+  const segA = new Int32Array(segmentCount);
+  const segB = new Int32Array(segmentCount);
+  const segRow = new Int32Array(segmentCount);
+  const sameNext = new Int32Array(segmentCount); // earlier segment with the same endpoints, or -1
+  let capacity = 16;
+  while (capacity < segmentCount * 2) capacity *= 2;
+  const mask = capacity - 1;
+  const table = new Int32Array(capacity).fill(-1);
+  let pairs = new Int32Array(Math.max(16, segmentCount));
+  let pairCount = 0;
+
+  const sameSegment = (s: number, a: number, b: number): boolean => {
+    const ax = coords[a * stride];
+    const ay = coords[a * stride + 1];
+    const bx = coords[b * stride];
+    const by = coords[b * stride + 1];
+    const sa = segA[s] * stride;
+    const sb = segB[s] * stride;
+    const cx = coords[sa];
+    const cy = coords[sa + 1];
+    const dx = coords[sb];
+    const dy = coords[sb + 1];
+    return (
+      (ax === cx && ay === cy && bx === dx && by === dy) || (ax === dx && ay === dy && bx === cx && by === cy)
+    );
+  };
+
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    if (!isArealRow(array, i)) continue;
+    const r0 = partOffsets[geometryOffsets[i]];
+    const r1 = partOffsets[geometryOffsets[i + 1]];
+    for (let r = r0; r < r1; r++) {
+      const c0 = ringOffsets[r];
+      const c1 = ringOffsets[r + 1];
+      if (c1 - c0 < 2) continue;
+      let hb = vertexHash(c0);
+      for (let k = c0; k < c1; k++) {
+        // segment (k, k + 1), and for an open ring the closing segment (last, first)
+        const next = k + 1 < c1 ? k + 1 : c0;
+        if (next === c0 && k + 1 === c1) {
+          const lx = coords[k * stride];
+          const ly = coords[k * stride + 1];
+          if (lx === coords[c0 * stride] && ly === coords[c0 * stride + 1]) break;
+        }
+        const ha = hb;
+        hb = vertexHash(next);
+        const x0 = coords[k * stride];
+        const y0 = coords[k * stride + 1];
+        const x1 = coords[next * stride];
+        const y1 = coords[next * stride + 1];
+        if ((x0 === x1 && y0 === y1) || Number.isNaN(x0 + y0 + x1 + y1)) continue;
+        // symmetric in the two endpoints, so both directions land in the same slot
+        let slot = mix32((ha ^ hb) + Math.imul(ha + hb, 0x27d4eb2f)) & mask;
+        segA[s] = k;
+        segB[s] = next;
+        segRow[s] = i;
+        sameNext[s] = -1;
+        for (;;) {
+          const t = table[slot];
+          if (t === -1) {
+            table[slot] = s;
+            break;
+          }
+          if (sameSegment(t, k, next)) {
+            // pair with every earlier owner of this segment, then take the slot over
+            for (let u = t; u !== -1; u = sameNext[u]) {
+              const other = segRow[u];
+              if (other === i) continue;
+              if (pairCount + 2 > pairs.length) {
+                const grown = new Int32Array(pairs.length * 2);
+                grown.set(pairs);
+                pairs = grown;
+              }
+              pairs[pairCount++] = i;
+              pairs[pairCount++] = other;
+            }
+            sameNext[s] = t;
+            table[slot] = s;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        s++;
+      }
+    }
+  }
+  return adjacencyFromPairs(n, pairs.subarray(0, pairCount));
+}
+
+/**
+ * The CSR graph of `rows` vertices with the undirected edges `pairs` (`a0, b0, a1, b1, …`);
+ * repeated pairs and self-loops are dropped.
+ */
+export function adjacencyFromPairs(rows: number, pairs: Int32Array): Adjacency {
+  const degree = new Int32Array(rows + 1);
+  for (let p = 0; p < pairs.length; p += 2) {
+    if (pairs[p] === pairs[p + 1]) continue;
+    degree[pairs[p]]++;
+    degree[pairs[p + 1]]++;
+  }
+  const start = new Int32Array(rows + 1);
+  for (let i = 0; i < rows; i++) start[i + 1] = start[i] + degree[i];
+  const fill = start.slice(0, rows);
+  const all = new Int32Array(start[rows]);
+  for (let p = 0; p < pairs.length; p += 2) {
+    const a = pairs[p];
+    const b = pairs[p + 1];
+    if (a === b) continue;
+    all[fill[a]++] = b;
+    all[fill[b]++] = a;
+  }
+  // drop repeats (rows sharing several segments) in place, with a last-seen stamp per row
+  const seen = new Int32Array(rows).fill(-1);
+  const offsets = new Int32Array(rows + 1);
+  let w = 0;
+  for (let i = 0; i < rows; i++) {
+    offsets[i] = w;
+    for (let j = start[i]; j < start[i + 1]; j++) {
+      const v = all[j];
+      if (seen[v] === i) continue;
+      seen[v] = i;
+      all[w++] = v;
+    }
+  }
+  offsets[rows] = w;
+  return { offsets, neighbors: all.slice(0, w) };
+}

@@ -1,0 +1,120 @@
+import { type GeometryArray, totalBounds } from '@geoframe/core';
+
+/** How `plotSvg` / `plotPng` draw a geometry column. Every field is optional. */
+export interface PlotOptions {
+  /** Picture width in pixels; default 800. */
+  width?: number;
+  /**
+   * Picture height in pixels; default from the aspect ratio of `bounds`, at most 800 (a tall
+   * picture keeps the data's aspect and is centred horizontally).
+   */
+  height?: number;
+  /**
+   * The data window `[xmin, ymin, xmax, ymax]` (y up); default the total bounds of the geometry
+   * and `points`, widened by 2% on each side. The window is fitted into the picture with equal
+   * scales on both axes and centred; geometry outside it is cut off at the picture's edge.
+   */
+  bounds?: [number, number, number, number];
+  /** Sites drawn on top as small dots (every coordinate of every row, whatever the type). */
+  points?: GeometryArray;
+  /**
+   * Polygon fill: `'neighbors'` (default) colours polygons so that polygons sharing a segment
+   * never share a colour; `'none'` draws outlines only; any other string is an SVG colour for all.
+   */
+  fill?: 'neighbors' | 'none' | (string & {});
+  /** Colour of polygon outlines and of lines; default `'#333333'`. */
+  stroke?: string;
+  /**
+   * Outline width in pixels; default from the density, between 0.1 (many small polygons) and 1.
+   * Lines are drawn at least 1 pixel wide. 0 draws no outlines.
+   */
+  strokeWidth?: number;
+  /** Colour of dots (point rows and `points`); default `'#1a1a1a'`. */
+  pointColor?: string;
+  /** Dot radius in pixels; default from the number of dots, between 0.6 and 3. */
+  pointRadius?: number;
+  /** Background colour; default `'#ffffff'`; `'none'` leaves it transparent. */
+  background?: string;
+  /** A title written at the top centre. */
+  title?: string;
+}
+
+/** The picture size and the affine map from data coordinates (y up) to pixels (y down). */
+export interface PlotFrame {
+  width: number;
+  height: number;
+  /** Pixels per data unit, the same on both axes. */
+  scale: number;
+  /** Pixel x of data x: `(x - x0) * scale + left`. */
+  x0: number;
+  left: number;
+  /** Pixel y of data y: `(y1 - y) * scale + top`. */
+  y1: number;
+  top: number;
+}
+
+const DEFAULT_WIDTH = 800;
+const MAX_DEFAULT_HEIGHT = 800;
+const MARGIN = 0.02;
+
+function checkSize(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`plot: ${name} must be a positive number of pixels, got ${value}`);
+  }
+  return Math.round(value) || 1;
+}
+
+/** The data window the options ask for, or the 2%-widened bounds of what is drawn. */
+export function plotBounds(geometry: GeometryArray, options: PlotOptions): [number, number, number, number] {
+  if (options.bounds) {
+    const [xmin, ymin, xmax, ymax] = options.bounds;
+    if (![xmin, ymin, xmax, ymax].every(Number.isFinite) || xmin > xmax || ymin > ymax) {
+      throw new RangeError(`plot: bounds must be finite [xmin, ymin, xmax, ymax], got [${options.bounds}]`);
+    }
+    return [xmin, ymin, xmax, ymax];
+  }
+  let [xmin, ymin, xmax, ymax] = totalBounds(geometry);
+  if (options.points) {
+    const [pxmin, pymin, pxmax, pymax] = totalBounds(options.points);
+    // Math.min/max would spread a NaN from an empty side; comparisons skip it
+    if (!(xmin <= pxmin)) xmin = pxmin;
+    if (!(ymin <= pymin)) ymin = pymin;
+    if (!(xmax >= pxmax)) xmax = pxmax;
+    if (!(ymax >= pymax)) ymax = pymax;
+  }
+  if (!(xmin <= xmax && ymin <= ymax)) return [0, 0, 1, 1]; // nothing to draw
+  const dx = xmax - xmin;
+  const dy = ymax - ymin;
+  // a flat or single-point extent borrows the other axis's margin, or a unit window
+  const span = Math.max(dx, dy);
+  const mx = dx > 0 ? dx * MARGIN : span > 0 ? span * MARGIN : 0.5;
+  const my = dy > 0 ? dy * MARGIN : span > 0 ? span * MARGIN : 0.5;
+  return [xmin - mx, ymin - my, xmax + mx, ymax + my];
+}
+
+/** The picture size and data → pixel map for `geometry` under `options`. */
+export function plotFrame(geometry: GeometryArray, options: PlotOptions): PlotFrame {
+  const [xmin, ymin, xmax, ymax] = plotBounds(geometry, options);
+  const width = checkSize('width', options.width ?? DEFAULT_WIDTH);
+  const dx = xmax - xmin;
+  const dy = ymax - ymin;
+  let height: number;
+  if (options.height !== undefined) height = checkSize('height', options.height);
+  else if (dx > 0 && dy > 0)
+    height = Math.max(1, Math.min(MAX_DEFAULT_HEIGHT, Math.round((width * dy) / dx)));
+  else height = Math.min(width, MAX_DEFAULT_HEIGHT);
+  // equal scales: fit the window, centre the slack
+  const sx = dx > 0 ? width / dx : Number.POSITIVE_INFINITY;
+  const sy = dy > 0 ? height / dy : Number.POSITIVE_INFINITY;
+  let scale = Math.min(sx, sy);
+  if (!Number.isFinite(scale)) scale = 1; // a zero-area window (explicit bounds): nothing to fit
+  return {
+    width,
+    height,
+    scale,
+    x0: xmin,
+    left: (width - dx * scale) / 2,
+    y1: ymax,
+    top: (height - dy * scale) / 2,
+  };
+}
