@@ -1,3 +1,7 @@
+export { type ClipCounts, clipCellsToRegion, zeroClipCounts } from './clip/clip-cells.js';
+export { type ClipRegion, prepareClipRegion, regionContains } from './clip/clip-region.js';
+export type { EdgeGrid } from './clip/edge-grid.js';
+export type { MultiPolygonBuffers } from './clip/multi-polygon-buffers.js';
 export {
   emptyLines,
   emptyPolygons,
