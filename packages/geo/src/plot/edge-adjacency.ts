@@ -44,29 +44,21 @@ export function edgeAdjacency(array: GeometryArray): Adjacency {
   const stride = array.stride;
 
   // count segments (closed rings have as many segments as coordinates minus one; open ones one more)
+  const areal = new Uint8Array(n);
   let segmentCount = 0;
   for (let i = 0; i < n; i++) {
     if (!isArealRow(array, i)) continue;
-    const r0 = partOffsets[geometryOffsets[i]];
-    const r1 = partOffsets[geometryOffsets[i + 1]];
-    segmentCount += ringOffsets[r1] - ringOffsets[r0];
+    areal[i] = 1;
+    segmentCount +=
+      ringOffsets[partOffsets[geometryOffsets[i + 1]]] - ringOffsets[partOffsets[geometryOffsets[i]]];
   }
 
-  // per-coordinate hash, from the bit patterns of x and y
-  const bits = new Float64Array(1);
-  const words = new Uint32Array(bits.buffer);
-  const vertexHash = (k: number): number => {
-    bits[0] = coords[k * stride] + 0; // + 0 turns -0 into 0
-    let h = mix32(words[0] ^ mix32(words[1]));
-    bits[0] = coords[k * stride + 1] + 0;
-    h = mix32(h ^ Math.imul(words[0], 0x9e3779b1) ^ mix32(words[1] + 0x7f4a7c15));
-    return h;
-  };
-
-  const segA = new Int32Array(segmentCount);
+  // the bit patterns of the coordinates (a Float64Array is always 8-byte aligned)
+  const words = new Uint32Array(coords.buffer, coords.byteOffset, coords.length * 2);
+  const segA = new Int32Array(segmentCount); // coordinate index of the first endpoint
   const segB = new Int32Array(segmentCount);
   const segRow = new Int32Array(segmentCount);
-  const sameNext = new Int32Array(segmentCount); // earlier segment with the same endpoints, or -1
+  const sameNext = new Int32Array(segmentCount); // an earlier segment with the same endpoints, or -1
   let capacity = 16;
   while (capacity < segmentCount * 2) capacity *= 2;
   const mask = capacity - 1;
@@ -74,62 +66,68 @@ export function edgeAdjacency(array: GeometryArray): Adjacency {
   let pairs = new Int32Array(Math.max(16, segmentCount));
   let pairCount = 0;
 
-  const sameSegment = (s: number, a: number, b: number): boolean => {
-    const ax = coords[a * stride];
-    const ay = coords[a * stride + 1];
-    const bx = coords[b * stride];
-    const by = coords[b * stride + 1];
-    const sa = segA[s] * stride;
-    const sb = segB[s] * stride;
-    const cx = coords[sa];
-    const cy = coords[sa + 1];
-    const dx = coords[sb];
-    const dy = coords[sb + 1];
-    return (
-      (ax === cx && ay === cy && bx === dx && by === dy) || (ax === dx && ay === dy && bx === cx && by === cy)
-    );
-  };
-
   let s = 0;
   for (let i = 0; i < n; i++) {
-    if (!isArealRow(array, i)) continue;
-    const r0 = partOffsets[geometryOffsets[i]];
+    if (areal[i] === 0) continue;
     const r1 = partOffsets[geometryOffsets[i + 1]];
-    for (let r = r0; r < r1; r++) {
+    for (let r = partOffsets[geometryOffsets[i]]; r < r1; r++) {
       const c0 = ringOffsets[r];
       const c1 = ringOffsets[r + 1];
       if (c1 - c0 < 2) continue;
-      let hb = vertexHash(c0);
-      for (let k = c0; k < c1; k++) {
-        // segment (k, k + 1), and for an open ring the closing segment (last, first)
-        const next = k + 1 < c1 ? k + 1 : c0;
-        if (next === c0 && k + 1 === c1) {
-          const lx = coords[k * stride];
-          const ly = coords[k * stride + 1];
-          if (lx === coords[c0 * stride] && ly === coords[c0 * stride + 1]) break;
-        }
+      // vertices c0 .. c0 + m - 1, joined cyclically; a closed ring's repeated last coordinate is
+      // the first one again, so it is left out
+      const closed =
+        coords[c0 * stride] === coords[(c1 - 1) * stride] &&
+        coords[c0 * stride + 1] === coords[(c1 - 1) * stride + 1];
+      const m = closed ? c1 - 1 - c0 : c1 - c0;
+      let hb = 0;
+      let b = c0;
+      let x1 = 0;
+      let y1 = 0;
+      for (let t = 0; t <= m; t++) {
+        const a = b;
+        const x0 = x1;
+        const y0 = y1;
         const ha = hb;
-        hb = vertexHash(next);
-        const x0 = coords[k * stride];
-        const y0 = coords[k * stride + 1];
-        const x1 = coords[next * stride];
-        const y1 = coords[next * stride + 1];
+        b = t < m ? c0 + t : c0;
+        x1 = coords[b * stride];
+        y1 = coords[b * stride + 1];
+        // hash of the coordinate's bits, with -0 read as 0
+        const j = 2 * b * stride;
+        const xhi = x1 === 0 ? 0 : words[j + 1];
+        const yhi = y1 === 0 ? 0 : words[j + 3];
+        hb = mix32(
+          words[j] ^
+            Math.imul(xhi, 0x9e3779b1) ^
+            Math.imul(words[j + 2], 0x85ebca6b) ^
+            Math.imul(yhi, 0xc2b2ae35),
+        );
+        if (t === 0) continue;
         if ((x0 === x1 && y0 === y1) || Number.isNaN(x0 + y0 + x1 + y1)) continue;
         // symmetric in the two endpoints, so both directions land in the same slot
         let slot = mix32((ha ^ hb) + Math.imul(ha + hb, 0x27d4eb2f)) & mask;
-        segA[s] = k;
-        segB[s] = next;
+        segA[s] = a;
+        segB[s] = b;
         segRow[s] = i;
         sameNext[s] = -1;
         for (;;) {
-          const t = table[slot];
-          if (t === -1) {
+          const found = table[slot];
+          if (found === -1) {
             table[slot] = s;
             break;
           }
-          if (sameSegment(t, k, next)) {
+          const ta = segA[found] * stride;
+          const tb = segB[found] * stride;
+          const cx = coords[ta];
+          const cy = coords[ta + 1];
+          const dx = coords[tb];
+          const dy = coords[tb + 1];
+          if (
+            (x0 === cx && y0 === cy && x1 === dx && y1 === dy) ||
+            (x0 === dx && y0 === dy && x1 === cx && y1 === cy)
+          ) {
             // pair with every earlier owner of this segment, then take the slot over
-            for (let u = t; u !== -1; u = sameNext[u]) {
+            for (let u = found; u !== -1; u = sameNext[u]) {
               const other = segRow[u];
               if (other === i) continue;
               if (pairCount + 2 > pairs.length) {
@@ -140,7 +138,7 @@ export function edgeAdjacency(array: GeometryArray): Adjacency {
               pairs[pairCount++] = i;
               pairs[pairCount++] = other;
             }
-            sameNext[s] = t;
+            sameNext[s] = found;
             table[slot] = s;
             break;
           }

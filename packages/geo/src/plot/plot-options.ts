@@ -25,13 +25,14 @@ export interface PlotOptions {
   /** Colour of polygon outlines and of lines; default `'#333333'`. */
   stroke?: string;
   /**
-   * Outline width in pixels; default from the density, between 0.1 (many small polygons) and 1.
-   * Lines are drawn at least 1 pixel wide. 0 draws no outlines.
+   * Outline width in pixels; default a tenth of the typical polygon size (√(picture area / polygon
+   * count)) between 0.2 and 1, and no outline when polygons are under 3 pixels across. Lines are
+   * drawn at least 1 pixel wide. 0 draws no outlines.
    */
   strokeWidth?: number;
   /** Colour of dots (point rows and `points`); default `'#1a1a1a'`. */
   pointColor?: string;
-  /** Dot radius in pixels; default from the number of dots, between 0.6 and 3. */
+  /** Dot radius in pixels; default 0.15 × the typical spacing of the dots, between 0.35 and 3. */
   pointRadius?: number;
   /** Background colour; default `'#ffffff'`; `'none'` leaves it transparent. */
   background?: string;

@@ -1,7 +1,8 @@
 import { type GeometryArray, GeometryType } from '@geoframe/core';
 import { neighborColors } from './neighbor-colors.js';
 import { NEIGHBOR_PALETTE } from './palette.js';
-import { type PlotFrame, type PlotOptions, plotFrame } from './plot-options.js';
+import { type PlotOptions, plotFrame } from './plot-options.js';
+import { SvgBytes } from './svg-bytes.js';
 import { SvgPathWriter } from './svg-path.js';
 
 /** Escapes text for an XML attribute value or text node. */
@@ -26,12 +27,30 @@ function checkLength(name: string, value: number | undefined): void {
   }
 }
 
-/** Number of coordinates in the rows of `array` (for the default dot size). */
-function dotCount(array: GeometryArray): number {
+const SKIP = 0;
+const POLYGON = 1;
+const LINE = 2;
+const DOT = 3;
+
+/** How row `i` is drawn: not at all (null, empty), filled, stroked, or as dots. */
+function kindOf(array: GeometryArray, i: number): number {
+  const type = array.typeOf(i);
+  if (type === null || array.isEmpty(i)) return SKIP;
+  if (type === GeometryType.Polygon || type === GeometryType.MultiPolygon) return POLYGON;
+  if (type === GeometryType.LineString || type === GeometryType.MultiLineString) return LINE;
+  return DOT;
+}
+
+/**
+ * Number of coordinates drawn as dots (for the default dot size): those of point and multipoint
+ * rows, or with `all`, of every non-null non-empty row.
+ */
+function countDots(array: GeometryArray, all: boolean): number {
   const { geometryOffsets, partOffsets, ringOffsets } = array.nestedOffsets();
   let count = 0;
   for (let i = 0; i < array.length; i++) {
-    if (!array.isValid(i) || array.isEmpty(i)) continue;
+    const kind = kindOf(array, i);
+    if (kind === SKIP || (!all && kind !== DOT)) continue;
     count += ringOffsets[partOffsets[geometryOffsets[i + 1]]] - ringOffsets[partOffsets[geometryOffsets[i]]];
   }
   return count;
@@ -61,88 +80,94 @@ export function plotSvg(geometry: GeometryArray, options: PlotOptions = {}): str
   const fill = options.fill ?? 'neighbors';
   const stroke = escapeXml(options.stroke ?? '#333333');
   const pointColor = escapeXml(options.pointColor ?? '#1a1a1a');
-  const writer = new SvgPathWriter(geometry, frame);
 
   let polygonCount = 0;
+  let lineCount = 0;
   for (let i = 0; i < geometry.length; i++) {
-    const type = geometry.typeOf(i);
-    if ((type === GeometryType.Polygon || type === GeometryType.MultiPolygon) && !geometry.isEmpty(i)) {
-      polygonCount++;
-    }
+    const kind = kindOf(geometry, i);
+    if (kind === POLYGON) polygonCount++;
+    else if (kind === LINE) lineCount++;
   }
-  const strokeWidth = options.strokeWidth ?? clamp(0.1 * Math.sqrt(area / Math.max(1, polygonCount)), 0.1, 1);
+  // outlines a tenth of the typical polygon's size; none when polygons are a few pixels wide
+  const polygonSize = Math.sqrt(area / Math.max(1, polygonCount));
+  const strokeWidth = options.strokeWidth ?? (polygonSize < 3 ? 0 : clamp(0.1 * polygonSize, 0.2, 1));
   const colors = fill === 'neighbors' && polygonCount > 0 ? neighborColors(geometry) : null;
 
-  let polygons = '';
-  let lines = '';
-  let dots = '';
-  for (let i = 0; i < geometry.length; i++) {
-    const type = geometry.typeOf(i);
-    if (type === null || geometry.isEmpty(i)) continue;
-    switch (type) {
-      case GeometryType.Polygon:
-      case GeometryType.MultiPolygon: {
-        const color = colors ? ` fill="${NEIGHBOR_PALETTE[colors[i] % NEIGHBOR_PALETTE.length]}"` : '';
-        polygons += `<path d="${writer.rings(i)}"${color}/>\n`;
-        break;
-      }
-      case GeometryType.LineString:
-      case GeometryType.MultiLineString:
-        lines += `<path d="${writer.lines(i)}"/>\n`;
-        break;
-      default:
-        dots += `<path d="${writer.dots(i)}"/>\n`;
-    }
-  }
-
-  const ownDots = dots === '' ? 0 : dotCount(geometry);
+  const ownDots = countDots(geometry, false);
   const overlay = options.points;
-  const overlayDots = overlay ? dotCount(overlay) : 0;
+  const overlayDots = overlay ? countDots(overlay, true) : 0;
   const radius =
-    options.pointRadius ?? clamp(0.2 * Math.sqrt(area / Math.max(1, ownDots + overlayDots)), 0.6, 3);
+    options.pointRadius ?? clamp(0.15 * Math.sqrt(area / Math.max(1, ownDots + overlayDots)), 0.35, 3);
   const dotStyle = `fill="none" stroke="${pointColor}" stroke-width="${px(2 * radius)}" stroke-linecap="round"`;
 
-  let svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
-    `viewBox="0 0 ${width} ${height}">\n`;
+  const out = new SvgBytes();
+  const writer = new SvgPathWriter(geometry, frame, out);
+  out.text(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">\n`,
+  );
   const background = options.background ?? '#ffffff';
   if (background !== 'none') {
-    svg += `<rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>\n`;
+    out.text(`<rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>\n`);
   }
-  if (polygons !== '') {
+  // one pass per kind, so polygons lie under lines and lines under dots
+  if (polygonCount > 0) {
     const polygonFill = fill === 'neighbors' ? '' : ` fill="${escapeXml(fill)}"`;
     const outline =
       strokeWidth > 0
         ? `stroke="${stroke}" stroke-width="${px(strokeWidth)}" stroke-linejoin="round"`
         : 'stroke="none"';
-    svg += `<g fill-rule="evenodd"${polygonFill} ${outline}>\n${polygons}</g>\n`;
+    out.text(`<g fill-rule="evenodd"${polygonFill} ${outline}>\n`);
+    const fills = colors ? NEIGHBOR_PALETTE.map((c) => `" fill="${c}"/>\n`) : null;
+    for (let i = 0; i < geometry.length; i++) {
+      if (kindOf(geometry, i) !== POLYGON) continue;
+      out.text('<path d="');
+      writer.rings(i);
+      out.text(fills && colors ? fills[colors[i] % fills.length] : '"/>\n');
+    }
+    out.text('</g>\n');
   }
-  if (lines !== '') {
+  if (lineCount > 0) {
     const lineWidth = px(Math.max(1, strokeWidth));
-    svg += `<g fill="none" stroke="${stroke}" stroke-width="${lineWidth}" stroke-linecap="round" stroke-linejoin="round">\n${lines}</g>\n`;
+    out.text(
+      `<g fill="none" stroke="${stroke}" stroke-width="${lineWidth}" stroke-linecap="round" stroke-linejoin="round">\n`,
+    );
+    for (let i = 0; i < geometry.length; i++) {
+      if (kindOf(geometry, i) !== LINE) continue;
+      out.text('<path d="');
+      writer.lines(i);
+      out.text('"/>\n');
+    }
+    out.text('</g>\n');
   }
-  if (dots !== '') svg += `<g ${dotStyle}>\n${dots}</g>\n`;
-  if (overlay && overlayDots > 0) svg += overlayPath(overlay, frame, dotStyle);
-  if (options.title !== undefined && options.title !== '') svg += titleText(options.title, width);
-  return `${svg}</svg>\n`;
-}
-
-/** All coordinates of the overlay column as one path of dots. */
-function overlayPath(points: GeometryArray, frame: PlotFrame, style: string): string {
-  const writer = new SvgPathWriter(points, frame);
-  let d = '';
-  for (let i = 0; i < points.length; i++) {
-    if (!points.isValid(i) || points.isEmpty(i)) continue;
-    d += writer.dots(i);
+  if (ownDots > 0) {
+    out.text(`<g ${dotStyle}>\n`);
+    for (let i = 0; i < geometry.length; i++) {
+      if (kindOf(geometry, i) !== DOT) continue;
+      out.text('<path d="');
+      writer.dots(i);
+      out.text('"/>\n');
+    }
+    out.text('</g>\n');
   }
-  return `<path d="${d}" ${style}/>\n`;
+  if (overlay && overlayDots > 0) {
+    // all overlay points in one path
+    const overlayWriter = new SvgPathWriter(overlay, frame, out);
+    out.text('<path d="');
+    for (let i = 0; i < overlay.length; i++) {
+      if (overlay.isValid(i) && !overlay.isEmpty(i)) overlayWriter.dots(i);
+    }
+    out.text(`" ${dotStyle}/>\n`);
+  }
+  if (options.title !== undefined && options.title !== '') out.text(titleText(options.title, width));
+  out.text('</svg>\n');
+  return out.finish();
 }
 
 /** The title, centred at the top, with a white halo so it reads over the map. */
 function titleText(title: string, width: number): string {
   const size = clamp(Math.round(width / 32), 10, 24);
   return (
-    `<text x="${px(width / 2)}" y="${Math.round(size * 1.4)}" font-family="sans-serif" font-size="${size}" ` +
+    `<text x="${px(width / 2)}" y="${Math.round(size * 1.4)}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="${size}" ` +
     `text-anchor="middle" fill="#111111" stroke="#ffffff" stroke-width="${px(size / 6)}" ` +
     `stroke-linejoin="round" paint-order="stroke">${escapeXml(title)}</text>\n`
   );
