@@ -3,6 +3,12 @@ import { orient2d } from 'robust-predicates';
 import type { PolygonBuffers } from './buffers.js';
 import { CLIP_ENTERS, CLIP_EXITS, CLIP_VISIBLE, clipEdge, inBox, perimeterPosition } from './clip-edge.js';
 
+/**
+ * The error bound of the floating-point orientation determinant relative to the sum of its two
+ * products (Shewchuk's `ccwerrboundA`, robust-predicates' first filter stage).
+ */
+const ORIENT_ERRBOUND = (3 + 16 * 2 ** -53) * 2 ** -53;
+
 /** Perimeter positions closer than this (in units of box sides) count as the same point. */
 const SAME_POSITION = 1e-9;
 
@@ -14,7 +20,8 @@ const SAME_POSITION = 1e-9;
  * of a bisector with its end vertices. Edges inside the box are copied; edges crossing it are
  * clipped ({@link clipEdge}); where the boundary leaves the box and comes back, the writer walks
  * the box boundary counter-clockwise, adding the corners in between. Consecutive equal points
- * are written once.
+ * are written once. Every ring starts at its vertex of least x (of least y among equal x), so
+ * the output does not depend on the order the cell's edges were met in.
  */
 export class CellRingWriter {
   private coords: Float64Array;
@@ -103,6 +110,7 @@ export class CellRingWriter {
     const s = this.ringStart;
     if (n - s > 1 && c[2 * n - 2] === c[2 * s] && c[2 * n - 1] === c[2 * s + 1]) n--;
     if (n - s >= 3) n = s + convexify(c, s, n - s);
+    if (n - s >= 2) startAtLowest(c, s, n);
     this.length = n;
     if (n > s) {
       if (2 * n + 2 > c.length) this.grow();
@@ -168,6 +176,34 @@ export class CellRingWriter {
 }
 
 /**
+ * Rotates the ring `c[lo .. hi)` (not closed) in place so that it starts at its vertex of least
+ * x, then least y: a start that depends on the cell only, not on the triangulation's numbering.
+ */
+function startAtLowest(c: Float64Array, lo: number, hi: number): void {
+  let m = lo;
+  for (let k = lo + 1; k < hi; k++) {
+    const x = c[2 * k];
+    if (x < c[2 * m] || (x === c[2 * m] && c[2 * k + 1] < c[2 * m + 1])) m = k;
+  }
+  if (m === lo) return;
+  reversePoints(c, lo, m);
+  reversePoints(c, m, hi);
+  reversePoints(c, lo, hi);
+}
+
+/** Reverses the order of the points `c[lo .. hi)` in place. */
+function reversePoints(c: Float64Array, lo: number, hi: number): void {
+  for (let a = lo, b = hi - 1; a < b; a++, b--) {
+    const x = c[2 * a];
+    const y = c[2 * a + 1];
+    c[2 * a] = c[2 * b];
+    c[2 * a + 1] = c[2 * b + 1];
+    c[2 * b] = x;
+    c[2 * b + 1] = y;
+  }
+}
+
+/**
  * Removes, in place, every vertex of the ring `coords[start .. start + count)` (not closed) that
  * is not a strict left turn, decided exactly, and returns the new count. A clipped Voronoi cell
  * is convex, but its vertices are rounded: where several circumcentres lie within a few ulps
@@ -176,9 +212,21 @@ export class CellRingWriter {
  * still contains its site. Costs one filtered orientation test per vertex when nothing is removed.
  */
 function convexify(c: Float64Array, start: number, count: number): number {
-  // robust-predicates' orient2d is negative for a counter-clockwise (left) turn in y-up
-  const turn = (i: number, j: number, k: number) =>
-    orient2d(c[2 * i], c[2 * i + 1], c[2 * j], c[2 * j + 1], c[2 * k], c[2 * k + 1]);
+  // robust-predicates' orient2d is negative for a counter-clockwise (left) turn in y-up; its
+  // floating-point filter is inlined here so the common certain case costs no call
+  const turn = (i: number, j: number, k: number) => {
+    const ax = c[2 * i];
+    const ay = c[2 * i + 1];
+    const bx = c[2 * j];
+    const by = c[2 * j + 1];
+    const cx = c[2 * k];
+    const cy = c[2 * k + 1];
+    const detleft = (ay - cy) * (bx - cx);
+    const detright = (ax - cx) * (by - cy);
+    const det = detleft - detright;
+    if (Math.abs(det) >= ORIENT_ERRBOUND * Math.abs(detleft + detright)) return det;
+    return orient2d(ax, ay, bx, by, cx, cy);
+  };
   let top = start; // the kept vertices are c[start .. top]
   for (let r = start + 1; r < start + count; r++) {
     while (top > start && turn(top - 1, top, r) >= 0) top--;

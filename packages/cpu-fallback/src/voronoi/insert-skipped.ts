@@ -21,7 +21,8 @@ export interface GrownTriangulation {
  * inside the hull. Such a site lies inside or on the final hull, so it is located by a
  * visibility walk (exact orientation tests; it terminates on a Delaunay triangulation), its
  * triangle (or the two triangles sharing the edge it lies on, or the one hull triangle) is
- * split, and the new edges are legalized by `flipper`.
+ * split, and the new edges are legalized by `flipper`. `ids` (optional) maps site indices to
+ * the caller's numbering, for error messages.
  *
  * @throws GeoframeError `TRIANGULATION_FAILED` for a skipped site outside the hull (only
  * possible for sites within 2^-52 of each other in the local frame, i.e. ~2^-72 of the extent)
@@ -33,6 +34,7 @@ export function insertSkipped(
   halfedges: Int32Array,
   hull: Uint32Array,
   edgeState: Uint8Array,
+  ids: Uint32Array | null = null,
 ): GrownTriangulation {
   // every insertion adds at most two triangles
   const capacity = triangles.length + 6 * skipped.length;
@@ -60,7 +62,7 @@ export function insertSkipped(
     let t = ((length - 3) / 3) | 0;
     let onEdge = -1;
     for (let steps = 0; ; steps++) {
-      if (steps > length) throw failure(p, xy, 'point location did not converge');
+      if (steps > length) throw failure(p, ids === null ? p : ids[p], xy, 'point location did not converge');
       let moved = false;
       onEdge = -1;
       for (let j = 0; j < 3; j++) {
@@ -68,7 +70,7 @@ export function insertSkipped(
         const s = side(e);
         if (s < 0) {
           const twin = h2[e];
-          if (twin < 0) throw failure(p, xy, 'it lies outside the convex hull');
+          if (twin < 0) throw failure(p, ids === null ? p : ids[p], xy, 'it lies outside the convex hull');
           t = (twin / 3) | 0;
           moved = true;
           break;
@@ -190,9 +192,9 @@ function insertIntoHull(hull: number[], u: number, v: number, p: number): number
   return hull;
 }
 
-function failure(p: number, xy: Float64Array, why: string): GeoframeError {
+function failure(p: number, id: number, xy: Float64Array, why: string): GeoframeError {
   return new GeoframeError(
     'TRIANGULATION_FAILED',
-    `cannot insert site ${p} (${xy[2 * p]}, ${xy[2 * p + 1]}): ${why}`,
+    `cannot insert site ${id} (${xy[2 * p]}, ${xy[2 * p + 1]}): ${why}`,
   );
 }

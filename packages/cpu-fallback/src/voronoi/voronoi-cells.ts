@@ -4,7 +4,7 @@ import { CellRingWriter } from './cell-ring-writer.js';
 import { circumcenters } from './circumcenters.js';
 import { inBox } from './clip-edge.js';
 import { lineOrder, walkStarts } from './site-order.js';
-import { triangulate } from './triangulate.js';
+import { type RobustTriangulation, SORT_FROM, triangulateOrdered } from './triangulate.js';
 
 /**
  * The Voronoi cell of every site, clipped to `box`, as one polygon (one closed,
@@ -23,6 +23,19 @@ import { triangulate } from './triangulate.js';
  * `sites` is never modified.
  */
 export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
+  return voronoiCellsOrdered(sites, box, sites.length >> 1 >= SORT_FROM);
+}
+
+/**
+ * {@link voronoiCells}, choosing whether the sites are first renumbered along a Hilbert curve
+ * (`sort`). The output is the same either way, bit for bit, wherever the Delaunay triangulation is
+ * unique (no four cocircular sites); `sort` only changes the speed. Exported for tests.
+ *
+ * With `sort`, cells are walked in curve order (local in memory) into a scratch buffer, then
+ * scattered into the caller's site order: ring offsets by an exclusive scan of the ring
+ * lengths, then one copy per ring into an output of exactly the right size.
+ */
+export function voronoiCellsOrdered(sites: Float64Array, box: Box, sort: boolean): PolygonBuffers {
   const n = sites.length >> 1;
   if (n === 0) return emptyPolygons();
   checkBox(box, n);
@@ -32,15 +45,24 @@ export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
     writer.boxCell();
     return writer.finish();
   }
-  const tri = triangulate(sites);
-  if (tri === null) return collinearCells(sites, box);
+  const ordered = triangulateOrdered(sites, sort);
+  if (ordered === null) return collinearCells(sites, box);
+  const { tri, order } = ordered;
+  const walked = walkCells(ordered.sites, box, tri);
+  return order === null ? walked : scatterRings(walked, order);
+}
+
+/** Every cell of a triangulation's sites, in their numbering. */
+function walkCells(sites: Float64Array, box: Box, tri: RobustTriangulation): PolygonBuffers {
+  const n = sites.length >> 1;
   const { triangles, halfedges } = tri;
   const cc = circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges);
   const nt = triangles.length / 3;
   const inside = new Uint8Array(nt);
   for (let t = 0; t < nt; t++) inside[t] = inBox(box, cc[2 * t], cc[2 * t + 1]) ? 1 : 0;
   const start = walkStarts(n, triangles, halfedges);
-  const writer = new CellRingWriter(box, n, 7 * n + 64);
+  // an unclipped cell has one vertex per half-edge leaving its site, plus the closing one
+  const writer = new CellRingWriter(box, n, triangles.length + n + 8 * tri.hull.length + 64);
 
   for (let i = 0; i < n; i++) {
     const xi = sites[2 * i];
@@ -57,9 +79,9 @@ export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
     }
     do {
       const t = (e / 3) | 0;
-      const j = triangles[nextHalfedge(e)];
       const twin = halfedges[e];
       if (twin === -1) {
+        const j = triangles[nextHalfedge(e)];
         // the ray going out to infinity, on the bisector with the hull neighbour after the walk
         bisectorEdge(
           writer,
@@ -86,7 +108,7 @@ export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
           writer,
           sites,
           i,
-          j,
+          triangles[nextHalfedge(e)],
           true,
           cc[2 * t],
           cc[2 * t + 1],
@@ -102,6 +124,27 @@ export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
     writer.end(xi, yi);
   }
   return writer.finish();
+}
+
+/**
+ * Rings numbered by `order` (ring k belongs to site order[k]) moved into site order: ring
+ * lengths scattered to the caller's numbering, an exclusive scan gives the offsets, then each
+ * ring is copied to its place (reading front to back; measured faster than writing front to back).
+ */
+function scatterRings(walked: PolygonBuffers, order: Uint32Array): PolygonBuffers {
+  const n = order.length;
+  const from = walked.ringOffsets;
+  const src = walked.coords;
+  const ringOffsets = new Int32Array(n + 1);
+  for (let k = 0; k < n; k++) ringOffsets[order[k] + 1] = from[k + 1] - from[k];
+  for (let i = 0; i < n; i++) ringOffsets[i + 1] += ringOffsets[i];
+  const coords = new Float64Array(2 * ringOffsets[n]);
+  for (let k = 0; k < n; k++) {
+    const hi = 2 * from[k + 1];
+    let at = 2 * ringOffsets[order[k]];
+    for (let c = 2 * from[k]; c < hi; c++) coords[at++] = src[c];
+  }
+  return { coords, ringOffsets };
 }
 
 /**

@@ -3,13 +3,15 @@ import { emptyLines, type LineBuffers, nextHalfedge } from './buffers.js';
 import { circumcenters } from './circumcenters.js';
 import { CLIP_VISIBLE, clipEdge, inBox } from './clip-edge.js';
 import { lineOrder } from './site-order.js';
-import { triangulate } from './triangulate.js';
+import { SORT_FROM, triangulateOrdered } from './triangulate.js';
 
 /**
  * Every Voronoi edge once, clipped to `box`, as two-point line parts (GEOS `onlyEdges`: the
  * edges only, not the box outline). Edges that shrink to a point (merged cocircular vertices)
  * or miss the box are left out. Points are bitwise the same as the vertices of
- * `voronoiCells` for the same input. 0 or 1 site: no edge; collinear sites: one clipped
+ * `voronoiCells` for the same input. Edges come in no particular order; an edge between two
+ * cells runs with the cell of the lower site index on its left, a clipped ray of a hull site
+ * with that site's cell on its left. 0 or 1 site: no edge; collinear sites: one clipped
  * bisector between each pair of neighbours along the line. Same input rules as `voronoiCells`.
  */
 export function voronoiEdges(sites: Float64Array, box: Box): LineBuffers {
@@ -17,8 +19,8 @@ export function voronoiEdges(sites: Float64Array, box: Box): LineBuffers {
   if (n < 2) return emptyLines();
   const out = new LineWriter(3 * n + 8);
   const seg = new Float64Array(4);
-  const tri = triangulate(sites);
-  if (tri === null) {
+  const ordered = triangulateOrdered(sites, n >= SORT_FROM);
+  if (ordered === null) {
     const order = lineOrder(sites);
     for (let k = 0; k + 1 < n; k++) {
       const i = order[k];
@@ -27,6 +29,11 @@ export function voronoiEdges(sites: Float64Array, box: Box): LineBuffers {
     }
     return out.finish();
   }
+  // the edges are found in the triangulation's (curve) order, local in memory; each is written
+  // from its cell with the caller's lower site index on the left, so the direction of an edge
+  // does not depend on the numbering either
+  const { tri, order } = ordered;
+  sites = ordered.sites;
   const { triangles, halfedges } = tri;
   const cc = circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges);
   const nt = triangles.length / 3;
@@ -48,21 +55,10 @@ export function voronoiEdges(sites: Float64Array, box: Box): LineBuffers {
       const bx = cc[2 * u];
       const by = cc[2 * u + 1];
       if (ax === bx && ay === by) continue;
-      visible = clipBisector(
-        box,
-        sites,
-        i,
-        j,
-        true,
-        ax,
-        ay,
-        inside[t] === 1,
-        true,
-        bx,
-        by,
-        inside[u] === 1,
-        seg,
-      );
+      const flip = order === null ? i > j : order[i] > order[j];
+      visible = flip
+        ? clipBisector(box, sites, j, i, true, bx, by, inside[u] === 1, true, ax, ay, inside[t] === 1, seg)
+        : clipBisector(box, sites, i, j, true, ax, ay, inside[t] === 1, true, bx, by, inside[u] === 1, seg);
     }
     if (visible) out.push(seg);
   }
