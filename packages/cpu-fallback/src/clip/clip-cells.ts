@@ -8,7 +8,7 @@ import { type MultiPolygonBuffers, MultiPolygonWriter } from './multi-polygon-bu
 
 /** How many cells took each path of {@link clipCellsToRegion}. */
 export interface ClipCounts {
-  /** Cells whose box misses the region's box (empty). */
+  /** Cells whose box misses the region's box, and cells of fewer than 3 vertices (empty). */
   outsideBox: number;
   /** Cells the region's boundary does not reach, outside the region (empty). */
   outside: number;
