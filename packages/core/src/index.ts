@@ -38,6 +38,20 @@ export {
 } from './arrow/extension-metadata.js';
 export { type FromArrowOptions, geometryArrayFromArrow } from './arrow/read-arrow.js';
 export { geometryArrayToArrow, type ToArrowOptions } from './arrow/write-arrow.js';
+export {
+  type DeviceOption,
+  type DispatchEvent,
+  type ExecutionPath,
+  emitDispatch,
+  onDispatch,
+} from './dispatch/dispatch-events.js';
+export {
+  GpuRequiredError,
+  type KernelProfile,
+  kernelProfile,
+  type PlanOptions,
+  planDispatch,
+} from './dispatch/plan-dispatch.js';
 export { GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
 export { area } from './measures/area.js';
 export { bounds } from './measures/bounds.js';

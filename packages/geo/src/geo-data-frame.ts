@@ -10,8 +10,15 @@ import { type Data, type Field, Table, type Vector } from 'apache-arrow';
 import { formatFrame } from './display/format-frame.js';
 import { makeTable } from './frame/make-table.js';
 import { takeColumn } from './frame/take-column.js';
-import { GeoSeries } from './geo-series.js';
+import {
+  GeoSeries,
+  type SeriesPlotOptions,
+  type VoronoiSeriesOptions,
+  voronoiOptionsOf,
+} from './geo-series.js';
 import { readGeoJson } from './io/index.js';
+import type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
+import { computeVoronoi } from './voronoi/voronoi-polygons.js';
 
 /** Options of {@link GeoDataFrame.fromArrow}. */
 export interface GeoDataFrameOptions {
@@ -151,6 +158,54 @@ export class GeoDataFrame {
   head(n = 5): GeoDataFrame {
     const end = n < 0 ? Math.max(0, this.length + n) : Math.min(n, this.length);
     return new GeoDataFrame(this.table.slice(0, end), this.geometryName);
+  }
+
+  /**
+   * The frame with `series` as its active geometry (same number of rows), replacing the active
+   * column (or adding one under the series' name). Other columns are kept as they are.
+   */
+  withGeometry(series: GeoSeries): GeoDataFrame {
+    if (series.length !== this.length) {
+      throw new RangeError(`withGeometry: the series has ${series.length} rows, the frame ${this.length}`);
+    }
+    const name = this.geometryName;
+    const { field, data } = series.toArrow();
+    const fields: Field[] = [];
+    const datas: Data[] = [];
+    for (const f of this.table.schema.fields) {
+      fields.push(f.name === name ? field.clone({ name }) : f);
+      datas.push(f.name === name ? data : singleChunk(this.table.getChild(f.name)!));
+    }
+    return new GeoDataFrame(makeTable(fields, datas, this.table.schema.metadata), name, series.rename(name));
+  }
+
+  /**
+   * Voronoi cells of the active geometry's vertices, as a frame that keeps attributes: by default
+   * one row per unique site with the columns of the row where the site first appears; with
+   * `ordered`, one row per input row with every column unchanged (service areas keep their
+   * attributes). With `onlyEdges`, a one-row frame holding only the edges.
+   */
+  async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoDataFrame> {
+    const result = computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
+    const cells = new GeoSeries(result.geometry, { name: this.geometryName });
+    if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);
+    const base = options.ordered ? this : this.take(result.rows);
+    return base.withGeometry(cells);
+  }
+
+  /** Delaunay triangles (or edges) of the active geometry's vertices, as a GeoSeries. */
+  async delaunayTriangles(options: DelaunayOptions = {}): Promise<GeoSeries> {
+    return this.geometry.delaunayTriangles(options);
+  }
+
+  /** An SVG picture of the active geometry (see GeoSeries.plot). */
+  plot(options: SeriesPlotOptions = {}): string {
+    return this.geometry.plot(options);
+  }
+
+  /** A PNG picture of the active geometry (see GeoSeries.plotPng). */
+  plotPng(options: SeriesPlotOptions = {}): Promise<Uint8Array> {
+    return this.geometry.plotPng(options);
   }
 
   /** Planar area of the active geometry per row. */

@@ -23,6 +23,9 @@ import type { Data, Field, Vector } from 'apache-arrow';
 import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
+import { type PlotOptions, plotPng, plotSvg } from './plot/index.js';
+import { computeDelaunay, type DelaunayOptions } from './voronoi/delaunay-triangles.js';
+import { computeVoronoi, type VoronoiOptions } from './voronoi/voronoi-polygons.js';
 
 /** Options shared by the GeoSeries constructors. */
 export interface GeoSeriesOptions {
@@ -272,6 +275,39 @@ export class GeoSeries {
     return geometryArrayToArrow(this.array, { name: this.name ?? 'geometry', ...options });
   }
 
+  /**
+   * Voronoi polygons of every vertex in this series (GeoPandas' `voronoi_polygons`), one per
+   * unique site in order of first appearance — or one per row with `ordered`. See
+   * {@link VoronoiOptions} for tolerance, extendTo, onlyEdges, ordered, clipTo and device.
+   * Emits a dispatch event saying where it ran. The series is not modified.
+   */
+  async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
+    const result = computeVoronoi(this.array, voronoiOptionsOf(options));
+    return new GeoSeries(result.geometry, { name: this.name });
+  }
+
+  /**
+   * The Delaunay triangulation of every vertex (GeoPandas' `delaunay_triangles`): one triangle
+   * Polygon per row, or one LineString per unique edge with `onlyEdges`.
+   */
+  async delaunayTriangles(options: DelaunayOptions = {}): Promise<GeoSeries> {
+    return new GeoSeries(computeDelaunay(this.array, options).geometry, { name: this.name });
+  }
+
+  /**
+   * An SVG picture of the series: polygons filled so that neighbours (polygons sharing an edge)
+   * differ in colour, lines stroked, points as dots; `points` draws sites on top. See
+   * {@link PlotOptions}.
+   */
+  plot(options: SeriesPlotOptions = {}): string {
+    return plotSvg(this.array, plotOptionsOf(options));
+  }
+
+  /** The same picture as {@link plot}, as PNG bytes (rendered with resvg, loaded on first use). */
+  plotPng(options: SeriesPlotOptions = {}): Promise<Uint8Array> {
+    return plotPng(this.array, plotOptionsOf(options));
+  }
+
   /** A readable summary for notebooks and the console: type, rows, CRS and the first/last rows as WKT. */
   toString(): string {
     return formatSeries(this.array, { name: this.name, crs: crsLabel(this.crs) });
@@ -280,6 +316,32 @@ export class GeoSeries {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
   }
+}
+
+/** {@link VoronoiOptions} where `extendTo` and `clipTo` may also be GeoSeries. */
+export interface VoronoiSeriesOptions extends Omit<VoronoiOptions, 'extendTo' | 'clipTo'> {
+  extendTo?: GeoSeries | GeometryArray | [number, number, number, number];
+  clipTo?: GeoSeries | GeometryArray;
+}
+
+/** Unwraps GeoSeries options to the arrays the computation takes. */
+export function voronoiOptionsOf(options: VoronoiSeriesOptions): VoronoiOptions {
+  const unwrap = <T>(v: T) => (v instanceof GeoSeries ? v.array : v);
+  return {
+    ...options,
+    extendTo: unwrap(options.extendTo) as VoronoiOptions['extendTo'],
+    clipTo: unwrap(options.clipTo) as VoronoiOptions['clipTo'],
+  };
+}
+
+/** {@link PlotOptions} where `points` may also be a GeoSeries. */
+export interface SeriesPlotOptions extends Omit<PlotOptions, 'points'> {
+  points?: GeoSeries | GeometryArray;
+}
+
+function plotOptionsOf(options: SeriesPlotOptions): PlotOptions {
+  const points = options.points instanceof GeoSeries ? options.points.array : options.points;
+  return { ...options, points };
 }
 
 /** Packs separate byte arrays into one BinaryColumn (the layout the WKB reader takes). */

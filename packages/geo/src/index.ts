@@ -1,6 +1,17 @@
+export {
+  type DeviceOption,
+  type DispatchEvent,
+  onDispatch,
+} from '@geoframe/core';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
 export { GeoDataFrame, type GeoDataFrameOptions } from './geo-data-frame.js';
-export { type BoundsColumns, GeoSeries, type GeoSeriesOptions } from './geo-series.js';
+export {
+  type BoundsColumns,
+  GeoSeries,
+  type GeoSeriesOptions,
+  type SeriesPlotOptions,
+  type VoronoiSeriesOptions,
+} from './geo-series.js';
 export {
   type GeoTable,
   readArrowIpc,
@@ -10,3 +21,6 @@ export {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
+export type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
+export type { VoronoiOptions } from './voronoi/voronoi-polygons.js';

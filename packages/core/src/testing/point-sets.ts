@@ -145,6 +145,10 @@ export function generatePoints(kind: PointSetKind, n: number, seed = 1): Float64
         }
       }
       break;
+    default:
+      throw new RangeError(
+        `generatePoints: unknown kind ${JSON.stringify(kind)} (kinds: ${pointSetKinds.join(', ')})`,
+      );
   }
   return xy;
 }

@@ -1,0 +1,88 @@
+import { GeoframeError } from '../errors.js';
+import type { DeviceOption, DispatchEvent, ExecutionPath } from './dispatch-events.js';
+
+/**
+ * Per operation: whether a GPU implementation exists, and the size above which the GPU pays.
+ * Crossovers are measured by the benchmarks on the GPU host and stored here with their date and
+ * GPU; `GEOFRAME_CROSSOVER_<KERNEL>` (e.g. GEOFRAME_CROSSOVER_VORONOIPOLYGONS=50000) overrides.
+ */
+export interface KernelProfile {
+  gpu: boolean;
+  crossover: number;
+  /** Where the crossover comes from (benchmark, GPU, date), shown by `explain`. */
+  measured: string;
+}
+
+const KERNELS: Record<string, KernelProfile> = {
+  voronoiPolygons: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
+  delaunayTriangles: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
+};
+
+/** The profile of `kernel` (an operation without one runs on the CPU). */
+export function kernelProfile(kernel: string): KernelProfile {
+  const profile = KERNELS[kernel] ?? {
+    gpu: false,
+    crossover: Number.POSITIVE_INFINITY,
+    measured: 'unknown kernel',
+  };
+  const override = globalThis.process?.env?.[`GEOFRAME_CROSSOVER_${kernel.toUpperCase()}`];
+  if (override !== undefined && override !== '' && Number.isFinite(Number(override))) {
+    return {
+      ...profile,
+      crossover: Number(override),
+      measured: `GEOFRAME_CROSSOVER_${kernel.toUpperCase()}`,
+    };
+  }
+  return profile;
+}
+
+/** A forced GPU run that cannot happen (no GPU implementation, no adapter). */
+export class GpuRequiredError extends GeoframeError {
+  constructor(kernel: string, why: string) {
+    super('GPU_REQUIRED', `${kernel} with device 'gpu': ${why}`);
+    this.name = 'GpuRequiredError';
+  }
+}
+
+/** Options of {@link planDispatch}. */
+export interface PlanOptions {
+  device?: DeviceOption;
+  /** Whether a WebGPU adapter is known to exist; undefined when not probed (then 'auto' assumes one may). */
+  gpuAvailable?: boolean;
+  /** Overrides the stored crossover. */
+  crossover?: number;
+}
+
+/**
+ * Decides where `kernel` runs for `rows` elements: `cpu` forces the CPU; `gpu` forces the GPU and
+ * throws {@link GpuRequiredError} when there is no GPU implementation or adapter; `auto` takes the
+ * GPU at or above the crossover when an implementation and an adapter exist, else the CPU. The
+ * decision comes with its reason and is what `explain` reports; callers emit it as an event.
+ */
+export function planDispatch(kernel: string, rows: number, options: PlanOptions = {}): DispatchEvent {
+  const device = options.device ?? 'auto';
+  if (device !== 'auto' && device !== 'gpu' && device !== 'cpu') {
+    throw new TypeError(`device must be 'auto', 'gpu' or 'cpu', got ${JSON.stringify(device)}`);
+  }
+  const profile = kernelProfile(kernel);
+  const crossover = options.crossover ?? profile.crossover;
+  const decide = (path: ExecutionPath, reason: string): DispatchEvent => ({
+    type: 'dispatch',
+    kernel,
+    rows,
+    path,
+    reason,
+  });
+  if (device === 'cpu') return decide('cpu', "device 'cpu' requested");
+  if (device === 'gpu') {
+    if (!profile.gpu) throw new GpuRequiredError(kernel, 'this operation has no GPU implementation yet');
+    if (options.gpuAvailable === false) throw new GpuRequiredError(kernel, 'no WebGPU adapter is available');
+    return decide('gpu', "device 'gpu' requested");
+  }
+  if (!profile.gpu) return decide('cpu', `auto: ${kernel} has no GPU implementation yet, running on the CPU`);
+  if (options.gpuAvailable === false) return decide('cpu', 'auto: no WebGPU adapter, running on the CPU');
+  if (rows < crossover) {
+    return decide('cpu', `auto: ${rows} < crossover ${crossover} (${profile.measured}), CPU is faster`);
+  }
+  return decide('gpu', `auto: ${rows} ≥ crossover ${crossover} (${profile.measured})`);
+}

@@ -1,0 +1,50 @@
+import { formatOfPath, writeFile } from '../file-io.js';
+import { type Command, UsageError } from './command.js';
+import { describeRun, deviceOf, readSites, toleranceOf, withDispatchLog, writePlot } from './voronoi.js';
+
+export const delaunayCommand: Command = {
+  name: 'delaunay',
+  summary: 'Delaunay triangles (or edges) of the points (or vertices) of a file or demo',
+  usage: `Usage: geoframe delaunay <in | demo> [-o <out>] [options]
+
+Triangulates every unique site (point, or vertex of other geometries) of <in> and writes one
+triangle Polygon per row (or one LineString per unique edge) to <out>.
+
+Options:
+  -o, --output <file>        where to write (default: <in>-delaunay.parquet)
+  --only-edges               LineStrings of the unique edges instead of triangles
+  --tolerance <t>            snap sites closer than t together (GEOS rule; default 0)
+  --device auto|gpu|cpu      where to run (default auto)
+  --plot <file.svg|file.png> draw the triangles and sites
+  -h, --help                 this text`,
+  options: {
+    output: { type: 'string', short: 'o' },
+    'only-edges': { type: 'boolean' },
+    tolerance: { type: 'string' },
+    device: { type: 'string' },
+    plot: { type: 'string' },
+  },
+  async run(values, positionals, io) {
+    if (positionals.length !== 1) throw new UsageError('delaunay needs one <in> (a file or a demo name)');
+    const started = performance.now();
+    const input = await readSites(positionals[0]);
+    const output = (values.output as string | undefined) ?? `${input.stem}-delaunay.parquet`;
+    formatOfPath(output);
+    const { value: triangles, events } = await withDispatchLog(() =>
+      input.frame.delaunayTriangles({
+        tolerance: toleranceOf(values.tolerance),
+        onlyEdges: values['only-edges'] === true,
+        device: deviceOf(values.device),
+      }),
+    );
+    await writeFile(triangles.rename('geometry'), output);
+    const plot = values.plot as string | undefined;
+    if (plot) await writePlot(plot, triangles, input.frame.geometry);
+    io.out(`ran ${describeRun(events)}\n`);
+    io.out(
+      `${triangles.length} ${values['only-edges'] ? 'edges' : 'triangles'} in ${(performance.now() - started).toFixed(0)} ms\n`,
+    );
+    io.out(`wrote ${output}${plot ? ` and ${plot}` : ''}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { writeFile as writeBytes } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { type DeviceOption, type DispatchEvent, onDispatch } from '@geoframe/core';
+import { DEMO_NAMES, loadDemo } from '../demo/demo-data.js';
+import { formatOfPath, readFile, writeFile } from '../file-io.js';
+import type { GeoDataFrame } from '../geo-data-frame.js';
+import type { GeoSeries } from '../geo-series.js';
+import { plotPng, plotSvg } from '../plot/index.js';
+import { type CliIo, type Command, parseBox, UsageError } from './command.js';
+
+/** What the voronoi and delaunay verbs share: the input (a file or a demo name) and its clip region. */
+export interface SitesInput {
+  frame: GeoDataFrame;
+  /** The demo's own region, used when --clip-to is not given. */
+  clipTo: GeoSeries | null;
+  /** Stem for default output names. */
+  stem: string;
+}
+
+/** A file path, or a demo name when no such file exists. */
+export async function readSites(input: string): Promise<SitesInput> {
+  if (!existsSync(input) && (DEMO_NAMES as readonly string[]).includes(input)) {
+    const demo = await loadDemo(input);
+    return { frame: demo.sites, clipTo: demo.clipTo, stem: demo.name };
+  }
+  const stem = input.replace(/\.[^./]+$/, '');
+  return { frame: await readFile(input), clipTo: null, stem };
+}
+
+export function deviceOf(value: string | boolean | undefined): DeviceOption {
+  const device = (value ?? 'auto') as string;
+  if (device !== 'auto' && device !== 'gpu' && device !== 'cpu') {
+    throw new UsageError(`--device must be auto, gpu or cpu, got "${device}"`);
+  }
+  return device;
+}
+
+export function toleranceOf(value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const t = Number(value);
+  if (!Number.isFinite(t) || t < 0) throw new UsageError(`--tolerance needs a number ≥ 0, got "${value}"`);
+  return t;
+}
+
+/** Writes the picture: SVG or PNG by the extension. */
+export async function writePlot(path: string, cells: GeoSeries, sites: GeoSeries | null): Promise<void> {
+  const ext = extname(path).toLowerCase();
+  if (ext !== '.svg' && ext !== '.png')
+    throw new UsageError(`--plot must end in .svg or .png, got "${path}"`);
+  // dense diagrams get a bigger canvas so cells stay visible; the height follows the data's aspect
+  const width = cells.length > 10_000 ? 2400 : 1200;
+  const [x0, y0, x1, y1] = cells.totalBounds;
+  const aspect = x1 > x0 && y1 > y0 ? (y1 - y0) / (x1 - x0) : 1;
+  const height = Math.min(4 * width, Math.max(100, Math.round(width * aspect)));
+  const options = {
+    width,
+    height,
+    points: sites?.array,
+    strokeWidth: cells.length > 10_000 ? 0.25 : undefined,
+  };
+  if (ext === '.svg') await writeBytes(path, plotSvg(cells.array, options));
+  else await writeBytes(path, await plotPng(cells.array, options));
+}
+
+/** Runs `work` while recording the dispatch events it emits. */
+export async function withDispatchLog<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; events: DispatchEvent[] }> {
+  const events: DispatchEvent[] = [];
+  const stop = onDispatch((event) => events.push(event));
+  try {
+    return { value: await work(), events };
+  } finally {
+    stop();
+  }
+}
+
+export function describeRun(events: DispatchEvent[]): string {
+  return events
+    .map((e) => `${e.kernel} on ${e.path.toUpperCase()} for ${e.rows} sites (${e.reason})`)
+    .join('; ');
+}
+
+export const voronoiCommand: Command = {
+  name: 'voronoi',
+  summary: 'Voronoi cells of the points (or vertices) of a file, or of a demo data set',
+  usage: `Usage: geoframe voronoi <in | demo> [-o <out>] [options]
+
+Computes the Voronoi polygon of every unique site (point, or vertex of other geometries) of <in>
+and writes them to <out> (GeoJSON, GeoParquet or GeoArrow IPC by extension), keeping the input
+row's attributes. <in> may be the name of a demo data set (${DEMO_NAMES.join(', ')}): then the
+cells are clipped to its region, kept one per input row, and written with a picture.
+
+Options:
+  -o, --output <file>        where to write the cells (default: <in>-voronoi.parquet)
+  --ordered                  one cell per input row (null rows stay null; duplicates share a cell)
+  --only-edges               one MultiLineString of the unique Voronoi edges
+  --tolerance <t>            snap sites closer than t together (GEOS rule; default 0)
+  --extend-to=<xmin,ymin,xmax,ymax>  enlarge the clip box (never shrinks it; use = before negatives)
+  --clip-to <polygon file>   intersect the cells with the polygons of this file
+  --device auto|gpu|cpu      where to run (default auto)
+  --plot <file.svg|file.png> draw the cells and sites
+  -h, --help                 this text`,
+  options: {
+    output: { type: 'string', short: 'o' },
+    ordered: { type: 'boolean' },
+    'only-edges': { type: 'boolean' },
+    tolerance: { type: 'string' },
+    'extend-to': { type: 'string' },
+    'clip-to': { type: 'string' },
+    device: { type: 'string' },
+    plot: { type: 'string' },
+  },
+  async run(values, positionals, io: CliIo) {
+    if (positionals.length !== 1) throw new UsageError('voronoi needs one <in> (a file or a demo name)');
+    const started = performance.now();
+    const input = await readSites(positionals[0]);
+    const isDemo = input.clipTo !== null;
+    const output = (values.output as string | undefined) ?? `${input.stem}-voronoi.parquet`;
+    formatOfPath(output);
+    const plot = (values.plot as string | undefined) ?? (isDemo ? `${input.stem}-voronoi.png` : undefined);
+    const clipPath = values['clip-to'] as string | undefined;
+    const clipTo = clipPath ? (await readFile(clipPath)).geometry : (input.clipTo ?? undefined);
+    const extendTo = values['extend-to'] ? parseBox(values['extend-to'] as string, '--extend-to') : undefined;
+    const onlyEdges = values['only-edges'] === true;
+    const ordered = values.ordered === true || (isDemo && !onlyEdges);
+    const loaded = performance.now();
+
+    const { value: cells, events } = await withDispatchLog(() =>
+      input.frame.voronoiPolygons({
+        tolerance: toleranceOf(values.tolerance),
+        extendTo,
+        onlyEdges,
+        ordered,
+        clipTo,
+        device: deviceOf(values.device),
+      }),
+    );
+    const computed = performance.now();
+    await writeFile(cells, output);
+    if (plot) await writePlot(plot, cells.geometry, input.frame.geometry);
+    const done = performance.now();
+
+    const ms = (a: number, b: number) => `${(b - a).toFixed(0)} ms`;
+    io.out(`ran ${describeRun(events)}\n`);
+    io.out(
+      `${input.frame.length} input rows → ${cells.length} ${onlyEdges ? 'edge row' : 'cells'}${clipTo ? ', clipped' : ''}; read ${ms(started, loaded)}, voronoi ${ms(loaded, computed)}, write ${ms(computed, done)}\n`,
+    );
+    io.out(`wrote ${output}${plot ? ` and ${plot}` : ''}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,146 @@
+import {
+  type Box,
+  clipBox,
+  type DeviceOption,
+  type DispatchEvent,
+  emitDispatch,
+  extractSites,
+  GeometryArray,
+  GeometryType,
+  geometryTypeName,
+  InvalidGeometryError,
+  planDispatch,
+  uniqueSites,
+} from '@geoframe/core';
+import { clipCellsToRegion, prepareClipRegion, voronoiCells, voronoiEdges } from '@geoframe/cpu-fallback';
+import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
+
+/** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
+export interface VoronoiOptions {
+  /**
+   * Snapping distance (GEOS rule): a site within `tolerance` of an earlier kept site is dropped
+   * and shares that site's cell. Default 0: only exact duplicates merge.
+   */
+  tolerance?: number;
+  /**
+   * Enlarges the clip box: only its envelope counts, united with the default box (the sites'
+   * box grown on every side by max(width, height)). It never shrinks it — use `clipTo` for that.
+   */
+  extendTo?: GeometryArray | [number, number, number, number];
+  /** One row: a MultiLineString of every Voronoi edge once, clipped to the box. */
+  onlyEdges?: boolean;
+  /**
+   * One row per input row, holding the cell of that row's point: duplicates share the identical
+   * cell; null and empty rows give null; a non-point row is an error naming it.
+   */
+  ordered?: boolean;
+  /**
+   * Intersects the cells with this polygonal region (all rows unioned): a cell may become a
+   * MultiPolygon or empty (empty stays empty; null in `ordered` mode).
+   */
+  clipTo?: GeometryArray;
+  /** 'auto' (default), 'gpu' or 'cpu'. */
+  device?: DeviceOption;
+}
+
+/** What the Voronoi computation produced, before it becomes a series or a frame. */
+export interface VoronoiResult {
+  /** The cells: one row per unique site (first appearance order), or per input row when `ordered`. */
+  geometry: GeometryArray;
+  /**
+   * For each output row, the input row it belongs to: the row of the site's first appearance
+   * (unordered), or the identity (ordered). −1 for the single row of `onlyEdges`.
+   */
+  rows: Int32Array;
+  /** The dispatch decision that ran. */
+  dispatch: DispatchEvent;
+  /** Number of unique sites. */
+  sites: number;
+}
+
+function boxOf(extendTo: VoronoiOptions['extendTo']): Box | GeometryArray | null {
+  if (extendTo === undefined) return null;
+  if (extendTo instanceof GeometryArray) return extendTo;
+  if (!Array.isArray(extendTo) || extendTo.length !== 4 || extendTo.some((v) => !Number.isFinite(v))) {
+    throw new TypeError('extendTo must be a geometry column or four finite numbers [xmin, ymin, xmax, ymax]');
+  }
+  const [minX, minY, maxX, maxY] = extendTo;
+  if (minX > maxX || minY > maxY) throw new RangeError(`extendTo [${extendTo.join(', ')}] has min above max`);
+  return { minX, minY, maxX, maxY };
+}
+
+function checkTolerance(tolerance: number | undefined): number {
+  const t = tolerance ?? 0;
+  if (!Number.isFinite(t) || t < 0)
+    throw new RangeError(`tolerance must be a finite number ≥ 0, got ${tolerance}`);
+  return t;
+}
+
+/** For `ordered`: the unique site of each input row (−1 for null and empty rows). */
+function siteOfRows(input: GeometryArray, row: Int32Array, siteOfInput: Int32Array): Int32Array {
+  const out = new Int32Array(input.length).fill(-1);
+  for (let i = 0; i < input.length; i++) {
+    const type = input.typeOf(i);
+    if (type !== null && type !== GeometryType.Point) {
+      throw new InvalidGeometryError(
+        i,
+        `ordered Voronoi needs Point rows, this row is a ${geometryTypeName(type)}`,
+      );
+    }
+  }
+  // a point row has exactly one site, so the vertex → row map inverts directly
+  for (let k = 0; k < row.length; k++) out[row[k]] = siteOfInput[k];
+  return out;
+}
+
+/**
+ * The Voronoi diagram of a geometry column's vertices (see {@link VoronoiOptions}). Runs where
+ * the dispatcher decides (today the CPU: the GPU pipeline is not written yet) and emits the
+ * decision as a dispatch event.
+ */
+export function computeVoronoi(input: GeometryArray, options: VoronoiOptions = {}): VoronoiResult {
+  const tolerance = checkTolerance(options.tolerance);
+  const extendTo = boxOf(options.extendTo);
+  const sites = extractSites(input);
+  const unique = uniqueSites(sites.xy, { tolerance });
+  const n = unique.xy.length >> 1;
+  const dispatch = planDispatch('voronoiPolygons', n, { device: options.device });
+  emitDispatch(dispatch);
+  const box = clipBox(unique.xy, extendTo);
+  const crs = input.crs;
+
+  if (options.onlyEdges) {
+    const edges = voronoiEdges(unique.xy, box);
+    const parts = edges.partOffsets.length - 1;
+    const geometry = new GeometryArray({
+      type: GeometryType.MultiLineString,
+      dimension: 'xy',
+      coords: edges.coords,
+      offsets: [Int32Array.of(0, parts), edges.partOffsets],
+      length: 1,
+      crs,
+    });
+    return { geometry, rows: Int32Array.of(-1), dispatch, sites: n };
+  }
+
+  const raw = voronoiCells(unique.xy, box);
+  let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
+  if (options.clipTo !== undefined) {
+    cells = clippedCells(clipCellsToRegion(raw, prepareClipRegion(options.clipTo)), crs);
+  }
+  const cellCount = cells.length; // 0 when there is no diagram (0 sites, or 1 site and no extendTo)
+
+  if (options.ordered) {
+    const site = siteOfRows(input, sites.row, unique.siteOfInput);
+    if (cellCount === 0) site.fill(-1);
+    if (options.clipTo !== undefined) {
+      // a cell clipped away entirely is a null row in ordered mode
+      for (let i = 0; i < site.length; i++) if (site[i] >= 0 && cells.isEmpty(site[i])) site[i] = -1;
+    }
+    const rows = Int32Array.from({ length: input.length }, (_, i) => i);
+    return { geometry: pickRows(cells, site), rows, dispatch, sites: n };
+  }
+  const rows = new Int32Array(cellCount);
+  for (let s = 0; s < cellCount; s++) rows[s] = sites.row[unique.inputOfSite[s]];
+  return { geometry: cells, rows, dispatch, sites: n };
+}
