@@ -1,4 +1,5 @@
 export { type ClipCounts, clipCellsToRegion, zeroClipCounts } from './clip/clip-cells.js';
+export { clipLinesToRegion } from './clip/clip-lines.js';
 export { type ClipRegion, prepareClipRegion, regionContains } from './clip/clip-region.js';
 export type { EdgeGrid } from './clip/edge-grid.js';
 export type { MultiPolygonBuffers } from './clip/multi-polygon-buffers.js';

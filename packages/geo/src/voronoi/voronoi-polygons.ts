@@ -12,7 +12,13 @@ import {
   planDispatch,
   uniqueSites,
 } from '@geoframe/core';
-import { clipCellsToRegion, prepareClipRegion, voronoiCells, voronoiEdges } from '@geoframe/cpu-fallback';
+import {
+  clipCellsToRegion,
+  clipLinesToRegion,
+  prepareClipRegion,
+  voronoiCells,
+  voronoiEdges,
+} from '@geoframe/cpu-fallback';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
@@ -27,7 +33,7 @@ export interface VoronoiOptions {
    * box grown on every side by max(width, height)). It never shrinks it — use `clipTo` for that.
    */
   extendTo?: GeometryArray | [number, number, number, number];
-  /** One row: a MultiLineString of every Voronoi edge once, clipped to the box. */
+  /** One row: a MultiLineString of every Voronoi edge once, clipped to the box (and to `clipTo`). */
   onlyEdges?: boolean;
   /**
    * One row per input row, holding the cell of that row's point: duplicates share the identical
@@ -110,7 +116,9 @@ export function computeVoronoi(input: GeometryArray, options: VoronoiOptions = {
   const crs = input.crs;
 
   if (options.onlyEdges) {
-    const edges = voronoiEdges(unique.xy, box);
+    let edges = voronoiEdges(unique.xy, box);
+    // the parts of the edges inside the region, its boundary included
+    if (options.clipTo !== undefined) edges = clipLinesToRegion(edges, prepareClipRegion(options.clipTo));
     const parts = edges.partOffsets.length - 1;
     const geometry = new GeometryArray({
       type: GeometryType.MultiLineString,
