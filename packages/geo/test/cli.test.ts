@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crsLabel } from '@geoframe/core';
 import { readFile } from '@geoframe/geo';
@@ -102,7 +102,7 @@ describe('geoframe CLI', () => {
     const result = await cli('voronoi', sites, '-o', out, '--ordered', '--clip-to', region, '--plot', svg);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toMatch(/ran voronoiPolygons on CPU for 5 sites/);
-    expect(result.out).toContain(`wrote ${out} and ${svg}`);
+    expect(result.out).toContain(`wrote ${resolve(out)} and ${resolve(svg)}`);
     const cells = await readFile(out);
     expect(cells.length).toBe(6);
     expect([...(cells.get('name') as Iterable<string>)]).toEqual(['s0', 's1', 's2', 's3', 's4', 's5']);
@@ -138,7 +138,9 @@ describe('geoframe CLI', () => {
     try {
       const result = await cli('voronoi', 'us-zips');
       expect(result.code, result.err).toBe(0);
-      expect(result.out).toContain('wrote us-zips-voronoi.parquet and us-zips-voronoi.png');
+      expect(result.out).toContain(
+        `wrote ${join(dir, 'us-zips-voronoi.parquet')} and ${join(dir, 'us-zips-voronoi.png')}`,
+      );
       const cells = await readFile(join(dir, 'us-zips-voronoi.parquet'));
       expect(cells.length).toBeGreaterThan(30_000);
       expect(cells.columns).toEqual(['zip', 'geometry']);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { formatOfPath, writeFile } from '../file-io.js';
 import { type Command, UsageError } from './command.js';
 import { describeRun, deviceOf, readSites, toleranceOf, withDispatchLog, writePlot } from './voronoi.js';
@@ -44,7 +45,7 @@ Options:
     io.out(
       `${triangles.length} ${values['only-edges'] ? 'edges' : 'triangles'} in ${(performance.now() - started).toFixed(0)} ms\n`,
     );
-    io.out(`wrote ${output}${plot ? ` and ${plot}` : ''}\n`);
+    io.out(`wrote ${resolve(output)}${plot ? ` and ${resolve(plot)}` : ''}\n`);
     return 0;
   },
 };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile as writeBytes } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { type DeviceOption, type DispatchEvent, onDispatch } from '@geoframe/core';
 import { DEMO_NAMES, loadDemo } from '../demo/demo-data.js';
 import { formatOfPath, readFile, writeFile } from '../file-io.js';
@@ -147,7 +147,7 @@ Options:
     io.out(
       `${input.frame.length} input rows → ${cells.length} ${onlyEdges ? 'edge row' : 'cells'}${clipTo ? ', clipped' : ''}; read ${ms(started, loaded)}, voronoi ${ms(loaded, computed)}, write ${ms(computed, done)}\n`,
     );
-    io.out(`wrote ${output}${plot ? ` and ${plot}` : ''}\n`);
+    io.out(`wrote ${resolve(output)}${plot ? ` and ${resolve(plot)}` : ''}\n`);
     return 0;
   },
 };
