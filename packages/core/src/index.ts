@@ -62,6 +62,7 @@ export { type Box, boxArea, boxOfXY, emptyBox, isEmptyBox, unionBox } from './si
 export { clipBox, defaultClipBox } from './sites/clip-box.js';
 export { extractSites, type Sites } from './sites/extract-sites.js';
 export { type UniqueSites, type UniqueSitesOptions, uniqueSites } from './sites/unique-sites.js';
+export { mulberry32 } from './testing/mulberry32.js';
 export {
   generatePoints,
   type NamedPointSet,

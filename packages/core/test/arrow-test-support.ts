@@ -4,7 +4,13 @@
  * and Arrow table plumbing.
  */
 
-import { type Dimension, type GeometryArray, GeometryBuilder, GeometryType } from '@geoframe/core';
+import {
+  type Dimension,
+  type GeometryArray,
+  GeometryBuilder,
+  GeometryType,
+  mulberry32,
+} from '@geoframe/core';
 import {
   type Data,
   type Field,
@@ -17,17 +23,8 @@ import {
   tableToIPC,
 } from 'apache-arrow';
 
-/** Mulberry32: a small seeded generator, so random inputs repeat run to run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded generator (mulberry32), under this file's old name. */
+export const seeded = mulberry32;
 
 export const ALL_TYPES = [
   GeometryType.Point,

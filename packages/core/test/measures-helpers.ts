@@ -1,6 +1,12 @@
 // Shared helpers for the measures tests: a seeded generator of geometries described as plain
 // nested arrays, a builder into GeometryArray, and a tiny WKT formatter to feed jsts.
-import { type Dimension, type GeometryArray, GeometryBuilder, GeometryType } from '@geoframe/core';
+import {
+  type Dimension,
+  type GeometryArray,
+  GeometryBuilder,
+  GeometryType,
+  mulberry32,
+} from '@geoframe/core';
 import 'jsts/org/locationtech/jts/monkey.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';
@@ -13,17 +19,8 @@ export interface Desc {
 /** A row: a geometry or null. */
 export type Row = Desc | null;
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded generator (mulberry32), under this file's old name. */
+export const rng = mulberry32;
 
 /** Builds a column of `type` from rows; with `xyz`/`xyzm`, z and m get arbitrary values. */
 export function build(rows: Row[], type: GeometryType | 'mixed', dimension: Dimension = 'xy'): GeometryArray {

@@ -4,7 +4,13 @@
  * from the library code), and an extractor that turns a GeometryArray row back into the same
  * nested arrays through `nestedOffsets()`.
  */
-import { type BinaryColumn, type Dimension, type GeometryArray, GeometryType } from '@geoframe/core';
+import {
+  type BinaryColumn,
+  type Dimension,
+  type GeometryArray,
+  GeometryType,
+  mulberry32,
+} from '@geoframe/core';
 
 export type Coord = number[];
 
@@ -28,17 +34,8 @@ export const ALL_TYPES = [
 
 export const ALL_DIMS: Dimension[] = ['xy', 'xyz', 'xym', 'xyzm'];
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded generator (mulberry32), under this file's old name. */
+export const rng = mulberry32;
 
 const SPECIAL = [
   -0,

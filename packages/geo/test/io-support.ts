@@ -7,23 +7,15 @@ import {
   GeometryType,
   geometryArrayFromArrow,
   geometryArrayToArrow,
+  mulberry32,
 } from '@geoframe/core';
 import { type Data, Field, Int64, makeData, type Table, Utf8 } from 'apache-arrow';
 import { expect } from 'vitest';
 import { tableFromColumns } from '../src/io/geo-table.js';
 import type { GeoTable } from '../src/io/index.js';
 
-/** Seeded uniform numbers in [0, 1) (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded generator (mulberry32), under this file's old name. */
+export const seeded = mulberry32;
 
 export const ALL_TYPES = [
   GeometryType.Point,

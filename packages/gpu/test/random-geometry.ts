@@ -4,19 +4,11 @@ import {
   type GeometryArray,
   GeometryBuilder,
   GeometryType,
+  mulberry32,
 } from '@geoframe/core';
 
-/** mulberry32: a small seeded generator, uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared seeded generator (mulberry32), under this file's old name. */
+export const seededRandom = mulberry32;
 
 /** Values chosen to break anything that is not an exact f64 comparison. */
 const SPECIAL = [
