@@ -82,11 +82,30 @@ class SegmentClipper {
   /** Parameter intervals of the current segment lying along a region edge (lo, hi pairs). */
   private along = new Float64Array(8);
   private nAlong = 0;
+  /** Bucket → 0 not known yet, 1 inside, 2 outside; for buckets that no region edge overlaps. */
+  private readonly bucketSide: Uint8Array;
 
   constructor(region: ClipRegion, out: SegmentWriter) {
     this.region = region;
     this.out = out;
     this.seen = new Int32Array(region.coords.length >> 1);
+    this.bucketSide = new Uint8Array(region.grid.nx * region.grid.ny);
+  }
+
+  /**
+   * `regionContains`, answered from a cache for points in buckets without edges: no boundary
+   * point lies in such a bucket (it would list that edge), so the whole bucket is on one side.
+   */
+  private contains(x: number, y: number): boolean {
+    const { grid } = this.region;
+    const b = row(grid, y) * grid.nx + column(grid, x);
+    if (grid.bucketOffsets[b] !== grid.bucketOffsets[b + 1]) return regionContains(this.region, x, y);
+    let side = this.bucketSide[b];
+    if (side === 0) {
+      side = regionContains(this.region, x, y) ? 1 : 2;
+      this.bucketSide[b] = side;
+    }
+    return side === 1;
   }
 
   clip(px: number, py: number, qx: number, qy: number): void {
@@ -104,7 +123,7 @@ class SegmentClipper {
     if (!touched) {
       // the boundary does not reach the closed segment: all of it is on one side, and the
       // exact endpoint decides which
-      if (regionContains(region, px, py)) this.out.push(px, py, qx, qy);
+      if (this.contains(px, py)) this.out.push(px, py, qx, qy);
       return;
     }
     this.sortCuts();
@@ -327,7 +346,7 @@ class SegmentClipper {
       if (ta >= this.along[2 * i] && tb <= this.along[2 * i + 1]) return true;
     }
     const t = 0.5 * (ta + tb);
-    return regionContains(this.region, px + t * (qx - px), py + t * (qy - py));
+    return this.contains(px + t * (qx - px), py + t * (qy - py));
   }
 }
 
