@@ -1,6 +1,22 @@
 export { computeRowBoundsGpu, DEFAULT_PIECE_SIZE, type RowBoundsOptions } from './kernels/row-bounds.js';
 export { computeRowBoundsCpu } from './kernels/row-bounds-cpu.js';
 export {
+  type EncodeHilbertKeysOptions,
+  encodeHilbertKeys,
+  HILBERT_KERNEL,
+  type HilbertGpuOptions,
+  hilbertKeysGpu,
+  hilbertWordsPerPoint,
+} from './primitives/hilbert/hilbert.js';
+export { hilbertKeysCpu, hilbertKeysOfGrid } from './primitives/hilbert/hilbert-cpu.js';
+export {
+  type HilbertBits,
+  type HilbertBounds,
+  type HilbertOptions,
+  hilbertBounds,
+  quantizeHilbertGrid,
+} from './primitives/hilbert/hilbert-grid.js';
+export {
   alignBufferSize,
   createBufferChecked,
   createStorage,
