@@ -1,0 +1,140 @@
+import { BufferUsage, encodeScan, readback, type ScanOptions, scanU32, uploadStorage } from '@geoframe/gpu';
+import { describe, expect } from 'vitest';
+import { requireGpu, gpuTest as test } from './gpu-test-context.js';
+import { cpuScan, randomWords } from './scan-reference.js';
+
+const SIZES = [0, 1, 2, 255, 256, 257, 2047, 2048, 2049, 4095, 4096, 4097, 100003];
+
+const PATHS: [string, ScanOptions][] = [
+  ['subgroups', { useSubgroups: true }],
+  ['workgroup memory', { useSubgroups: false }],
+];
+
+describe.each(PATHS)('reduce-then-scan, %s', (_label, options) => {
+  test.each(SIZES)('%i elements, exclusive and inclusive, against the CPU', async (n) => {
+    const ctx = await requireGpu();
+    const values = randomWords(n, 7 + n);
+    for (const inclusive of [false, true]) {
+      const got = await scanU32(ctx, values, { ...options, inclusive });
+      expect(got).toEqual(cpuScan(values, inclusive));
+    }
+  });
+});
+
+test('the subgroup path is really available here (so both paths are exercised)', async () => {
+  const ctx = await requireGpu();
+  expect(ctx.features.subgroups).toBe(true);
+});
+
+test('hand-computed: wrapping sums of 0 and 0xffffffff', async () => {
+  const ctx = await requireGpu();
+  const values = new Uint32Array([0xffffffff, 1, 0, 0xffffffff, 0xffffffff, 3]);
+  expect([...(await scanU32(ctx, values))]).toEqual([0, 0xffffffff, 0, 0, 0xffffffff, 0xfffffffe]);
+  expect([...(await scanU32(ctx, values, { inclusive: true }))]).toEqual([
+    0xffffffff, 0, 0, 0xffffffff, 0xfffffffe, 1,
+  ]);
+});
+
+/** Scans `values` from `inputOffset` of one buffer into `outputOffset` of another; returns the whole output buffer. */
+async function scanBetween(
+  values: Uint32Array,
+  n: number,
+  inputOffset: number,
+  outputOffset: number,
+  options: ScanOptions & { inclusive?: boolean },
+): Promise<Uint32Array> {
+  const ctx = await requireGpu();
+  const input = await uploadStorage(ctx, values, 'scan test input', BufferUsage.COPY_SRC);
+  const sentinel = new Uint32Array(outputOffset + n + 5).fill(0xabcdef);
+  const output = await uploadStorage(ctx, sentinel, 'scan test output', BufferUsage.COPY_SRC);
+  const encoder = ctx.device.createCommandEncoder();
+  await encodeScan(ctx, encoder, { ...options, input, output, count: n, inputOffset, outputOffset });
+  ctx.device.queue.submit([encoder.finish()]);
+  const result = await readback(ctx, output, new Uint32Array(sentinel.length));
+  input.destroy();
+  output.destroy();
+  return result;
+}
+
+describe('ranges, segments and grids', () => {
+  test.each(PATHS)(
+    'unaligned offsets into another buffer leave the rest untouched (%s)',
+    async (_l, options) => {
+      const values = randomWords(5000, 11);
+      for (const [n, inOff, outOff] of [
+        [4097, 3, 61],
+        [1, 4999, 0],
+        [257, 64, 1],
+      ]) {
+        const out = await scanBetween(values, n, inOff, outOff, { ...options, inclusive: n === 257 });
+        const expected = cpuScan(values.subarray(inOff, inOff + n), n === 257);
+        expect(out.subarray(outOff, outOff + n)).toEqual(expected);
+        expect(out.subarray(0, outOff).every((v) => v === 0xabcdef)).toBe(true);
+        expect(out.subarray(outOff + n).every((v) => v === 0xabcdef)).toBe(true);
+      }
+    },
+  );
+
+  test('segments smaller than the data carry the running sum across (exclusive and inclusive, in place)', async () => {
+    const ctx = await requireGpu();
+    const values = randomWords(100003, 5);
+    // 3 tiles per segment: 100003 elements in 17 segments, three levels of block sums inside
+    for (const inclusive of [false, true]) {
+      const got = await scanU32(ctx, values, { inclusive, maxBindingBytes: 3 * 2048 * 4 + 256 });
+      expect(got).toEqual(cpuScan(values, inclusive));
+    }
+    const out = await scanBetween(values, 90001, 7, 13, { maxBindingBytes: 2048 * 4 + 256 });
+    expect(out.subarray(13, 13 + 90001)).toEqual(cpuScan(values.subarray(7, 7 + 90001), false));
+  });
+
+  test('grids split over x and y give the same result', async () => {
+    const ctx = await requireGpu();
+    const values = randomWords(100003, 9);
+    // 49 tiles at 10 workgroups per dimension: a 10 × 5 grid with one surplus workgroup
+    for (const useSubgroups of [true, false]) {
+      const got = await scanU32(ctx, values, { maxWorkgroupsPerDimension: 10, useSubgroups });
+      expect(got).toEqual(cpuScan(values, false));
+    }
+  });
+
+  test('several scans recorded into one encoder (shared scratch) are all correct', async () => {
+    const ctx = await requireGpu();
+    const sizes = [100003, 5000, 3];
+    const arrays = sizes.map((n, k) => randomWords(n, 100 + k));
+    const buffers = await Promise.all(
+      arrays.map((a) => uploadStorage(ctx, a, 'multi', BufferUsage.COPY_SRC)),
+    );
+    const encoder = ctx.device.createCommandEncoder();
+    for (let k = 0; k < sizes.length; k++) {
+      await encodeScan(ctx, encoder, {
+        input: buffers[k],
+        output: buffers[k],
+        count: sizes[k],
+        inclusive: k === 1,
+      });
+    }
+    ctx.device.queue.submit([encoder.finish()]);
+    for (let k = 0; k < sizes.length; k++) {
+      expect(await readback(ctx, buffers[k], new Uint32Array(sizes[k]))).toEqual(cpuScan(arrays[k], k === 1));
+      buffers[k].destroy();
+    }
+  });
+
+  test('bad arguments are RangeErrors; count 0 records nothing', async () => {
+    const ctx = await requireGpu();
+    const buffer = await uploadStorage(ctx, new Uint32Array(8), 'args', BufferUsage.COPY_SRC);
+    const encoder = ctx.device.createCommandEncoder();
+    await expect(encodeScan(ctx, encoder, { input: buffer, output: buffer, count: 9 })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(encodeScan(ctx, encoder, { input: buffer, output: buffer, count: -1 })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(
+      encodeScan(ctx, encoder, { input: buffer, output: buffer, count: 2, inputOffset: 0, outputOffset: 4 }),
+    ).rejects.toThrow(RangeError);
+    await encodeScan(ctx, encoder, { input: buffer, output: buffer, count: 0 });
+    ctx.device.queue.submit([encoder.finish()]);
+    buffer.destroy();
+  });
+});
