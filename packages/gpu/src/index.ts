@@ -41,3 +41,13 @@ export { loadGpu } from './runtime/load-gpu.js';
 export { type KernelConstants, type KernelSpec, PipelineCache } from './runtime/pipeline-cache.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
+export {
+  encodeScan,
+  SCAN_TILE,
+  type ScanArgs,
+  type ScanOptions,
+  type ScanU32Options,
+  type ScanVariant,
+  scanU32,
+} from './primitives/scan/index.js';
+export { scratchBuffer } from './primitives/scratch.js';
