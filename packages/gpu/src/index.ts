@@ -17,6 +17,23 @@ export {
   quantizeHilbertGrid,
 } from './primitives/hilbert/hilbert-grid.js';
 export {
+  encodeScan,
+  SCAN_TILE,
+  type ScanArgs,
+  type ScanOptions,
+  type ScanU32Options,
+  type ScanVariant,
+  scanU32,
+} from './primitives/scan/index.js';
+export { scratchBuffer } from './primitives/scratch.js';
+export {
+  encodeRadixSort,
+  type RadixSortArgs,
+  radixSort,
+  type SortedPairs,
+} from './primitives/sort/radix-sort.js';
+export { type DigitPass, planDigitPasses } from './primitives/sort/sort-plan.js';
+export {
   alignBufferSize,
   createBufferChecked,
   createStorage,
@@ -42,12 +59,15 @@ export { type KernelConstants, type KernelSpec, PipelineCache } from './runtime/
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
 export {
-  encodeScan,
-  SCAN_TILE,
-  type ScanArgs,
-  type ScanOptions,
-  type ScanU32Options,
-  type ScanVariant,
-  scanU32,
-} from './primitives/scan/index.js';
-export { scratchBuffer } from './primitives/scratch.js';
+  BufferPool,
+  type BufferPoolOptions,
+  type BufferPoolStats,
+} from './runtime/buffer-pool.js';
+export {
+  formatProfile,
+  type GpuPassTime,
+  type GpuProfile,
+  GpuProfiler,
+  type GpuProfilerOptions,
+  type GpuTimeSource,
+} from './runtime/profiler.js';
