@@ -2,34 +2,18 @@ export { computeRowBoundsGpu, DEFAULT_PIECE_SIZE, type RowBoundsOptions } from '
 export { computeRowBoundsCpu } from './kernels/row-bounds-cpu.js';
 export {
   type EncodeHilbertKeysOptions,
-  type EncodeHilbertKeysOptions,
-  encodeHilbertKeys,
   encodeHilbertKeys,
   HILBERT_KERNEL,
-  HILBERT_KERNEL,
-  type HilbertGpuOptions,
   type HilbertGpuOptions,
   hilbertKeysGpu,
-  hilbertKeysGpu,
-  hilbertWordsPerPoint,
   hilbertWordsPerPoint,
 } from './primitives/hilbert/hilbert.js';
-export {
-  hilbertKeysCpu,
-  hilbertKeysCpu,
-  hilbertKeysOfGrid,
-  hilbertKeysOfGrid,
-} from './primitives/hilbert/hilbert-cpu.js';
+export { hilbertKeysCpu, hilbertKeysOfGrid } from './primitives/hilbert/hilbert-cpu.js';
 export {
   type HilbertBits,
-  type HilbertBits,
-  type HilbertBounds,
   type HilbertBounds,
   type HilbertOptions,
-  type HilbertOptions,
   hilbertBounds,
-  hilbertBounds,
-  quantizeHilbertGrid,
   quantizeHilbertGrid,
 } from './primitives/hilbert/hilbert-grid.js';
 export {
@@ -49,14 +33,6 @@ export {
   type SortedPairs,
 } from './primitives/sort/radix-sort.js';
 export { type DigitPass, planDigitPasses } from './primitives/sort/sort-plan.js';
-export {
-  BufferPool,
-  BufferPool,
-  type BufferPoolOptions,
-  type BufferPoolOptions,
-  type BufferPoolStats,
-  type BufferPoolStats,
-} from './runtime/buffer-pool.js';
 export {
   alignBufferSize,
   createBufferChecked,
@@ -80,19 +56,18 @@ export {
 } from './runtime/gpu-context.js';
 export { loadGpu } from './runtime/load-gpu.js';
 export { type KernelConstants, type KernelSpec, PipelineCache } from './runtime/pipeline-cache.js';
-export {
-  formatProfile,
-  formatProfile,
-  type GpuPassTime,
-  type GpuPassTime,
-  type GpuProfile,
-  type GpuProfile,
-  GpuProfiler,
-  GpuProfiler,
-  type GpuProfilerOptions,
-  type GpuProfilerOptions,
-  type GpuTimeSource,
-  type GpuTimeSource,
-} from './runtime/profiler.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
+export {
+  BufferPool,
+  type BufferPoolOptions,
+  type BufferPoolStats,
+} from './runtime/buffer-pool.js';
+export {
+  formatProfile,
+  type GpuPassTime,
+  type GpuProfile,
+  GpuProfiler,
+  type GpuProfilerOptions,
+  type GpuTimeSource,
+} from './runtime/profiler.js';
