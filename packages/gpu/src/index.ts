@@ -71,3 +71,18 @@ export {
   type GpuProfilerOptions,
   type GpuTimeSource,
 } from './runtime/profiler.js';
+export {
+  type CompactArgs,
+  type CompactValuesArgs,
+  compactIndices,
+  encodeCompact,
+  encodeCompactValues,
+} from './primitives/compact/index.js';
+export {
+  type CountScatterOptions,
+  type CountScatterResult,
+  countScatter,
+  encodeHistogram,
+  type HistogramArgs,
+  MAX_PRIVATE_BINS,
+} from './primitives/histogram/index.js';

@@ -119,11 +119,15 @@ export async function encodeScanWith(
         params: [n, src.base, 0, blocks, 0, 0, 0, 0],
         entries: [
           { binding: 1, ...src.entry },
-          { binding: 2, buffer: prefixes },
+          { binding: 2, buffer: prefixes, offset: 0, size: blocks * 4 },
         ],
         workgroups: blocks,
       });
-      const sums: Bound = { buffer: prefixes, base: 0, entry: { buffer: prefixes } };
+      const sums: Bound = {
+        buffer: prefixes,
+        base: 0,
+        entry: { buffer: prefixes, offset: 0, size: blocks * 4 },
+      };
       planLevel(blocks, sums, sums, level + 1, [2, 3], false, false);
     }
     dispatches.push({

@@ -1,0 +1,7 @@
+export {
+  type CompactArgs,
+  type CompactValuesArgs,
+  compactIndices,
+  encodeCompact,
+  encodeCompactValues,
+} from './compact.js';
