@@ -33,6 +33,7 @@ function cpuCompact(flags: Uint32Array): number[] {
 const PATHS: [string, ScanOptions][] = [
   ['subgroups', { useSubgroups: true }],
   ['workgroup memory', { useSubgroups: false }],
+  ['chained scan', { variant: 'chained' }],
 ];
 
 describe.each(PATHS)('compactIndices, %s', (_label, scan) => {

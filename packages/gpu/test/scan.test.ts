@@ -138,3 +138,32 @@ describe('ranges, segments and grids', () => {
     buffer.destroy();
   });
 });
+
+const CHAINED: [string, ScanOptions][] = [
+  ['subgroups', { variant: 'chained', useSubgroups: true }],
+  ['workgroup memory', { variant: 'chained', useSubgroups: false }],
+  ['every wait falls back to reducing the predecessor', { variant: 'chained', lookbackSpins: 0 }],
+];
+
+describe.each(CHAINED)('chained scan, %s', (_label, options) => {
+  test.each(SIZES)('%i elements, exclusive and inclusive, in place, against the CPU', async (n) => {
+    const ctx = await requireGpu();
+    const values = randomWords(n, 31 + n);
+    for (const inclusive of [false, true]) {
+      expect(await scanU32(ctx, values, { ...options, inclusive })).toEqual(cpuScan(values, inclusive));
+    }
+  });
+
+  test('unaligned offsets into another buffer, segments and split grids', async () => {
+    const ctx = await requireGpu();
+    const values = randomWords(100003, 77);
+    const out = await scanBetween(values, 90001, 7, 13, { ...options, inclusive: true });
+    expect(out.subarray(13, 13 + 90001)).toEqual(cpuScan(values.subarray(7, 7 + 90001), true));
+    expect(out[12]).toBe(0xabcdef);
+    expect(out[13 + 90001]).toBe(0xabcdef);
+    const segmented = await scanU32(ctx, values, { ...options, maxBindingBytes: 3 * 2048 * 4 + 256 });
+    expect(segmented).toEqual(cpuScan(values, false));
+    const split = await scanU32(ctx, values, { ...options, maxWorkgroupsPerDimension: 10 });
+    expect(split).toEqual(cpuScan(values, false));
+  });
+});
