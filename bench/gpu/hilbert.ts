@@ -1,0 +1,125 @@
+// Hilbert keys on the GPU: kernel time (cells already on the GPU), its bandwidth and its ratio to
+// a plain copy kernel of the same traffic, the whole call (CPU quantization, upload, kernel,
+// readback) and the CPU reference, for 1M and 16M uniform points with 16- and 32-bit keys.
+// Every GPU result is checked against the CPU keys.
+//
+// Bundle with esbuild (the `webgpu` package left external) and run with Node, e.g. through the
+// GPU-host packing script: `pack.sh bench/gpu/hilbert.ts`, then
+//   node .gpu/bundle/hilbert.mjs [--small] [--runs N] [--warmup N]
+// `--small` runs 100k and 250k points (for a software GPU). Prints a markdown table.
+import { generatePoints } from '../../packages/core/src/index.js';
+import {
+  BufferUsage,
+  createStorage,
+  encodeHilbertKeys,
+  GpuProfiler,
+  type HilbertBits,
+  hilbertKeysGpu,
+  hilbertKeysOfGrid,
+  quantizeHilbertGrid,
+  readback,
+  uploadStorage,
+} from '../../packages/gpu/src/index.js';
+import {
+  copyKernel,
+  createBenchContext,
+  describeDevice,
+  gbps,
+  gpuMs,
+  markdownTable,
+  measure,
+  parseBenchArgs,
+  wallMs,
+} from './bench-harness.js';
+
+const args = parseBenchArgs();
+const sizes = args.small ? [100_000, 250_000] : [1_000_000, 16_000_000];
+const cpuRuns = { runs: Math.min(args.runs, 3), warmup: Math.min(args.warmup, 1) };
+const ctx = await createBenchContext();
+console.log(`hilbert keys — ${describeDevice(ctx)}; median of ${args.runs} after ${args.warmup} warm-up\n`);
+
+const rows: (string | number)[][] = [];
+for (const n of sizes) {
+  const xy = generatePoints('uniform', n, 42);
+  for (const bits of [16, 32] as HilbertBits[]) {
+    const quantize = await measure(() => wallMs(() => quantizeHilbertGrid(xy, { bits })), cpuRuns);
+    const grid = quantizeHilbertGrid(xy, { bits });
+    const cpuKeys = await measure(() => wallMs(() => hilbertKeysOfGrid(grid, bits)), cpuRuns);
+    const expected = hilbertKeysOfGrid(grid, bits);
+    const bytes = grid.byteLength; // read, and written again as keys
+    const gridBuffer = await uploadStorage(ctx, grid, 'bench grid');
+    const keysBuffer = await createStorage(ctx, bytes, 'bench keys', BufferUsage.COPY_SRC);
+    const profiler = new GpuProfiler(ctx);
+    const kernel = await measure(
+      () =>
+        gpuMs(ctx, profiler, (encoder) =>
+          encodeHilbertKeys(ctx, encoder, {
+            bits,
+            count: n,
+            grid: gridBuffer,
+            keys: keysBuffer,
+            pass: profiler.passDescriptor('hilbert'),
+          }),
+        ),
+      args,
+    );
+    const keys = await readback(ctx, keysBuffer, new Uint32Array(grid.length));
+    profiler.destroy();
+    gridBuffer.destroy();
+    keysBuffer.destroy();
+    if (!equal(keys, expected))
+      throw new Error(`GPU keys differ from the CPU keys (${n} points, ${bits} bits)`);
+    const copy = await copyKernel(ctx, bytes, args);
+    let whole: Uint32Array | undefined;
+    const call = await measure(
+      () =>
+        wallMs(async () => {
+          whole = await hilbertKeysGpu(ctx, xy, { bits });
+        }),
+      cpuRuns,
+    );
+    if (!whole || !equal(whole, expected))
+      throw new Error(`hilbertKeysGpu differs from the CPU (${n}, ${bits})`);
+    rows.push([
+      n.toLocaleString('en-US'),
+      bits,
+      kernel.median,
+      gbps(2 * bytes, kernel.median),
+      copy.median,
+      gbps(2 * bytes, copy.median),
+      copy.median / kernel.median,
+      call.median,
+      quantize.median,
+      cpuKeys.median,
+    ]);
+  }
+}
+console.log(
+  markdownTable(
+    [
+      'points',
+      'bits',
+      'kernel ms',
+      'kernel GB/s',
+      'copy ms',
+      'copy GB/s',
+      '× copy speed',
+      'hilbertKeysGpu ms',
+      'CPU quantize ms',
+      'CPU keys ms',
+    ],
+    rows,
+  ),
+);
+console.log(
+  '\nkernel: GPU time of the key pass on cells already on the GPU; GB/s counts bytes read + written;' +
+    '\ncopy: a vec4<u32> copy kernel of the same bytes; × copy speed = copy ms / kernel ms (1 = as fast as a copy);' +
+    '\nhilbertKeysGpu: the whole call (CPU check and quantization, upload, kernel, readback), wall time.',
+);
+ctx.destroy();
+
+function equal(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
