@@ -32,6 +32,19 @@ export {
   radixSort,
   type SortedPairs,
 } from './primitives/sort/radix-sort.js';
+export {
+  encodeSegmentedReduce,
+  type SegmentedReduceArgs,
+  segmentedReduce,
+} from './primitives/sort/segmented-reduce.js';
+export {
+  checkSegmentOffsets,
+  encodeSegmentedSort,
+  MAX_TILE_SEGMENT,
+  orderedF32Bits,
+  type SegmentedSortArgs,
+  segmentedSort,
+} from './primitives/sort/segmented-sort.js';
 export { type DigitPass, planDigitPasses } from './primitives/sort/sort-plan.js';
 export {
   alignBufferSize,
