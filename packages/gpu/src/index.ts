@@ -1,6 +1,13 @@
 export { computeRowBoundsGpu, DEFAULT_PIECE_SIZE, type RowBoundsOptions } from './kernels/row-bounds.js';
 export { computeRowBoundsCpu } from './kernels/row-bounds-cpu.js';
 export {
+  type CompactArgs,
+  type CompactValuesArgs,
+  compactIndices,
+  encodeCompact,
+  encodeCompactValues,
+} from './primitives/compact/index.js';
+export {
   type EncodeHilbertKeysOptions,
   encodeHilbertKeys,
   HILBERT_KERNEL,
@@ -16,6 +23,14 @@ export {
   hilbertBounds,
   quantizeHilbertGrid,
 } from './primitives/hilbert/hilbert-grid.js';
+export {
+  type CountScatterOptions,
+  type CountScatterResult,
+  countScatter,
+  encodeHistogram,
+  type HistogramArgs,
+  MAX_PRIVATE_BINS,
+} from './primitives/histogram/index.js';
 export {
   encodeScan,
   SCAN_TILE,
@@ -47,6 +62,11 @@ export {
 } from './primitives/sort/segmented-sort.js';
 export { type DigitPass, planDigitPasses } from './primitives/sort/sort-plan.js';
 export {
+  BufferPool,
+  type BufferPoolOptions,
+  type BufferPoolStats,
+} from './runtime/buffer-pool.js';
+export {
   alignBufferSize,
   createBufferChecked,
   createStorage,
@@ -69,13 +89,6 @@ export {
 } from './runtime/gpu-context.js';
 export { loadGpu } from './runtime/load-gpu.js';
 export { type KernelConstants, type KernelSpec, PipelineCache } from './runtime/pipeline-cache.js';
-export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
-export { BufferUsage, MapMode } from './runtime/usage.js';
-export {
-  BufferPool,
-  type BufferPoolOptions,
-  type BufferPoolStats,
-} from './runtime/buffer-pool.js';
 export {
   formatProfile,
   type GpuPassTime,
@@ -84,18 +97,5 @@ export {
   type GpuProfilerOptions,
   type GpuTimeSource,
 } from './runtime/profiler.js';
-export {
-  type CompactArgs,
-  type CompactValuesArgs,
-  compactIndices,
-  encodeCompact,
-  encodeCompactValues,
-} from './primitives/compact/index.js';
-export {
-  type CountScatterOptions,
-  type CountScatterResult,
-  countScatter,
-  encodeHistogram,
-  type HistogramArgs,
-  MAX_PRIVATE_BINS,
-} from './primitives/histogram/index.js';
+export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
+export { BufferUsage, MapMode } from './runtime/usage.js';
