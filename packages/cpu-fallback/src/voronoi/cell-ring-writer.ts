@@ -105,19 +105,11 @@ export class CellRingWriter {
   end(sx: number, sy: number): void {
     if (this.pendingExit >= 0 && this.firstEntry >= 0) this.walkBoundary(this.pendingExit, this.firstEntry);
     if (this.length === this.ringStart && inBox(this.box, sx, sy)) this.boxRing();
-    let n = this.length;
+    const n = this.length;
     const c = this.coords;
     const s = this.ringStart;
-    if (n - s > 1 && c[2 * n - 2] === c[2 * s] && c[2 * n - 1] === c[2 * s + 1]) n--;
-    if (n - s >= 3) n = s + convexify(c, s, n - s);
-    if (n - s >= 2) startAtLowest(c, s, n);
-    this.length = n;
-    if (n > s) {
-      if (2 * n + 2 > c.length) this.grow();
-      this.coords[2 * n] = this.coords[2 * s];
-      this.coords[2 * n + 1] = this.coords[2 * s + 1];
-      this.length = n + 1;
-    }
+    if (n > s && 2 * n + 2 > c.length) this.grow();
+    this.length = closeRing(this.coords, s, n);
     this.ringOffsets[++this.rings] = this.length;
   }
 
@@ -173,6 +165,25 @@ export class CellRingWriter {
     next.set(this.coords.subarray(0, 2 * this.length));
     this.coords = next;
   }
+}
+
+/**
+ * Finishes the open ring `c[start .. end)` (points, not array positions) in place, as
+ * {@link CellRingWriter} does for every cell: a last point equal to the first is dropped, non-convex
+ * vertices are removed ({@link convexify}), the ring is rotated to start at its lowest vertex and
+ * closed by repeating that vertex. Returns the point index just past the closed ring (`start` for an
+ * empty ring). `c` must have room for one more point than the open ring.
+ */
+export function closeRing(c: Float64Array, start: number, end: number): number {
+  let n = end;
+  const s = start;
+  if (n - s > 1 && c[2 * n - 2] === c[2 * s] && c[2 * n - 1] === c[2 * s + 1]) n--;
+  if (n - s >= 3) n = s + convexify(c, s, n - s);
+  if (n - s >= 2) startAtLowest(c, s, n);
+  if (n === s) return n;
+  c[2 * n] = c[2 * s];
+  c[2 * n + 1] = c[2 * s + 1];
+  return n + 1;
 }
 
 /**

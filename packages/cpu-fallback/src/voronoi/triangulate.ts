@@ -5,6 +5,7 @@ import { hilbertOrder } from './hilbert-order.js';
 import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { type LocalFrame, localFrame } from './local-frame.js';
+import { renumberTriangles } from './triangle-order.js';
 
 /** A verified Delaunay triangulation plus what the Voronoi stages need from its construction. */
 export interface RobustTriangulation extends Triangulation {
@@ -99,6 +100,8 @@ function triangulateInPlace(sites: Float64Array, ids: Uint32Array | null): Robus
   let triangles: Uint32Array = d.triangles;
   let halfedges: Int32Array = d.halfedges;
   let hull: Uint32Array = d.hull;
+  // sites along a curve: triangles along it too (see renumberTriangles)
+  if (ids !== null) ({ triangles, halfedges } = renumberTriangles(n, triangles, halfedges));
   const repair = repairDelaunay(frame.xy, triangles, halfedges);
   let edgeState = repair.edgeState;
   let flips = repair.flips;

@@ -1,9 +1,10 @@
 import { type Box, boxArea } from '@geoframe/core';
 import { emptyPolygons, nextHalfedge, type PolygonBuffers, prevHalfedge } from './buffers.js';
-import { CellRingWriter } from './cell-ring-writer.js';
+import { CellRingWriter, closeRing } from './cell-ring-writer.js';
 import { circumcenters } from './circumcenters.js';
 import { inBox } from './clip-edge.js';
-import { lineOrder, walkStarts } from './site-order.js';
+import { EDGE_COCIRCULAR } from './lawson-repair.js';
+import { lineOrder } from './site-order.js';
 import { type RobustTriangulation, SORT_FROM, triangulateOrdered } from './triangulate.js';
 
 /**
@@ -31,11 +32,17 @@ export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
  * (`sort`). The output is the same either way, bit for bit, wherever the Delaunay triangulation is
  * unique (no four cocircular sites); `sort` only changes the speed. Exported for tests.
  *
- * With `sort`, cells are walked in curve order (local in memory) into a scratch buffer, then
- * scattered into the caller's site order: ring offsets by an exclusive scan of the ring
- * lengths, then one copy per ring into an output of exactly the right size.
+ * With `sort`, cells are walked in curve order (local in memory) and each ring is written
+ * straight to its final place in the caller's site order (see {@link walkCells}). `general`
+ * sends every cell through the general clipping writer instead of the fast path for cells
+ * inside the box — the same output, slower; for tests.
  */
-export function voronoiCellsOrdered(sites: Float64Array, box: Box, sort: boolean): PolygonBuffers {
+export function voronoiCellsOrdered(
+  sites: Float64Array,
+  box: Box,
+  sort: boolean,
+  general = false,
+): PolygonBuffers {
   const n = sites.length >> 1;
   if (n === 0) return emptyPolygons();
   checkBox(box, n);
@@ -47,104 +54,216 @@ export function voronoiCellsOrdered(sites: Float64Array, box: Box, sort: boolean
   }
   const ordered = triangulateOrdered(sites, sort);
   if (ordered === null) return collinearCells(sites, box);
-  const { tri, order } = ordered;
-  const walked = walkCells(ordered.sites, box, tri);
-  return order === null ? walked : scatterRings(walked, order);
+  return walkCells(ordered.sites, box, ordered.tri, ordered.order, general);
 }
 
-/** Every cell of a triangulation's sites, in their numbering. */
-function walkCells(sites: Float64Array, box: Box, tri: RobustTriangulation): PolygonBuffers {
+/**
+ * Every cell of a triangulation's sites, written in the caller's site order (`order[k]` is the
+ * caller's index of site k; null: the same numbering).
+ *
+ * Three passes, no scratch copy of the output:
+ * 1. count: per site, its degree (half-edges leaving it) and whether its cell is *simple* — not on
+ *    the hull and with every circumcentre around it inside the box. A simple cell's ring has
+ *    degree + 1 points (closed), less one per cocircular edge leaving the site (the two centres
+ *    are merged into one point), unless rounding makes two centres equal or the convexity pass
+ *    drops a vertex. Other cells are walked right away with the clipping writer into a small side buffer
+ *    (they are O(√n) for well-spread sites), which gives their exact length.
+ * 2. offsets: the lengths in the caller's order, exclusive-scanned.
+ * 3. write: simple cells are walked straight into their final place; side-buffer cells copied.
+ *    A simple ring that came out shorter than predicted (only on near-cocircular input) is
+ *    recorded, and one compaction pass at the end closes the gaps.
+ */
+function walkCells(
+  sites: Float64Array,
+  box: Box,
+  tri: RobustTriangulation,
+  order: Uint32Array | null,
+  general: boolean,
+): PolygonBuffers {
   const n = sites.length >> 1;
   const { triangles, halfedges } = tri;
   const cc = circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges);
   const nt = triangles.length / 3;
   const inside = new Uint8Array(nt);
   for (let t = 0; t < nt; t++) inside[t] = inBox(box, cc[2 * t], cc[2 * t + 1]) ? 1 : 0;
-  const start = walkStarts(n, triangles, halfedges);
-  // an unclipped cell has one vertex per half-edge leaving its site, plus the closing one
-  const writer = new CellRingWriter(box, n, triangles.length + n + 8 * tri.hull.length + 64);
 
+  // pass 1: walk starts (see walkStarts), degrees, simple or not (length -1 marks "not simple")
+  const start = new Int32Array(n).fill(-1);
+  const length = new Int32Array(n);
+  const { edgeState } = tri;
+  const merged = tri.cocircularEdges > 0;
+  for (let e = 0; e < triangles.length; e++) {
+    const i = triangles[e];
+    if (start[i] === -1) start[i] = e;
+    // across a cocircular edge both triangles have the same (merged) centre: written once
+    if (!merged || edgeState[e] !== EDGE_COCIRCULAR) length[i]++;
+  }
+  for (let t = 0; t < nt; t++) {
+    if (inside[t] === 1) continue;
+    length[triangles[3 * t]] = -1;
+    length[triangles[3 * t + 1]] = -1;
+    length[triangles[3 * t + 2]] = -1;
+  }
+  for (let e = 0; e < triangles.length; e++) {
+    if (halfedges[e] !== -1) continue;
+    const f = nextHalfedge(e);
+    start[triangles[f]] = f;
+    length[triangles[e]] = -1;
+    length[triangles[f]] = -1;
+  }
+  if (general) length.fill(-1);
+  let others = 0;
+  let longest = 0;
   for (let i = 0; i < n; i++) {
-    const xi = sites[2 * i];
-    const yi = sites[2 * i + 1];
-    const e0 = start[i];
-    writer.begin();
-    let e = e0;
-    const hull = halfedges[prevHalfedge(e0)] === -1;
-    if (hull) {
-      // the ray coming in from infinity, on the bisector with the hull neighbour before the walk
-      const j = triangles[prevHalfedge(e0)];
-      const t = (e0 / 3) | 0;
-      bisectorEdge(writer, sites, i, j, false, 0, 0, false, true, cc[2 * t], cc[2 * t + 1], inside[t] === 1);
+    if (length[i] < 0) others++;
+    else if (length[i] > longest) longest = length[i];
+  }
+  const side = new CellRingWriter(box, others, 16 * others + 64);
+  const sideRing = new Int32Array(others);
+  for (let i = 0, r = 0; i < n; i++) {
+    if (length[i] >= 0) {
+      // closed ring; a ring of one point (all centres equal) is closed too
+      length[i] = Math.max(length[i], 1) + 1;
+      continue;
     }
+    walkCell(side, sites, i, start[i], triangles, halfedges, cc, inside);
+    sideRing[r++] = i;
+  }
+  const sideCells = side.finish();
+  for (let r = 0; r < others; r++) {
+    length[sideRing[r]] = sideCells.ringOffsets[r + 1] - sideCells.ringOffsets[r];
+  }
+
+  // pass 2: ring offsets in the caller's order
+  const ringOffsets = new Int32Array(n + 1);
+  if (order === null) for (let i = 0; i < n; i++) ringOffsets[i + 1] = length[i];
+  else for (let k = 0; k < n; k++) ringOffsets[order[k] + 1] = length[k];
+  for (let i = 0; i < n; i++) ringOffsets[i + 1] += ringOffsets[i];
+  const coords = new Float64Array(2 * ringOffsets[n]);
+  // each ring's place, gathered in a tight loop of independent loads (in the write pass each
+  // would be a cache miss that the ring's stores wait on)
+  const place = new Int32Array(n);
+  if (order === null) place.set(ringOffsets.subarray(0, n));
+  else for (let k = 0; k < n; k++) place[k] = ringOffsets[order[k]];
+
+  // pass 3: every ring to its place
+  const ring = new Float64Array(2 * (longest + 2));
+  let short: number[] | null = null;
+  for (let k = 0, r = 0; k < n; k++) {
+    const at = place[k];
+    const want = length[k];
+    if (r < others && sideRing[r] === k) {
+      coords.set(
+        sideCells.coords.subarray(2 * sideCells.ringOffsets[r], 2 * sideCells.ringOffsets[r + 1]),
+        2 * at,
+      );
+      r++;
+      continue;
+    }
+    // a simple cell: one circumcentre per triangle around the site, consecutive duplicates
+    // (merged cocircular centres) written once, exactly as CellRingWriter.vertex would; built
+    // and finished in a small buffer that stays in L1, then copied out in one go (the output
+    // place is a cache miss; nothing waits on it)
+    const e0 = start[k];
+    let e = e0;
+    let m = 0;
     do {
       const t = (e / 3) | 0;
-      const twin = halfedges[e];
-      if (twin === -1) {
-        const j = triangles[nextHalfedge(e)];
-        // the ray going out to infinity, on the bisector with the hull neighbour after the walk
-        bisectorEdge(
-          writer,
-          sites,
-          i,
-          j,
-          true,
-          cc[2 * t],
-          cc[2 * t + 1],
-          inside[t] === 1,
-          false,
-          0,
-          0,
-          false,
-        );
-        break;
+      const x = cc[2 * t];
+      const y = cc[2 * t + 1];
+      if (m === 0 || ring[2 * m - 2] !== x || ring[2 * m - 1] !== y) {
+        ring[2 * m] = x;
+        ring[2 * m + 1] = y;
+        m++;
       }
-      const e2 = nextHalfedge(twin);
-      const t2 = (e2 / 3) | 0;
-      if (inside[t] === 1 && inside[t2] === 1) {
-        writer.vertex(cc[2 * t], cc[2 * t + 1]);
-      } else {
-        bisectorEdge(
-          writer,
-          sites,
-          i,
-          triangles[nextHalfedge(e)],
-          true,
-          cc[2 * t],
-          cc[2 * t + 1],
-          inside[t] === 1,
-          true,
-          cc[2 * t2],
-          cc[2 * t2 + 1],
-          inside[t2] === 1,
-        );
-      }
-      e = e2;
+      e = nextHalfedge(halfedges[e]);
     } while (e !== e0);
-    writer.end(xi, yi);
+    const got = closeRing(ring, 0, m);
+    for (let c = 0, o = 2 * at; c < 2 * got; c++) coords[o + c] = ring[c];
+    if (got !== want) {
+      short ??= [];
+      short.push(order === null ? k : order[k], got);
+    }
   }
-  return writer.finish();
+  return short === null ? { coords, ringOffsets } : closeGaps(coords, ringOffsets, short);
 }
 
 /**
- * Rings numbered by `order` (ring k belongs to site order[k]) moved into site order: ring
- * lengths scattered to the caller's numbering, an exclusive scan gives the offsets, then each
- * ring is copied to its place (reading front to back; measured faster than writing front to back).
+ * Moves rings left over the unused tails of rings that came out shorter than their planned
+ * length (`short`: pairs of ring index and actual length), fixing the offsets; one front-to-back
+ * pass, the destination never after the source.
  */
-function scatterRings(walked: PolygonBuffers, order: Uint32Array): PolygonBuffers {
-  const n = order.length;
-  const from = walked.ringOffsets;
-  const src = walked.coords;
-  const ringOffsets = new Int32Array(n + 1);
-  for (let k = 0; k < n; k++) ringOffsets[order[k] + 1] = from[k + 1] - from[k];
-  for (let i = 0; i < n; i++) ringOffsets[i + 1] += ringOffsets[i];
-  const coords = new Float64Array(2 * ringOffsets[n]);
-  for (let k = 0; k < n; k++) {
-    const hi = 2 * from[k + 1];
-    let at = 2 * ringOffsets[order[k]];
-    for (let c = 2 * from[k]; c < hi; c++) coords[at++] = src[c];
+function closeGaps(coords: Float64Array, ringOffsets: Int32Array, short: number[]): PolygonBuffers {
+  const n = ringOffsets.length - 1;
+  const actual = new Int32Array(n);
+  for (let i = 0; i < n; i++) actual[i] = ringOffsets[i + 1] - ringOffsets[i];
+  for (let p = 0; p < short.length; p += 2) actual[short[p]] = short[p + 1];
+  let to = 0;
+  for (let i = 0; i < n; i++) {
+    const from = ringOffsets[i];
+    if (from !== to) coords.copyWithin(2 * to, 2 * from, 2 * (from + actual[i]));
+    ringOffsets[i] = to;
+    to += actual[i];
   }
-  return { coords, ringOffsets };
+  ringOffsets[n] = to;
+  return { coords: coords.slice(0, 2 * to), ringOffsets };
+}
+
+/**
+ * Feeds the writer cell i (any cell: hull, clipped or not), walking counter-clockwise around the
+ * site from half-edge e0 (its walk start, see `walkStarts`).
+ */
+function walkCell(
+  writer: CellRingWriter,
+  sites: Float64Array,
+  i: number,
+  e0: number,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  cc: Float64Array,
+  inside: Uint8Array,
+): void {
+  writer.begin();
+  let e = e0;
+  const hull = halfedges[prevHalfedge(e0)] === -1;
+  if (hull) {
+    // the ray coming in from infinity, on the bisector with the hull neighbour before the walk
+    const j = triangles[prevHalfedge(e0)];
+    const t = (e0 / 3) | 0;
+    bisectorEdge(writer, sites, i, j, false, 0, 0, false, true, cc[2 * t], cc[2 * t + 1], inside[t] === 1);
+  }
+  do {
+    const t = (e / 3) | 0;
+    const twin = halfedges[e];
+    if (twin === -1) {
+      const j = triangles[nextHalfedge(e)];
+      // the ray going out to infinity, on the bisector with the hull neighbour after the walk
+      bisectorEdge(writer, sites, i, j, true, cc[2 * t], cc[2 * t + 1], inside[t] === 1, false, 0, 0, false);
+      break;
+    }
+    const e2 = nextHalfedge(twin);
+    const t2 = (e2 / 3) | 0;
+    if (inside[t] === 1 && inside[t2] === 1) {
+      writer.vertex(cc[2 * t], cc[2 * t + 1]);
+    } else {
+      bisectorEdge(
+        writer,
+        sites,
+        i,
+        triangles[nextHalfedge(e)],
+        true,
+        cc[2 * t],
+        cc[2 * t + 1],
+        inside[t] === 1,
+        true,
+        cc[2 * t2],
+        cc[2 * t2 + 1],
+        inside[t2] === 1,
+      );
+    }
+    e = e2;
+  } while (e !== e0);
+  writer.end(sites[2 * i], sites[2 * i + 1]);
 }
 
 /**
