@@ -6,8 +6,9 @@
  * The curve has about 4 cells per site (at most 2^15 per side); sites in one cell keep their
  * relative order (the sort is stable), so the result is a deterministic function of the input.
  * Any order gives the same Voronoi diagram; this one is only about speed. Sites must be finite.
+ * When `bounds` is given, the sites' bounding box is written to it (minX, minY, maxX, maxY).
  */
-export function hilbertOrder(xy: Float64Array): Uint32Array {
+export function hilbertOrder(xy: Float64Array, bounds?: Float64Array): Uint32Array {
   const n = xy.length >> 1;
   const order = new Uint32Array(n);
   if (n === 0) return order;
@@ -22,6 +23,12 @@ export function hilbertOrder(xy: Float64Array): Uint32Array {
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
     if (y > maxY) maxY = y;
+  }
+  if (bounds !== undefined) {
+    bounds[0] = minX;
+    bounds[1] = minY;
+    bounds[2] = maxX;
+    bounds[3] = maxY;
   }
   const bits = Math.max(1, Math.min(15, Math.ceil(Math.log2(n) / 2) + 1));
   const side = 2 ** bits;

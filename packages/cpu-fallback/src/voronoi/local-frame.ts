@@ -28,25 +28,38 @@ export function localFrame(xy: Float64Array): LocalFrame {
     if (y < minY) minY = y;
     if (y > maxY) maxY = y;
   }
+  const frame = frameOfBounds(minX, minY, maxX, maxY);
+  const { originX, originY, scale } = frame;
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = (xy[2 * i] - originX) * scale;
+    out[2 * i + 1] = (xy[2 * i + 1] - originY) * scale;
+  }
+  return { originX, originY, scale, xy: out };
+}
+
+/**
+ * The origin and scale of the local frame of sites whose bounding box is the given one (finite),
+ * with an empty `xy`: the caller maps each site to `((x - originX) * scale, (y - originY) * scale)`,
+ * which gives exactly {@link localFrame}'s coordinates (the subtraction is exact, the scale a power
+ * of two). Lets a pass that already reads every site build the local copy on the way.
+ */
+export function frameOfBounds(minX: number, minY: number, maxX: number, maxY: number): LocalFrame {
   const originX = exactOrigin(minX, maxX);
   const originY = exactOrigin(minY, maxY);
-  const local = new Float64Array(2 * n);
-  let largest = 0;
-  for (let i = 0; i < n; i++) {
-    const x = xy[2 * i] - originX;
-    const y = xy[2 * i + 1] - originY;
-    local[2 * i] = x;
-    local[2 * i + 1] = y;
-    const m = Math.max(Math.abs(x), Math.abs(y));
-    if (m > largest) largest = m;
-  }
+  // x - origin is exact and monotone in x, so the extremes of |x - origin| are at the bounds
+  const largest = Math.max(
+    Math.abs(minX - originX),
+    Math.abs(maxX - originX),
+    Math.abs(minY - originY),
+    Math.abs(maxY - originY),
+  );
   let scale = 1;
   if (largest > 0) {
     const exponent = 20 - Math.floor(Math.log2(largest));
     scale = 2 ** Math.max(-1000, Math.min(1000, exponent));
-    if (scale !== 1) for (let k = 0; k < 2 * n; k++) local[k] *= scale;
   }
-  return { originX, originY, scale, xy: local };
+  return { originX, originY, scale, xy: new Float64Array(0) };
 }
 
 /**

@@ -19,7 +19,7 @@ export function renumberTriangles(
     const a = triangles[3 * t];
     const b = triangles[3 * t + 1];
     const c = triangles[3 * t + 2];
-    const low = a < b ? (a < c ? a : c) : b < c ? b : c;
+    const low = Math.min(a, b, c);
     place[t] = low;
     counts[low + 1]++;
   }

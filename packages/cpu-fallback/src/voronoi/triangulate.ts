@@ -4,7 +4,7 @@ import type { Triangulation } from './buffers.js';
 import { hilbertOrder } from './hilbert-order.js';
 import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
-import { type LocalFrame, localFrame } from './local-frame.js';
+import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
 import { renumberTriangles } from './triangle-order.js';
 
 /** A verified Delaunay triangulation plus what the Voronoi stages need from its construction. */
@@ -78,23 +78,37 @@ export interface OrderedTriangulation {
 export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedTriangulation | null {
   const n = sites.length >> 1;
   if (n < 3) return null;
-  const order = sort ? hilbertOrder(sites) : null;
-  let world = sites;
-  if (order !== null) {
-    world = new Float64Array(2 * n);
-    for (let k = 0; k < n; k++) {
-      world[2 * k] = sites[2 * order[k]];
-      world[2 * k + 1] = sites[2 * order[k] + 1];
-    }
+  if (!sort) {
+    const tri = triangulateInPlace(sites, localFrame(sites), null);
+    return tri === null ? null : { tri, order: null, sites };
   }
-  const tri = triangulateInPlace(world, order);
+  const bounds = new Float64Array(4);
+  const order = hilbertOrder(sites, bounds);
+  // gather the sites in curve order, and their local-frame copy on the way
+  const frame = frameOfBounds(bounds[0], bounds[1], bounds[2], bounds[3]);
+  const { originX, originY, scale } = frame;
+  const world = new Float64Array(2 * n);
+  const local = new Float64Array(2 * n);
+  for (let k = 0; k < n; k++) {
+    const x = sites[2 * order[k]];
+    const y = sites[2 * order[k] + 1];
+    world[2 * k] = x;
+    world[2 * k + 1] = y;
+    local[2 * k] = (x - originX) * scale;
+    local[2 * k + 1] = (y - originY) * scale;
+  }
+  frame.xy = local;
+  const tri = triangulateInPlace(world, frame, order);
   return tri === null ? null : { tri, order, sites: world };
 }
 
-/** The triangulation of `sites` in their given order; `ids` name sites in errors. */
-function triangulateInPlace(sites: Float64Array, ids: Uint32Array | null): RobustTriangulation | null {
+/** The triangulation of `sites` in their given order, in `frame` (their local copy); `ids` name sites in errors. */
+function triangulateInPlace(
+  sites: Float64Array,
+  frame: LocalFrame,
+  ids: Uint32Array | null,
+): RobustTriangulation | null {
   const n = sites.length >> 1;
-  const frame = localFrame(sites);
   if (allCollinear(frame.xy)) return null;
   const d = new Delaunator(frame.xy);
   let triangles: Uint32Array = d.triangles;

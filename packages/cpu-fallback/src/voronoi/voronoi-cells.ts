@@ -85,7 +85,6 @@ function walkCells(
   const cc = circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges);
   const nt = triangles.length / 3;
   const inside = new Uint8Array(nt);
-  for (let t = 0; t < nt; t++) inside[t] = inBox(box, cc[2 * t], cc[2 * t + 1]) ? 1 : 0;
 
   // pass 1: walk starts (see walkStarts), degrees, simple or not (length -1 marks "not simple")
   const start = new Int32Array(n).fill(-1);
@@ -99,7 +98,11 @@ function walkCells(
     if (!merged || edgeState[e] !== EDGE_COCIRCULAR) length[i]++;
   }
   for (let t = 0; t < nt; t++) {
-    if (inside[t] === 1) continue;
+    // each centre is tested once, so every cell around it agrees
+    if (inBox(box, cc[2 * t], cc[2 * t + 1])) {
+      inside[t] = 1;
+      continue;
+    }
     length[triangles[3 * t]] = -1;
     length[triangles[3 * t + 1]] = -1;
     length[triangles[3 * t + 2]] = -1;
