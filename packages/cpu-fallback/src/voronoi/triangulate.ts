@@ -1,4 +1,3 @@
-import Delaunator from 'delaunator';
 import { orient2d } from 'robust-predicates';
 import type { Triangulation } from './buffers.js';
 import { hilbertOrder } from './hilbert-order.js';
@@ -6,6 +5,7 @@ import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
 import { renumberTriangles } from './triangle-order.js';
+import { unfoldedDelaunator } from './unfolded-delaunator.js';
 
 /** A verified Delaunay triangulation plus what the Voronoi stages need from its construction. */
 export interface RobustTriangulation extends Triangulation {
@@ -110,7 +110,7 @@ function triangulateInPlace(
 ): RobustTriangulation | null {
   const n = sites.length >> 1;
   if (allCollinear(frame.xy)) return null;
-  const d = new Delaunator(frame.xy);
+  const d = unfoldedDelaunator(frame.xy, ids);
   let triangles: Uint32Array = d.triangles;
   let halfedges: Int32Array = d.halfedges;
   let hull: Uint32Array = d.hull;
