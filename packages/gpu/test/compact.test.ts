@@ -31,9 +31,10 @@ function cpuCompact(flags: Uint32Array): number[] {
 }
 
 const PATHS: [string, ScanOptions][] = [
-  ['subgroups', { useSubgroups: true }],
-  ['workgroup memory', { useSubgroups: false }],
-  ['chained scan', { variant: 'chained' }],
+  ['reduce-then-scan, subgroups', { variant: 'reduce-then-scan', useSubgroups: true }],
+  ['reduce-then-scan, workgroup memory', { variant: 'reduce-then-scan', useSubgroups: false }],
+  ['chained scan (vectorized, subgroups)', { variant: 'chained' }],
+  ['chained scan, workgroup memory', { variant: 'chained', useSubgroups: false }],
 ];
 
 describe.each(PATHS)('compactIndices, %s', (_label, scan) => {

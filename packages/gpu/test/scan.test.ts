@@ -1,13 +1,14 @@
 import { BufferUsage, encodeScan, readback, type ScanOptions, scanU32, uploadStorage } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
+import { encodeScanWith } from '../src/primitives/scan/encode-scan.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { cpuScan, randomWords } from './scan-reference.js';
 
 const SIZES = [0, 1, 2, 255, 256, 257, 2047, 2048, 2049, 4095, 4096, 4097, 100003];
 
 const PATHS: [string, ScanOptions][] = [
-  ['subgroups', { useSubgroups: true }],
-  ['workgroup memory', { useSubgroups: false }],
+  ['subgroups', { variant: 'reduce-then-scan', useSubgroups: true }],
+  ['workgroup memory', { variant: 'reduce-then-scan', useSubgroups: false }],
 ];
 
 describe.each(PATHS)('reduce-then-scan, %s', (_label, options) => {
@@ -80,7 +81,11 @@ describe('ranges, segments and grids', () => {
     const values = randomWords(100003, 5);
     // 3 tiles per segment: 100003 elements in 17 segments, three levels of block sums inside
     for (const inclusive of [false, true]) {
-      const got = await scanU32(ctx, values, { inclusive, maxBindingBytes: 3 * 2048 * 4 + 256 });
+      const got = await scanU32(ctx, values, {
+        inclusive,
+        maxBindingBytes: 3 * 2048 * 4 + 256,
+        variant: 'reduce-then-scan',
+      });
       expect(got).toEqual(cpuScan(values, inclusive));
     }
     const out = await scanBetween(values, 90001, 7, 13, { maxBindingBytes: 2048 * 4 + 256 });
@@ -166,4 +171,52 @@ describe.each(CHAINED)('chained scan, %s', (_label, options) => {
     const split = await scanU32(ctx, values, { ...options, maxWorkgroupsPerDimension: 10 });
     expect(split).toEqual(cpuScan(values, false));
   });
+
+  test('aligned offsets (vec4 loads and stores) with a partial last vec4 leave the rest untouched', async () => {
+    const values = randomWords(100003, 78);
+    for (const [n, inOff, outOff] of [
+      [90001, 8, 4],
+      [90002, 4, 3],
+      [90003, 5, 64],
+      [3, 0, 0],
+      [4101, 0, 0],
+    ]) {
+      const out = await scanBetween(values, n, inOff, outOff, { ...options, inclusive: n % 2 === 0 });
+      expect(out.subarray(outOff, outOff + n)).toEqual(
+        cpuScan(values.subarray(inOff, inOff + n), n % 2 === 0),
+      );
+      expect(Array.from(out.subarray(0, outOff)).every((v) => v === 0xabcdef)).toBe(true);
+      expect(Array.from(out.subarray(outOff + n)).every((v) => v === 0xabcdef)).toBe(true);
+    }
+  });
+});
+
+describe('chained scan tile sizes', () => {
+  test.each([1, 2, 8])(
+    '%i vec4 per thread, with and without look-back fallback',
+    async (vectorsPerThread) => {
+      const ctx = await requireGpu();
+      const values = randomWords(70001, 5 + vectorsPerThread);
+      const input = await uploadStorage(ctx, values, 'scan test input');
+      const output = await uploadStorage(
+        ctx,
+        new Uint32Array(values.length),
+        'scan test output',
+        BufferUsage.COPY_SRC,
+      );
+      for (const lookbackSpins of [0, 64]) {
+        const encoder = ctx.device.createCommandEncoder();
+        await encodeScanWith(
+          ctx,
+          encoder,
+          { input, output, count: values.length, variant: 'chained', lookbackSpins },
+          { vectorsPerThread },
+        );
+        ctx.device.queue.submit([encoder.finish()]);
+        expect(await readback(ctx, output, new Uint32Array(values.length))).toEqual(cpuScan(values, false));
+      }
+      input.destroy();
+      output.destroy();
+    },
+  );
 });

@@ -1,12 +1,16 @@
 import type { GpuContext } from '../../runtime/gpu-context.js';
-import { elementRange, recordDispatches } from '../dispatch-recorder.js';
+import { elementRange, type PlannedDispatch, recordDispatches } from '../dispatch-recorder.js';
 import { scratchBuffer } from '../scratch.js';
 import { CHAINED_SCAN_KERNEL } from './chained-scan-kernel.js';
+import { CHAINED_VEC4_SCAN_KERNEL, type ChainedVec4Constants } from './chained-scan-vec4-kernel.js';
 import type { ScanArgs, ScanInternals } from './encode-scan.js';
 import { SCAN_ITEMS_PER_THREAD, SCAN_TILE, SCAN_WORKGROUP_SIZE, scanPlan } from './scan-plan.js';
 
 /** Default polls of a silent predecessor before reducing its tile ({@link ScanOptions.lookbackSpins}). */
 export const DEFAULT_LOOKBACK_SPINS = 64;
+
+/** vec4<u32> per thread of the vectorized chained scan (tiles of 256 × 4 × 4 = 4096 elements). */
+export const DEFAULT_CHAINED_VECTORS = 4;
 
 /**
  * The `'chained'` variant of `encodeScan` (arguments already validated, count > 0): one dispatch
@@ -21,7 +25,12 @@ export async function encodeChainedScan(
   args: ScanArgs,
   internals: ScanInternals,
 ): Promise<void> {
-  const plan = scanPlan(ctx, args);
+  const spins = args.lookbackSpins ?? DEFAULT_LOOKBACK_SPINS;
+  if (!Number.isInteger(spins) || spins < 0) throw new RangeError(`encodeScan: lookbackSpins ${spins}`);
+  const vectors = internals.vectorsPerThread ?? DEFAULT_CHAINED_VECTORS;
+  const subgroups = (args.useSubgroups ?? true) && ctx.features.subgroups;
+  const tile = subgroups ? SCAN_WORKGROUP_SIZE * 4 * vectors : SCAN_TILE;
+  const plan = scanPlan(ctx, args, tile);
   const count = args.count;
   let input = args.input;
   let inputOffset = args.inputOffset ?? 0;
@@ -34,42 +43,87 @@ export async function encodeChainedScan(
   }
   const carry = scratchBuffer(ctx, 'scan/carry', 16);
   encoder.clearBuffer(carry, 0, 16);
-  const spins = args.lookbackSpins ?? DEFAULT_LOOKBACK_SPINS;
-  if (!Number.isInteger(spins) || spins < 0) throw new RangeError(`encodeScan: lookbackSpins ${spins}`);
-  const constants = {
-    workgroupSize: SCAN_WORKGROUP_SIZE,
-    subgroups: plan.subgroups,
-    items: SCAN_ITEMS_PER_THREAD,
-    nonzero: internals.nonzero ?? false,
-    inPlace: false,
-  };
+  const nonzero = internals.nonzero ?? false;
   for (let s = 0, k = 0; s < count; s += plan.segment, k++) {
     const n = Math.min(plan.segment, count - s);
-    const tiles = Math.ceil(n / SCAN_TILE);
-    const statusBytes = (1 + 4 * tiles) * 4;
+    const tiles = Math.ceil(n / tile);
+    const statusBytes = (subgroups ? 2 + 2 * tiles : 1 + 4 * tiles) * 4;
     const status = scratchBuffer(ctx, 'scan/chained-status', statusBytes);
-    encoder.clearBuffer(status, 0, Math.ceil(statusBytes / 4) * 4);
-    const src = elementRange(ctx, input, inputOffset + s, n);
-    const dst = elementRange(ctx, args.output, outputOffset + s, n);
-    await recordDispatches(
-      ctx,
-      encoder,
-      'scan/chained',
-      [
-        {
-          kernel: CHAINED_SCAN_KERNEL,
-          constants,
-          params: [n, src.base, dst.base, tiles, k % 2, (k + 1) % 2, args.inclusive ? 1 : 0, spins],
-          entries: [
-            { binding: 1, buffer: input, offset: src.offset, size: src.size },
-            { binding: 2, buffer: args.output, offset: dst.offset, size: dst.size },
-            { binding: 3, buffer: status, offset: 0, size: statusBytes },
-            { binding: 4, buffer: carry },
-          ],
-          workgroups: tiles,
+    encoder.clearBuffer(status, 0, statusBytes);
+    const params = (src: { base: number }, dst: { base: number }) => [
+      n,
+      src.base,
+      dst.base,
+      tiles,
+      k % 2,
+      (k + 1) % 2,
+      args.inclusive ? 1 : 0,
+      spins,
+    ];
+    const common = [
+      { binding: 3, buffer: status, offset: 0, size: statusBytes },
+      { binding: 4, buffer: carry },
+    ];
+    let dispatch: PlannedDispatch;
+    if (subgroups) {
+      const vecSrc = vec4Range(ctx, input, inputOffset + s, n);
+      const vecDst = vec4Range(ctx, args.output, outputOffset + s, n);
+      const src = vecSrc ?? elementRange(ctx, input, inputOffset + s, n);
+      const dst = vecDst ?? elementRange(ctx, args.output, outputOffset + s, n);
+      dispatch = {
+        kernel: CHAINED_VEC4_SCAN_KERNEL,
+        constants: {
+          workgroupSize: SCAN_WORKGROUP_SIZE,
+          vectors,
+          nonzero,
+          vecIn: vecSrc !== null,
+          vecOut: vecDst !== null,
+        } satisfies ChainedVec4Constants,
+        params: params(src, dst),
+        entries: [
+          { binding: 1, buffer: input, offset: src.offset, size: src.size },
+          { binding: 2, buffer: args.output, offset: dst.offset, size: dst.size },
+          ...common,
+        ],
+        workgroups: tiles,
+      };
+    } else {
+      const src = elementRange(ctx, input, inputOffset + s, n);
+      const dst = elementRange(ctx, args.output, outputOffset + s, n);
+      dispatch = {
+        kernel: CHAINED_SCAN_KERNEL,
+        constants: {
+          workgroupSize: SCAN_WORKGROUP_SIZE,
+          subgroups: false,
+          items: SCAN_ITEMS_PER_THREAD,
+          nonzero,
+          inPlace: false,
         },
-      ],
-      plan.maxPerDimension,
-    );
+        params: params(src, dst),
+        entries: [
+          { binding: 1, buffer: input, offset: src.offset, size: src.size },
+          { binding: 2, buffer: args.output, offset: dst.offset, size: dst.size },
+          ...common,
+        ],
+        workgroups: tiles,
+      };
+    }
+    await recordDispatches(ctx, encoder, 'scan/chained', [dispatch], plan.maxPerDimension);
   }
+}
+
+/**
+ * A binding of `count` elements from element `first` as whole vec4<u32>s, or null when element
+ * `first` is not 16-byte aligned in its binding or the rounded-up range does not fit the buffer.
+ */
+function vec4Range(
+  ctx: GpuContext,
+  buffer: GPUBuffer,
+  first: number,
+  count: number,
+): { offset: number; size: number; base: number } | null {
+  const r = elementRange(ctx, buffer, first, count);
+  const size = Math.ceil(r.size / 16) * 16;
+  if (r.base % 4 !== 0 || r.offset + size > buffer.size) return null;
+  return { offset: r.offset, size, base: r.base };
 }

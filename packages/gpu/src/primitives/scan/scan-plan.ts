@@ -13,7 +13,10 @@ export const SCAN_TILE = SCAN_WORKGROUP_SIZE * SCAN_ITEMS_PER_THREAD;
 
 /** Tuning and test knobs of {@link encodeScan}; the defaults suit real use. */
 export interface ScanOptions {
-  /** Default `'reduce-then-scan'` (portable, three passes); `'chained'` is the single-pass look-back scan. */
+  /**
+   * `'chained'`: the single-pass look-back scan (the default where subgroups are available and
+   * used); `'reduce-then-scan'`: three passes, no waiting between workgroups (the default otherwise).
+   */
   variant?: ScanVariant;
   /** Use subgroup operations when the device has them (default true); false forces the workgroup-memory path. */
   useSubgroups?: boolean;
