@@ -52,6 +52,7 @@ export {
   type PlanOptions,
   planDispatch,
 } from './dispatch/plan-dispatch.js';
+export { isRecoverableGpuError, RECOVERABLE_GPU_ERRORS, runDispatched } from './dispatch/run-dispatched.js';
 export { GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
 export { area } from './measures/area.js';
 export { bounds } from './measures/bounds.js';

@@ -1,0 +1,96 @@
+import {
+  type DispatchEvent,
+  GeoframeError,
+  GpuRequiredError,
+  onDispatch,
+  planDispatch,
+  runDispatched,
+} from '@geoframe/core';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+
+const seen: DispatchEvent[] = [];
+const stop = onDispatch((e) => seen.push(e));
+afterAll(stop);
+afterEach(() => {
+  seen.length = 0;
+  vi.unstubAllEnvs();
+});
+
+describe('planDispatch', () => {
+  it("'cpu' always runs on the CPU; unknown devices are refused", () => {
+    expect(planDispatch('voronoiPolygons', 10, { device: 'cpu' })).toMatchObject({ path: 'cpu', rows: 10 });
+    expect(() => planDispatch('voronoiPolygons', 10, { device: 'tpu' as never })).toThrow(/device must be/);
+  });
+
+  it("'gpu' without a GPU implementation or adapter is a typed error", () => {
+    expect(() => planDispatch('voronoiPolygons', 10, { device: 'gpu' })).toThrow(GpuRequiredError);
+    expect(() => planDispatch('someKernel', 10, { device: 'gpu' })).toThrow(/no GPU implementation/);
+  });
+
+  it("'auto' says why it chose the CPU", () => {
+    expect(planDispatch('voronoiPolygons', 1e7).reason).toMatch(/no GPU implementation yet/);
+  });
+
+  it('the crossover can be overridden by environment', () => {
+    vi.stubEnv('GEOFRAME_CROSSOVER_VORONOIPOLYGONS', '5');
+    // still CPU: there is no GPU pipeline to cross over to
+    expect(planDispatch('voronoiPolygons', 10).path).toBe('cpu');
+  });
+});
+
+describe('runDispatched', () => {
+  const gpuDecision: DispatchEvent = {
+    type: 'dispatch',
+    kernel: 'k',
+    rows: 100,
+    path: 'gpu',
+    reason: 'test',
+  };
+
+  it('runs the chosen path and emits the decision first', async () => {
+    const result = await runDispatched(gpuDecision, 'auto', { gpu: async () => 'gpu', cpu: () => 'cpu' });
+    expect(result).toBe('gpu');
+    expect(seen).toEqual([gpuDecision]);
+    const cpu = await runDispatched({ ...gpuDecision, path: 'cpu' }, 'auto', {
+      gpu: async () => 'gpu',
+      cpu: () => 'cpu',
+    });
+    expect(cpu).toBe('cpu');
+  });
+
+  for (const code of ['GPU_UNAVAILABLE', 'GPU_DEVICE_LOST', 'GPU_OUT_OF_MEMORY']) {
+    it(`under 'auto', ${code} falls back to the CPU with a fallback event`, async () => {
+      const result = await runDispatched(gpuDecision, 'auto', {
+        gpu: async () => {
+          throw new GeoframeError(code, 'the device went away');
+        },
+        cpu: () => 'cpu',
+      });
+      expect(result).toBe('cpu');
+      expect(seen.map((e) => e.type)).toEqual(['dispatch', 'fallback']);
+      expect(seen[1]).toMatchObject({ path: 'cpu', kernel: 'k' });
+      expect(seen[1].reason).toContain(code);
+    });
+
+    it(`under 'gpu', ${code} reaches the caller`, async () => {
+      const failing = runDispatched(gpuDecision, 'gpu', {
+        gpu: async () => {
+          throw new GeoframeError(code, 'the device went away');
+        },
+        cpu: () => 'cpu',
+      });
+      await expect(failing).rejects.toMatchObject({ code });
+    });
+  }
+
+  it('a validation error (a kernel bug) is never hidden by a fallback', async () => {
+    const failing = runDispatched(gpuDecision, 'auto', {
+      gpu: async () => {
+        throw new GeoframeError('GPU_VALIDATION', 'scan: bad binding');
+      },
+      cpu: () => 'cpu',
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'GPU_VALIDATION' });
+    expect(seen.map((e) => e.type)).toEqual(['dispatch']);
+  });
+});
