@@ -1,12 +1,11 @@
-// Shared pieces of the GPU benchmarks: argument parsing, medians after warm-up, GPU pass timing
-// through GpuProfiler, a device-bandwidth copy kernel for the "× copy" column, and a markdown
-// table printer. Benchmarks import it; it runs nothing by itself.
+// Shared pieces of the GPU benchmarks: argument parsing, medians, a device-bandwidth copy kernel,
+// the one way GPU work is timed (timedVsCopy: clocks kept up, the primitive and the copy timed
+// alternately, both medians and their ratio for the "× copy" column) and a markdown table printer. Benchmarks import it; it runs nothing by itself.
 import {
-  BufferUsage,
   createStorage,
   dispatchThreads,
   GpuContext,
-  GpuProfiler,
+  type GpuProfiler,
   type KernelSpec,
 } from '../../packages/gpu/src/index.js';
 
@@ -85,7 +84,8 @@ export interface Timing {
 
 /**
  * Runs `run` `warmup` times untimed, then `runs` times, and summarizes what each timed call
- * returned (its own measurement in ms, e.g. GPU time from a profiler).
+ * returned (its own measurement in ms, e.g. {@link wallMs} of CPU work). GPU work is timed with
+ * {@link timedVsCopy} instead, which keeps the clocks up.
  */
 export async function measure(
   run: () => Promise<number>,
@@ -97,29 +97,22 @@ export async function measure(
   return { median: median(times), min: Math.min(...times), max: Math.max(...times), runs };
 }
 
-/** Wall time of `fn` in ms (for {@link measure} on CPU work or whole calls). */
+/** Wall time of `fn` in ms (for {@link measure} on CPU work or whole calls; GPU work: {@link timedVsCopy}). */
 export async function wallMs(fn: () => unknown): Promise<number> {
   const start = performance.now();
   await fn();
   return performance.now() - start;
 }
 
-/**
- * GPU time of one submission in ms: `encode` records its passes with `profiler.passDescriptor`,
- * then the profiler resolves, the encoder is submitted and the total of the passes is returned
- * (timestamps where available, else wall time to `onSubmittedWorkDone`, after draining the queue).
- */
-export async function gpuMs(
-  ctx: GpuContext,
-  profiler: GpuProfiler,
-  encode: (encoder: GPUCommandEncoder) => Promise<void> | void,
-): Promise<number> {
-  await ctx.device.queue.onSubmittedWorkDone();
+/** Records GPU work into `encoder` (its own passes); what {@link timedVsCopy} times. */
+export type Encode = (encoder: GPUCommandEncoder) => Promise<void> | void;
+
+/** Runs what `encode` records in one submission and waits for it (e.g. before checking its result). */
+export async function submitAndWait(ctx: GpuContext, encode: Encode): Promise<void> {
   const encoder = ctx.device.createCommandEncoder();
   await encode(encoder);
-  profiler.resolve(encoder);
   ctx.device.queue.submit([encoder.finish()]);
-  return (await profiler.profile()).totalMs;
+  await ctx.device.queue.onSubmittedWorkDone();
 }
 
 const COPY_WORKGROUP = 256;
@@ -147,39 +140,144 @@ fn main(
 };
 
 /**
- * Median GPU time in ms of a kernel copying `bytes` (rounded up to 16) from one buffer into
- * another, one vec4<u32> per thread: it reads and writes `bytes` each, so
- * `gbps(2 * bytes, ms)` is the device's practical bandwidth for a kernel of that traffic.
+ * A recorder of the copy kernel from `src` into `dst`: each call encodes one compute pass that
+ * copies `dst`'s bytes (its size rounded down to 16) from the start of `src`, which must be at
+ * least as large, one vec4<u32> per thread. It reads and writes `dst.size` bytes each, so
+ * `gbps(2 * dst.size, ms)` is the device's practical bandwidth for a kernel of that traffic.
  */
-export async function copyKernel(ctx: GpuContext, bytes: number, args: BenchArgs): Promise<Timing> {
-  const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+export async function copyEncoder(ctx: GpuContext, src: GPUBuffer, dst: GPUBuffer): Promise<Encode> {
   const pipeline = await ctx.pipelines.get(COPY_KERNEL, { workgroupSize: COPY_WORKGROUP });
-  const src = await createStorage(ctx, size, 'bench copy source');
-  const dst = await createStorage(ctx, size, 'bench copy target', BufferUsage.COPY_SRC);
-  const profiler = new GpuProfiler(ctx);
-  try {
-    const bindGroup = ctx.device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: src } },
-        { binding: 1, resource: { buffer: dst } },
-      ],
+  const bindGroup = ctx.device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [
+      { binding: 0, resource: { buffer: src } },
+      { binding: 1, resource: { buffer: dst } },
+    ],
+  });
+  const vectors = Math.floor(dst.size / 16);
+  return (encoder) => {
+    const pass = encoder.beginComputePass({ label: 'bench copy' });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindGroup);
+    dispatchThreads(pass, vectors, COPY_WORKGROUP, ctx.limits.maxComputeWorkgroupsPerDimension);
+    pass.end();
+  };
+}
+
+/** Two storage buffers of `bytes` (rounded up to 16) for the copy kernel; destroy both when done. */
+export async function createCopyPair(ctx: GpuContext, bytes: number): Promise<[GPUBuffer, GPUBuffer]> {
+  const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+  return [
+    await createStorage(ctx, size, 'bench copy source'),
+    await createStorage(ctx, size, 'bench copy target'),
+  ];
+}
+
+/**
+ * Keeps the GPU busy with back-to-back submissions of 20 copies each for about `ms` milliseconds.
+ * The driver lowers the clocks while a script works on the CPU only (references, checks) — an
+ * H100 falls from 1980 to 345 MHz — and a few short timed submissions do not bring them back.
+ */
+export async function heat(ctx: GpuContext, copy: Encode, ms: number): Promise<void> {
+  const end = performance.now() + ms;
+  while (performance.now() < end)
+    await submitAndWait(ctx, async (encoder) => {
+      for (let i = 0; i < 20; i++) await copy(encoder);
     });
-    return await measure(
-      () =>
-        gpuMs(ctx, profiler, (encoder) => {
-          const pass = encoder.beginComputePass(profiler.passDescriptor('copy'));
-          pass.setPipeline(pipeline);
-          pass.setBindGroup(0, bindGroup);
-          dispatchThreads(pass, size / 16, COPY_WORKGROUP, ctx.limits.maxComputeWorkgroupsPerDimension);
-          pass.end();
-        }),
-      args,
-    );
+}
+
+/**
+ * GPU time in ms of what `encode` records: the gap between two empty timestamped passes around it
+ * (so it counts the gaps between its passes too), after `filler` untimed copies that keep the GPU
+ * busy up to the timed region; without timestamp queries, wall time of the whole submission (the
+ * filler then counts, so leave it out).
+ */
+async function bracketMs(
+  ctx: GpuContext,
+  profiler: GpuProfiler,
+  encode: Encode,
+  filler: { copy: Encode; times: number },
+): Promise<number> {
+  await ctx.device.queue.onSubmittedWorkDone();
+  const encoder = ctx.device.createCommandEncoder();
+  for (let i = 0; i < filler.times; i++) await filler.copy(encoder);
+  encoder.beginComputePass(profiler.passDescriptor('before')).end();
+  await encode(encoder);
+  encoder.beginComputePass(profiler.passDescriptor('after')).end();
+  profiler.resolve(encoder);
+  ctx.device.queue.submit([encoder.finish()]);
+  const passes = await profiler.read();
+  if (profiler.source === 'wall') return passes[0].ms;
+  return Math.max(0, passes[1].startMs - (passes[0].startMs + passes[0].ms));
+}
+
+/** Options of {@link timedVsCopy}: runs and warm-up, and how the clocks are kept up. */
+export interface TimedVsCopyOptions extends Pick<BenchArgs, 'runs' | 'warmup'> {
+  /** Back-to-back copies before the first run, in ms (see {@link heat}); default 250. */
+  heatMs?: number;
+  /**
+   * About how many ms of untimed copies go before each timed region, in the same submission;
+   * default 1, 0 for none. Ignored without timestamp queries (the filler would be timed).
+   */
+  fillMs?: number;
+}
+
+/** {@link Timing} of a primitive with the copy timed alongside it. */
+export interface CopyTiming extends Timing {
+  /** Median ms of the copy kernel, timed alternately with the primitive. */
+  copy: number;
+  /** `median / copy`: 1 is a primitive as fast as copying the yardstick's bytes. */
+  ratio: number;
+}
+
+/**
+ * The one way the benchmarks time GPU work: the median GPU time of what `encode` records and of
+ * the copy kernel ({@link copyEncoder}) on `copy` — a source and target buffer, or a byte count for
+ * which a pair is made and freed — timed alternately so that both see the same clocks. First
+ * {@link heat}, then `warmup` (at least one) untimed rounds of both, then `runs` timed rounds, each run's timed
+ * region preceded by about `fillMs` of untimed copies (their count set from the warm-up copies).
+ * Each run is one submission whose time is the gap between timestamped empty passes around the
+ * recorded work; `encode` must not use `profiler` itself. The copy moves the bytes of its target
+ * (read and written once each): size it to the primitive's traffic for a meaningful ratio.
+ */
+export async function timedVsCopy(
+  ctx: GpuContext,
+  profiler: GpuProfiler,
+  encode: Encode,
+  copy: readonly [GPUBuffer, GPUBuffer] | number,
+  { runs, warmup, heatMs = 250, fillMs = 1 }: TimedVsCopyOptions,
+): Promise<CopyTiming> {
+  const pair = typeof copy === 'number' ? await createCopyPair(ctx, copy) : copy;
+  try {
+    const copyPass = await copyEncoder(ctx, pair[0], pair[1]);
+    await heat(ctx, copyPass, heatMs);
+    const filler = { copy: copyPass, times: 0 };
+    const warm: number[] = [];
+    for (let i = 0; i < Math.max(1, warmup); i++) {
+      warm.push(await bracketMs(ctx, profiler, copyPass, filler));
+      await bracketMs(ctx, profiler, encode, filler);
+    }
+    if (profiler.source === 'timestamp' && fillMs > 0) {
+      filler.times = Math.min(256, Math.ceil(fillMs / Math.max(median(warm), 1e-3)));
+    }
+    const times: number[] = [];
+    const copies: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      copies.push(await bracketMs(ctx, profiler, copyPass, filler));
+      times.push(await bracketMs(ctx, profiler, encode, filler));
+    }
+    const ms = median(times);
+    const copyMs = median(copies);
+    return {
+      median: ms,
+      min: Math.min(...times),
+      max: Math.max(...times),
+      runs,
+      copy: copyMs,
+      ratio: ms / copyMs,
+    };
   } finally {
-    profiler.destroy();
-    src.destroy();
-    dst.destroy();
+    if (typeof copy === 'number') for (const b of pair) b.destroy();
   }
 }
 

@@ -2,11 +2,10 @@
 // already on the device, the bandwidth it reaches (bytes read + written once each, as a lower
 // bound on its traffic) and its time over a plain vec4 copy kernel of the same bytes (the
 // "× copy" column: 1 is device speed; reduce-then-scan, reading twice, cannot beat 1.5, a
-// single-pass scan can approach 1). The copy is timed alternately with each primitive and the
-// ratio taken to that copy, because the GPU's clocks change during a run: after CPU-only
-// stretches (references, checks) the driver may lower them and short timed submissions do not
-// always bring them back; each size also starts with ~300 ms of back-to-back copies. Every result
-// is checked against a CPU reference before it is timed.
+// single-pass scan can approach 1). Timed with the harness's timedVsCopy: the copy is timed
+// alternately with each primitive after back-to-back copies that bring the clocks back up (the
+// driver lowers them during the CPU-only stretches: references, checks). Every result is checked
+// against a CPU reference before it is timed.
 //
 // Bundle with esbuild (the `webgpu` package left external) and run with Node, e.g. through the
 // GPU-host packing script: `pack.sh bench/gpu/scan.ts`, then
@@ -22,22 +21,24 @@ import {
   encodeCompact,
   encodeHistogram,
   encodeScan,
-  type GpuContext,
   GpuProfiler,
-  type KernelSpec,
   readback,
   type ScanVariant,
   uploadStorage,
 } from '../../packages/gpu/src/index.js';
 import { encodeScanWith } from '../../packages/gpu/src/primitives/scan/encode-scan.js';
 import {
-  copyKernel,
+  type CopyTiming,
+  copyEncoder,
   createBenchContext,
+  createCopyPair,
   describeDevice,
+  type Encode,
   gbps,
   markdownTable,
-  median,
   parseBenchArgs,
+  submitAndWait,
+  timedVsCopy,
 } from './bench-harness.js';
 
 const argv = process.argv.slice(2);
@@ -50,29 +51,6 @@ console.log(
   `scan / compact / histogram — ${describeDevice(ctx)}; subgroups ${ctx.features.subgroups}; ` +
     `median of ${timed.runs} after ${timed.warmup} warm-up\n`,
 );
-
-/**
- * GPU time in ms of what `encode` records: the gap between two empty timestamped passes around
- * it (the primitive records its own passes), or wall time without timestamp queries.
- */
-async function bracketMs(
-  ctx: GpuContext,
-  profiler: GpuProfiler,
-  encode: (encoder: GPUCommandEncoder) => Promise<void>,
-): Promise<number> {
-  await ctx.device.queue.onSubmittedWorkDone();
-  const encoder = ctx.device.createCommandEncoder();
-  // untimed filler first, so the GPU is busy most of the time and keeps its clocks
-  if (filler) for (let i = 0; i < filler.times; i++) await encodeCopy4(encoder, filler.src, filler.dst);
-  encoder.beginComputePass(profiler.passDescriptor('before')).end();
-  await encode(encoder);
-  encoder.beginComputePass(profiler.passDescriptor('after')).end();
-  profiler.resolve(encoder);
-  ctx.device.queue.submit([encoder.finish()]);
-  const passes = await profiler.read();
-  if (profiler.source === 'wall') return passes[0].ms;
-  return Math.max(0, passes[1].startMs - (passes[0].startMs + passes[0].ms));
-}
 
 function randomWords(n: number, seed: number, mask: number): Uint32Array {
   let a = seed >>> 0;
@@ -88,99 +66,16 @@ function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`${what}: the GPU result differs from the CPU reference`);
 }
 
-/** The harness's copy, recordable into any encoder on any buffers (one vec4<u32> per thread). */
-const COPY4: KernelSpec<{ workgroupSize: number }> = {
-  name: 'bench/scan-copy-vec4',
-  source: () => /* wgsl */ `
-@group(0) @binding(0) var<storage, read> src: array<vec4u>;
-@group(0) @binding(1) var<storage, read_write> dst: array<vec4u>;
-@compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
-  if (i < arrayLength(&dst)) {
-    dst[i] = src[i];
-  }
-}
-`,
-};
-
-async function encodeCopy4(encoder: GPUCommandEncoder, src: GPUBuffer, dst: GPUBuffer): Promise<void> {
-  const pipeline = await ctx.pipelines.get(COPY4, { workgroupSize: 256 });
-  const pass = encoder.beginComputePass();
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(
-    0,
-    ctx.device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: src } },
-        { binding: 1, resource: { buffer: dst } },
-      ],
-    }),
-  );
-  const groups = Math.ceil(dst.size / 16 / 256);
-  const y = Math.ceil(groups / 65535);
-  pass.dispatchWorkgroups(Math.ceil(groups / y), y);
-  pass.end();
-}
-
-/**
- * Keeps the GPU busy with back-to-back copies for about `ms` milliseconds: after the CPU-only
- * stretches of this script (references, checks) the driver may have lowered the clocks, and a
- * few short timed submissions do not bring them back.
- */
-async function heat(ms: number, src: GPUBuffer, dst: GPUBuffer): Promise<void> {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    const encoder = ctx.device.createCommandEncoder();
-    for (let i = 0; i < 20; i++) await encodeCopy4(encoder, src, dst);
-    ctx.device.queue.submit([encoder.finish()]);
-    await ctx.device.queue.onSubmittedWorkDone();
-  }
-}
-
-/**
- * Median GPU time of `encode` and of the copy kernel on `copyPair` (the same bytes), timed
- * alternately so that both see the same clocks: the "× copy" column is their ratio.
- */
-async function timedVsCopy(
-  encode: (encoder: GPUCommandEncoder) => Promise<void>,
-  copyPair: [GPUBuffer, GPUBuffer],
-): Promise<{ median: number; copy: number; min: number }> {
-  const copy = (e: GPUCommandEncoder) => encodeCopy4(e, copyPair[0], copyPair[1]);
-  await heat(150, copyPair[0], copyPair[1]);
-  for (let i = 0; i < timed.warmup; i++) {
-    await bracketMs(ctx, profiler, copy);
-    await bracketMs(ctx, profiler, encode);
-  }
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < timed.runs; i++) {
-    b.push(await bracketMs(ctx, profiler, copy));
-    a.push(await bracketMs(ctx, profiler, encode));
-  }
-  return { median: median(a), copy: median(b), min: Math.min(...a) };
-}
-
-/** Copies recorded before every timed region (see {@link bracketMs}); set per size. */
-let filler: { src: GPUBuffer; dst: GPUBuffer; times: number } | null = null;
-
 const rows: (string | number)[][] = [];
 const profiler = new GpuProfiler(ctx);
 for (const n of sizes) {
   const bytes = n * 4;
-  const pair: [GPUBuffer, GPUBuffer] = [
-    await createStorage(ctx, bytes, 'bench copy source'),
-    await createStorage(ctx, bytes, 'bench copy target'),
-  ];
-  // about 1 ms of copies before each timed region (less on a software GPU)
-  filler = { src: pair[0], dst: pair[1], times: args.small ? 1 : Math.ceil(2 ** 26 / n) * 4 };
-  await heat(300, pair[0], pair[1]);
-  const copy = await copyKernel(ctx, bytes, timed);
-  rows.push(['copy (vec4)', `2^${Math.log2(n)}`, copy.median, gbps(2 * bytes, copy.median), copy.median, 1]);
-  const row = (name: string, t: { median: number; copy: number }, moved: number) =>
-    rows.push([name, `2^${Math.log2(n)}`, t.median, gbps(moved, t.median), t.copy, t.median / t.copy]);
+  const pair = await createCopyPair(ctx, bytes);
+  const time = (encode: Encode) => timedVsCopy(ctx, profiler, encode, pair, timed);
+  const row = (name: string, t: CopyTiming, moved: number) =>
+    rows.push([name, `2^${Math.log2(n)}`, t.median, gbps(moved, t.median), t.copy, t.ratio]);
+  // the copy against itself: its ratio shows how far two medians of the same work drift apart
+  row('copy (vec4)', await time(await copyEncoder(ctx, pair[0], pair[1])), 2 * bytes);
 
   const values = randomWords(n, 1, 0xffffffff);
   const input = await uploadStorage(ctx, values, 'bench scan input', BufferUsage.COPY_SRC);
@@ -200,8 +95,7 @@ for (const n of sizes) {
     ctx.device.queue.submit([enc.finish()]);
   }
   if (diag) {
-    const b = await timedVsCopy((e) => encodeCopy4(e, input, output), pair);
-    row('diag: copy from the uploaded input', b, 2 * bytes);
+    row('diag: copy from the uploaded input', await time(await copyEncoder(ctx, input, output)), 2 * bytes);
   }
   const variants: [string, ScanVariant, number | undefined][] = [
     ['scan reduce-then-scan', 'reduce-then-scan', undefined],
@@ -215,13 +109,13 @@ for (const n of sizes) {
       vectorsPerThread === undefined
         ? encodeScan(ctx, encoder, { input, output, count: n, variant })
         : encodeScanWith(ctx, encoder, { input, output, count: n, variant }, { vectorsPerThread });
-    await bracketMs(ctx, profiler, encode);
+    await submitAndWait(ctx, encode);
     const got = await readback(ctx, output, new Uint32Array(n));
     check(
       got.every((v, i) => v === expected[i]),
       name,
     );
-    const t = await timedVsCopy(encode, pair);
+    const t = await time(encode);
     row(name, t, 2 * bytes);
   }
   if (diag) {
@@ -238,13 +132,13 @@ for (const n of sizes) {
           variant,
           useSubgroups: !name.includes('no subgroups'),
         });
-      await bracketMs(ctx, profiler, encode);
+      await submitAndWait(ctx, encode);
       const got = await readback(ctx, output, new Uint32Array(n));
       check(
         got.every((v, i) => v === expected[i]),
         name,
       );
-      const t = await timedVsCopy(encode, pair);
+      const t = await time(encode);
       row(name, t, 2 * bytes);
     }
   }
@@ -256,9 +150,9 @@ for (const n of sizes) {
   const kept = flags.reduce((s, f) => s + f, 0);
   const compact = (encoder: GPUCommandEncoder) =>
     encodeCompact(ctx, encoder, { flags: flagBuffer, count: n, indicesOut: output, countOut });
-  await bracketMs(ctx, profiler, compact);
+  await submitAndWait(ctx, compact);
   check((await readback(ctx, countOut, new Uint32Array(1)))[0] === kept, 'compact count');
-  const t = await timedVsCopy(compact, pair);
+  const t = await time(compact);
   row('compact (50% kept)', t, bytes + kept * 4);
 
   for (const bins of [256, 65536]) {
@@ -272,7 +166,7 @@ for (const n of sizes) {
     );
     const histogram = (encoder: GPUCommandEncoder) =>
       encodeHistogram(ctx, encoder, { keys: keyBuffer, count: n, bins, countsOut: counts });
-    await bracketMs(ctx, profiler, histogram);
+    await submitAndWait(ctx, histogram);
     const cpu = new Uint32Array(bins);
     for (const k of keys) cpu[k]++;
     const gpu = await readback(ctx, counts, new Uint32Array(bins));
@@ -280,7 +174,7 @@ for (const n of sizes) {
       gpu.every((v, i) => v === cpu[i]),
       `histogram ${bins}`,
     );
-    const h = await timedVsCopy(histogram, pair);
+    const h = await time(histogram);
     row(`histogram ${bins} bins`, h, bytes);
     keyBuffer.destroy();
     counts.destroy();

@@ -1,9 +1,11 @@
 // GPU sorting: median GPU time of the radix sort (key-value and key-only, 32-bit keys) and of the
 // segmented sort (in-workgroup path) with their data already on the device; the bandwidth that is
 // (counting the bytes every pass reads and writes: keys, values and the digit histograms); pairs
-// per second; and the time over a plain copy kernel moving the same bytes in the same run (the
-// "× copy" column: 1 would be a sort as fast as moving its traffic once at device speed). Each
-// result is checked against the input before it is timed (order, permutation, stability).
+// per second; and the time of a plain copy kernel moving the same bytes, timed alternately with the
+// sort after back-to-back copies that bring the clocks back up (the harness's timedVsCopy), and
+// their ratio (the "× copy" column: 1 would be a sort as fast as moving its traffic once at device
+// speed). Each result is checked against the input before it is timed (order, permutation,
+// stability).
 //
 // Bundle with esbuild (the `webgpu` package left external) and run with Node, e.g. through the
 // GPU-host packing script: `pack.sh bench/gpu/sort.ts`, then
@@ -16,20 +18,20 @@ import {
   BufferUsage,
   encodeRadixSort,
   encodeSegmentedSort,
-  type GpuContext,
   GpuProfiler,
   planDigitPasses,
   readback,
   uploadStorage,
 } from '../../packages/gpu/src/index.js';
 import {
-  copyKernel,
   createBenchContext,
   describeDevice,
+  type Encode,
   gbps,
   markdownTable,
-  measure,
   parseBenchArgs,
+  submitAndWait,
+  timedVsCopy,
 } from './bench-harness.js';
 
 const args = parseBenchArgs();
@@ -44,27 +46,6 @@ console.log(
 /** Keys per radix tile and histogram bytes per tile and pass (256 u32 counters). */
 const TILE = 2048;
 const HISTOGRAM_BYTES = 256 * 4;
-
-/**
- * GPU time in ms of what `encode` records: the gap between two empty timestamped passes around
- * it, or wall time without timestamp queries.
- */
-async function bracketMs(
-  ctx: GpuContext,
-  profiler: GpuProfiler,
-  encode: (encoder: GPUCommandEncoder) => Promise<void>,
-): Promise<number> {
-  await ctx.device.queue.onSubmittedWorkDone();
-  const encoder = ctx.device.createCommandEncoder();
-  encoder.beginComputePass(profiler.passDescriptor('before')).end();
-  await encode(encoder);
-  encoder.beginComputePass(profiler.passDescriptor('after')).end();
-  profiler.resolve(encoder);
-  ctx.device.queue.submit([encoder.finish()]);
-  const passes = await profiler.read();
-  if (profiler.source === 'wall') return passes[0].ms;
-  return Math.max(0, passes[1].startMs - (passes[0].startMs + passes[0].ms));
-}
 
 function randomWords(n: number, seed: number): Uint32Array {
   let a = seed >>> 0;
@@ -107,9 +88,18 @@ const rows: (string | number)[][] = [];
 const profiler = new GpuProfiler(ctx);
 const passes = planDigitPasses(32).length;
 
-async function row(name: string, n: number, ms: number, traffic: number): Promise<void> {
-  const copy = await copyKernel(ctx, traffic / 2, timed);
-  rows.push([name, `2^${Math.log2(n)}`, ms, gbps(traffic, ms), n / ms / 1e3, ms / copy.median]);
+/** Times `encode` against a copy of the same traffic (read + written) and adds its row. */
+async function timedRow(name: string, n: number, encode: Encode, traffic: number): Promise<void> {
+  const t = await timedVsCopy(ctx, profiler, encode, traffic / 2, timed);
+  rows.push([
+    name,
+    `2^${Math.log2(n)}`,
+    t.median,
+    gbps(traffic, t.median),
+    n / t.median / 1e3,
+    t.copy,
+    t.ratio,
+  ]);
 }
 
 for (const n of sizes) {
@@ -132,7 +122,7 @@ for (const n of sizes) {
     const values = withValues ? valueBuffer : undefined;
     const encode = (encoder: GPUCommandEncoder) =>
       encodeRadixSort(ctx, encoder, { keys: keyBuffer, values, count: n });
-    await bracketMs(ctx, profiler, encode);
+    await submitAndWait(ctx, encode);
     const sortedKeys = await readback(ctx, keyBuffer, new Uint32Array(n));
     if (withValues) {
       checkStableSort(
@@ -147,12 +137,11 @@ for (const n of sizes) {
       for (let p = 1; p < n; p++)
         if (sortedKeys[p - 1] > sortedKeys[p]) throw new Error('key-only sort unsorted');
     }
-    // sorting sorted keys again is no faster for an LSD radix sort (every pass moves every key)
-    const t = await measure(() => bracketMs(ctx, profiler, encode), timed);
-    // per pass: upsweep reads keys; downsweep reads keys (+ values) and writes them; the
+    // the timed runs sort sorted keys, no faster for an LSD radix sort (every pass moves every
+    // key); per pass: upsweep reads keys; downsweep reads keys (+ values) and writes them; the
     // histogram table is written, read and written by the scan, read by the downsweep
     const perPass = n * 4 * (withValues ? 5 : 3) + blocks * HISTOGRAM_BYTES * 4;
-    await row(withValues ? 'radix key-value' : 'radix key-only', n, t.median, passes * perPass);
+    await timedRow(withValues ? 'radix key-value' : 'radix key-only', n, encode, passes * perPass);
     keyBuffer.destroy();
     valueBuffer.destroy();
   }
@@ -187,7 +176,7 @@ for (const mean of [6, 32]) {
       count: n,
       maxSegmentLength: 2 * mean - 1,
     });
-  await bracketMs(ctx, profiler, encode);
+  await submitAndWait(ctx, encode);
   const sortedKeys = await readback(ctx, keyBuffer, new Uint32Array(n));
   const sortedIndex = await readback(ctx, valueBuffer, new Uint32Array(n));
   const seen = new Uint8Array(n);
@@ -196,10 +185,11 @@ for (const mean of [6, 32]) {
   }
   // the sort is in place: later runs sort sorted segments, which the odd–even path finishes in
   // the same number of rounds (it runs as many rounds as the longest segment, whatever the order)
-  const t = await measure(() => bracketMs(ctx, profiler, encode), timed);
-  await row(`segmented, segments ~${mean}`, n, t.median, n * 16 + offsets.byteLength);
+  await timedRow(`segmented, segments ~${mean}`, n, encode, n * 16 + offsets.byteLength);
   for (const b of [keyBuffer, valueBuffer, offsetBuffer]) b.destroy();
 }
 profiler.destroy();
-console.log(markdownTable(['sort', 'elements', 'ms', 'GB/s', 'Mpairs/s', '× copy'], rows));
+console.log(
+  markdownTable(['sort', 'elements', 'ms', 'GB/s', 'Mpairs/s', 'copy ms (same time)', '× copy'], rows),
+);
 ctx.destroy();
