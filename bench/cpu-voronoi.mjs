@@ -1,6 +1,7 @@
 // CPU Voronoi benchmark: our clipped cells and edges against delaunator alone and against
 // d3-delaunay's Voronoi (`Delaunay.from(points)` + `voronoi(bounds)` + iterating `cellPolygons()`),
-// all on the same seeded uniform sites in [0, 1e6]².
+// all on the same seeded uniform sites in [0, 1e6]². "cells parallel" is voronoiCellsParallel
+// (its ring write pass split over min(cores, 8) threads; worker start-up falls in the warm-up run).
 //
 // Run after building (the workspace packages are not linked at the root, so the built files are
 // imported by path):
@@ -16,7 +17,12 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Delaunay } from 'd3-delaunay';
 import { clipBox, generatePoints } from '../packages/core/dist/index.js';
-import { triangulate, voronoiCells, voronoiEdges } from '../packages/cpu-fallback/dist/index.js';
+import {
+  triangulate,
+  voronoiCells,
+  voronoiCellsParallel,
+  voronoiEdges,
+} from '../packages/cpu-fallback/dist/index.js';
 import Delaunator from '../packages/cpu-fallback/node_modules/delaunator/index.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -43,6 +49,7 @@ function methods(xy) {
   let points = null;
   return {
     cells: () => voronoiCells(xy, box).coords.length,
+    cellsParallel: async () => (await voronoiCellsParallel(xy, box)).coords.length,
     edges: () => voronoiEdges(xy, box).coords.length,
     triangulate: () => triangulate(xy).triangles.length,
     delaunator: () => new Delaunator(xy).triangles.length,
@@ -59,14 +66,14 @@ function methods(xy) {
   };
 }
 
-function median(run) {
+async function median(run) {
   gc();
-  run(); // warm-up
+  await run(); // warm-up (also starts the worker threads of cellsParallel)
   const times = [];
   for (let r = 0; r < RUNS; r++) {
     gc();
     const t0 = performance.now();
-    run();
+    await run();
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
@@ -90,7 +97,7 @@ if (process.argv[2] === '--peak') {
   if (method === 'd3') m.d3Prepare(); // the input pairs are d3's input, not its working memory
   gc();
   const before = process.memoryUsage().rss;
-  m[method]();
+  await m[method]();
   const peak = process.resourceUsage().maxRSS * 1024;
   process.stdout.write(`${Math.max(0, peak - before) / 2 ** 20}\n`);
   process.exit(0);
@@ -98,21 +105,22 @@ if (process.argv[2] === '--peak') {
 
 const sizes = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [100_000, 1_000_000];
 const lines = [
-  '| sites | our cells ms | our edges ms | our triangulate ms | delaunator ms | d3-delaunay cellPolygons ms | d3 / our cells | our cells / delaunator | peak RSS MiB: our cells / our edges / delaunator / d3 |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| sites | our cells ms | our cells parallel ms | our edges ms | our triangulate ms | delaunator ms | d3-delaunay cellPolygons ms | d3 / our cells | d3 / our cells parallel | our cells / delaunator | peak RSS MiB: our cells / our cells parallel / our edges / delaunator / d3 |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
 for (const n of sizes) {
   const xy = sites(n);
   const m = methods(xy);
-  const cells = median(m.cells);
-  const edges = median(m.edges);
-  const tri = median(m.triangulate);
-  const del = median(m.delaunator);
+  const cells = await median(m.cells);
+  const par = await median(m.cellsParallel);
+  const edges = await median(m.edges);
+  const tri = await median(m.triangulate);
+  const del = await median(m.delaunator);
   m.d3Prepare();
-  const d3 = median(m.d3);
-  const peaks = ['cells', 'edges', 'delaunator', 'd3'].map((k) => peakMiB(k, n)).join(' / ');
+  const d3 = await median(m.d3);
+  const peaks = ['cells', 'cellsParallel', 'edges', 'delaunator', 'd3'].map((k) => peakMiB(k, n)).join(' / ');
   lines.push(
-    `| ${n.toLocaleString('en-US')} | ${cells.toFixed(0)} | ${edges.toFixed(0)} | ${tri.toFixed(0)} | ${del.toFixed(0)} | ${d3.toFixed(0)} | ${(d3 / cells).toFixed(2)} | ${(cells / del).toFixed(2)} | ${peaks} |`,
+    `| ${n.toLocaleString('en-US')} | ${cells.toFixed(0)} | ${par.toFixed(0)} | ${edges.toFixed(0)} | ${tri.toFixed(0)} | ${del.toFixed(0)} | ${d3.toFixed(0)} | ${(d3 / cells).toFixed(2)} | ${(d3 / par).toFixed(2)} | ${(cells / del).toFixed(2)} | ${peaks} |`,
   );
   console.error(lines[lines.length - 1]);
 }

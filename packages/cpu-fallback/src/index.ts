@@ -14,5 +14,5 @@ export {
 } from './voronoi/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './voronoi/delaunay-output.js';
 export { type RobustTriangulation, triangulate } from './voronoi/triangulate.js';
-export { voronoiCells } from './voronoi/voronoi-cells.js';
+export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
 export { voronoiEdges } from './voronoi/voronoi-edges.js';

@@ -21,6 +21,7 @@ const FAR = 1e300;
  * @param sites world coordinates of the sites
  * @param frame the local frame the triangulation was built in
  * @param edgeState per half-edge state from `repairDelaunay`, or null
+ * @param shared allocate the output on a SharedArrayBuffer (for worker threads)
  */
 export function circumcenters(
   sites: Float64Array,
@@ -29,11 +30,12 @@ export function circumcenters(
   halfedges: Int32Array,
   edgeState: Uint8Array | null,
   cocircularEdges: number,
+  shared = false,
 ): Float64Array {
   const local = frame.xy;
   const inverse = 1 / frame.scale;
   const nt = triangles.length / 3;
-  const out = new Float64Array(2 * nt);
+  const out = shared ? new Float64Array(new SharedArrayBuffer(16 * nt)) : new Float64Array(2 * nt);
   for (let t = 0; t < nt; t++) {
     let a = triangles[3 * t];
     let b = triangles[3 * t + 1];

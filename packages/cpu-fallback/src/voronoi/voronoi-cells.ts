@@ -4,6 +4,8 @@ import { CellRingWriter, closeRing } from './cell-ring-writer.js';
 import { circumcenters } from './circumcenters.js';
 import { inBox } from './clip-edge.js';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
+import { availableThreads, writeSimpleRingsParallel } from './ring-workers.js';
+import { writeSimpleRings } from './simple-rings.js';
 import { lineOrder } from './site-order.js';
 import { type RobustTriangulation, SORT_FROM, triangulateOrdered } from './triangulate.js';
 
@@ -25,6 +27,55 @@ import { type RobustTriangulation, SORT_FROM, triangulateOrdered } from './trian
  */
 export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
   return voronoiCellsOrdered(sites, box, sites.length >> 1 >= SORT_FROM);
+}
+
+/** Options of {@link voronoiCellsParallel}. */
+export interface ParallelCellsOptions {
+  /** Fewer sites than this run on this thread alone, as {@link voronoiCells}. Default 200 000. */
+  minSites?: number;
+  /**
+   * Threads to use, this one included; default min(available parallelism, 8). 1, a single core
+   * or an environment without worker threads runs {@link voronoiCells}.
+   */
+  threads?: number;
+}
+
+/**
+ * {@link voronoiCells} with the write pass — every ring inside the box built and stored at its
+ * place — split over worker threads by ranges of sites; the same output, bit for bit.
+ *
+ * The workers read the triangulation and circumcentres and write the output in place through
+ * SharedArrayBuffers (nothing is copied to them), so the returned `coords` may lie on a
+ * SharedArrayBuffer. Workers are started on first use and kept, unreferenced (they never hold the
+ * process open). Everything before the write pass, and its planning and offset scan, stays on this
+ * thread.
+ */
+export async function voronoiCellsParallel(
+  sites: Float64Array,
+  box: Box,
+  options: ParallelCellsOptions = {},
+): Promise<PolygonBuffers> {
+  const n = sites.length >> 1;
+  const threads = options.threads ?? (await availableThreads());
+  if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) return voronoiCells(sites, box);
+  checkBox(box, n);
+  const ordered = triangulateOrdered(sites, n >= SORT_FROM);
+  if (ordered === null) return collinearCells(sites, box);
+  const { tri } = ordered;
+  const plan = planCells(ordered.sites, box, tri, ordered.order, false, true);
+  const halfedges = new Int32Array(new SharedArrayBuffer(tri.halfedges.byteLength));
+  halfedges.set(tri.halfedges);
+  const { start, place, length, cc, coords, longest } = plan;
+  const changed = await writeSimpleRingsParallel(n, threads, [
+    start,
+    place,
+    length,
+    halfedges,
+    cc,
+    coords,
+    longest,
+  ]);
+  return finishCells(plan, tri, changed);
 }
 
 /**
@@ -80,15 +131,58 @@ function walkCells(
   order: Uint32Array | null,
   general: boolean,
 ): PolygonBuffers {
+  const plan = planCells(sites, box, tri, order, general, false);
+  const { start, place, length, cc, coords, longest } = plan;
+  const changed = writeSimpleRings(0, start.length, start, place, length, tri.halfedges, cc, coords, longest);
+  return finishCells(plan, tri, changed);
+}
+
+/** What the planning passes leave for the write pass (see {@link walkCells}). */
+interface CellPlan {
+  /** Per site k: its walk start; -1 once its cell is in `coords` (side-buffer cells). */
+  start: Int32Array;
+  /** Per site k: the point index its ring starts at in `coords`. */
+  place: Int32Array;
+  /** Per site k: its planned ring length (the write pass records differences here). */
+  length: Int32Array;
+  cc: Float64Array;
+  coords: Float64Array;
+  ringOffsets: Int32Array;
+  longest: number;
+  order: Uint32Array | null;
+}
+
+/**
+ * Passes 1 and 2 of {@link walkCells}, and the copy of the side-buffer cells to their places.
+ * `shared`: every array the write pass touches lies on a SharedArrayBuffer.
+ */
+function planCells(
+  sites: Float64Array,
+  box: Box,
+  tri: RobustTriangulation,
+  order: Uint32Array | null,
+  general: boolean,
+  shared: boolean,
+): CellPlan {
   const n = sites.length >> 1;
   const { triangles, halfedges } = tri;
-  const cc = circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges);
+  const cc = circumcenters(
+    sites,
+    tri.frame,
+    triangles,
+    halfedges,
+    tri.edgeState,
+    tri.cocircularEdges,
+    shared,
+  );
   const nt = triangles.length / 3;
   const inside = new Uint8Array(nt);
+  const int32s = (count: number) =>
+    shared ? new Int32Array(new SharedArrayBuffer(4 * count)) : new Int32Array(count);
 
   // pass 1: walk starts (see walkStarts), degrees, simple or not (length -1 marks "not simple")
-  const start = new Int32Array(n).fill(-1);
-  const length = new Int32Array(n);
+  const start = int32s(n).fill(-1);
+  const length = int32s(n);
   const { edgeState } = tri;
   const merged = tri.cocircularEdges > 0;
   for (let e = 0; e < triangles.length; e++) {
@@ -142,50 +236,65 @@ function walkCells(
   if (order === null) for (let i = 0; i < n; i++) ringOffsets[i + 1] = length[i];
   else for (let k = 0; k < n; k++) ringOffsets[order[k] + 1] = length[k];
   for (let i = 0; i < n; i++) ringOffsets[i + 1] += ringOffsets[i];
-  const coords = new Float64Array(2 * ringOffsets[n]);
+  const size = 2 * ringOffsets[n];
+  const coords = shared ? new Float64Array(new SharedArrayBuffer(8 * size)) : new Float64Array(size);
   // each ring's place, gathered in a tight loop of independent loads (in the write pass each
   // would be a cache miss that the ring's stores wait on)
-  const place = new Int32Array(n);
+  const place = int32s(n);
   if (order === null) place.set(ringOffsets.subarray(0, n));
   else for (let k = 0; k < n; k++) place[k] = ringOffsets[order[k]];
 
-  // pass 3: every ring to its place
-  const ring = new Float64Array(2 * (longest + 2));
+  // the side-buffer cells go to their places now; the write pass skips them (start -1)
+  for (let r = 0; r < others; r++) {
+    const k = sideRing[r];
+    coords.set(
+      sideCells.coords.subarray(2 * sideCells.ringOffsets[r], 2 * sideCells.ringOffsets[r + 1]),
+      2 * place[k],
+    );
+    start[k] = -1;
+  }
+  return { start, place, length, cc, coords, ringOffsets, longest, order };
+}
+
+/**
+ * After the write pass ({@link writeSimpleRings}, `changed` sites reported): redoes with the exact
+ * predicate the rings it left undecided, and closes the gaps of rings that came out shorter than
+ * planned.
+ */
+function finishCells(plan: CellPlan, tri: RobustTriangulation, changed: number): PolygonBuffers {
+  const { coords, ringOffsets, order, length, place } = plan;
+  if (changed === 0) return { coords, ringOffsets };
+  const n = length.length;
+  const { halfedges } = tri;
   let short: number[] | null = null;
-  for (let k = 0, r = 0; k < n; k++) {
-    const at = place[k];
-    const want = length[k];
-    if (r < others && sideRing[r] === k) {
-      coords.set(
-        sideCells.coords.subarray(2 * sideCells.ringOffsets[r], 2 * sideCells.ringOffsets[r + 1]),
-        2 * at,
-      );
-      r++;
-      continue;
+  let ring: Float64Array | null = null;
+  for (let k = 0; k < n; k++) {
+    const i = order === null ? k : order[k];
+    const want = ringOffsets[i + 1] - ringOffsets[i];
+    let got = length[k];
+    if (got === -1) {
+      // the float filter could not decide a turn: this ring again, with the exact predicate
+      ring ??= new Float64Array(2 * (plan.longest + 2));
+      const e0 = plan.start[k];
+      let e = e0;
+      let m = 0;
+      do {
+        const t = (e / 3) | 0;
+        const x = plan.cc[2 * t];
+        const y = plan.cc[2 * t + 1];
+        if (m === 0 || ring[2 * m - 2] !== x || ring[2 * m - 1] !== y) {
+          ring[2 * m] = x;
+          ring[2 * m + 1] = y;
+          m++;
+        }
+        e = nextHalfedge(halfedges[e]);
+      } while (e !== e0);
+      got = closeRing(ring, 0, m);
+      coords.set(ring.subarray(0, 2 * got), 2 * place[k]);
     }
-    // a simple cell: one circumcentre per triangle around the site, consecutive duplicates
-    // (merged cocircular centres) written once, exactly as CellRingWriter.vertex would; built
-    // and finished in a small buffer that stays in L1, then copied out in one go (the output
-    // place is a cache miss; nothing waits on it)
-    const e0 = start[k];
-    let e = e0;
-    let m = 0;
-    do {
-      const t = (e / 3) | 0;
-      const x = cc[2 * t];
-      const y = cc[2 * t + 1];
-      if (m === 0 || ring[2 * m - 2] !== x || ring[2 * m - 1] !== y) {
-        ring[2 * m] = x;
-        ring[2 * m + 1] = y;
-        m++;
-      }
-      e = nextHalfedge(halfedges[e]);
-    } while (e !== e0);
-    const got = closeRing(ring, 0, m);
-    for (let c = 0, o = 2 * at; c < 2 * got; c++) coords[o + c] = ring[c];
     if (got !== want) {
       short ??= [];
-      short.push(order === null ? k : order[k], got);
+      short.push(i, got);
     }
   }
   return short === null ? { coords, ringOffsets } : closeGaps(coords, ringOffsets, short);
