@@ -186,7 +186,7 @@ export class GeoDataFrame {
    * attributes). With `onlyEdges`, a one-row frame holding only the edges.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoDataFrame> {
-    const result = computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
+    const result = await computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
     const cells = new GeoSeries(result.geometry, { name: this.geometryName });
     if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);
     const base = options.ordered ? this : this.take(result.rows);

@@ -16,7 +16,7 @@ import {
   clipCellsToRegion,
   clipLinesToRegion,
   prepareClipRegion,
-  voronoiCells,
+  voronoiCellsParallel,
   voronoiEdges,
 } from '@geoframe/cpu-fallback';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
@@ -104,7 +104,10 @@ function siteOfRows(input: GeometryArray, row: Int32Array, siteOfInput: Int32Arr
  * the dispatcher decides (today the CPU: the GPU pipeline is not written yet) and emits the
  * decision as a dispatch event.
  */
-export function computeVoronoi(input: GeometryArray, options: VoronoiOptions = {}): VoronoiResult {
+export async function computeVoronoi(
+  input: GeometryArray,
+  options: VoronoiOptions = {},
+): Promise<VoronoiResult> {
   const tolerance = checkTolerance(options.tolerance);
   const extendTo = boxOf(options.extendTo);
   const sites = extractSites(input);
@@ -131,7 +134,8 @@ export function computeVoronoi(input: GeometryArray, options: VoronoiOptions = {
     return { geometry, rows: Int32Array.of(-1), dispatch, sites: n };
   }
 
-  const raw = voronoiCells(unique.xy, box);
+  // worker threads write the rings of large diagrams; the output is identical to voronoiCells'
+  const raw = await voronoiCellsParallel(unique.xy, box);
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
   if (options.clipTo !== undefined) {
     cells = clippedCells(clipCellsToRegion(raw, prepareClipRegion(options.clipTo)), crs);
