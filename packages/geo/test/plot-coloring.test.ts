@@ -1,11 +1,4 @@
-import {
-  GeometryArray,
-  GeometryBuilder,
-  GeometryType,
-  generatePoints,
-  readWkt,
-  SeededRandom,
-} from '@geoframe/core';
+import { GeometryArray, GeometryType, generatePoints, readWkt, SeededRandom } from '@geoframe/core';
 import { voronoiCells } from '@geoframe/cpu-fallback';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,28 +9,7 @@ import {
   smallestLastColoring,
   smallestLastOrder,
 } from '../src/plot/index.js';
-
-/** A `cols` × `rows` grid of unit squares, row-major from (0, 0), counter-clockwise rings. */
-function squareGrid(cols: number, rows: number): GeometryArray {
-  const b = new GeometryBuilder(GeometryType.Polygon);
-  for (let j = 0; j < rows; j++) {
-    for (let i = 0; i < cols; i++) {
-      b.beginGeometry(GeometryType.Polygon);
-      b.beginRing();
-      for (const [x, y] of [
-        [i, j],
-        [i + 1, j],
-        [i + 1, j + 1],
-        [i, j + 1],
-        [i, j],
-      ]) {
-        b.pushXY(x, y);
-      }
-      b.endGeometry();
-    }
-  }
-  return b.finish();
-}
+import { squareGrid } from './plot-fixtures.js';
 
 /** Voronoi cells of `sites`, in a box 1 wider than the sites on each side, as a polygon column. */
 function voronoiColumn(sites: Float64Array): GeometryArray {

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
-import { GeometryArray, GeometryBuilder, GeometryType, generatePoints, readWkt } from '@geoframe/core';
+import { GeometryArray, GeometryType, generatePoints, readWkt } from '@geoframe/core';
 import { voronoiCells } from '@geoframe/cpu-fallback';
 import { describe, expect, it } from 'vitest';
 import { NEIGHBOR_PALETTE, neighborColors, plotPng } from '../src/plot/index.js';
+import { squareGrid } from './plot-fixtures.js';
 
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
@@ -72,27 +73,6 @@ function rgbaAt(image: Decoded, x: number, y: number): number[] {
 
 function rgba(hex: string): number[] {
   return [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).concat(255);
-}
-
-function squareGrid(cols: number, rows: number): GeometryArray {
-  const b = new GeometryBuilder(GeometryType.Polygon);
-  for (let j = 0; j < rows; j++) {
-    for (let i = 0; i < cols; i++) {
-      b.beginGeometry(GeometryType.Polygon);
-      b.beginRing();
-      for (const [x, y] of [
-        [i, j],
-        [i + 1, j],
-        [i + 1, j + 1],
-        [i, j + 1],
-        [i, j],
-      ]) {
-        b.pushXY(x, y);
-      }
-      b.endGeometry();
-    }
-  }
-  return b.finish();
 }
 
 describe('plotPng', () => {

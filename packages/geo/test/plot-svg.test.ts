@@ -1,7 +1,8 @@
-import { GeometryArray, GeometryBuilder, GeometryType, generatePoints, readWkt } from '@geoframe/core';
+import { GeometryArray, GeometryType, generatePoints, readWkt } from '@geoframe/core';
 import { voronoiCells } from '@geoframe/cpu-fallback';
 import { describe, expect, it } from 'vitest';
 import { NEIGHBOR_PALETTE, neighborColors, plotFrame, plotSvg } from '../src/plot/index.js';
+import { squareGrid } from './plot-fixtures.js';
 
 interface Element {
   name: string;
@@ -92,27 +93,6 @@ function subpaths(d: string): [number, number][][] {
 }
 
 const paths = (elements: Element[]) => elements.filter((e) => e.name === 'path');
-
-function squareGrid(cols: number, rows: number): GeometryArray {
-  const b = new GeometryBuilder(GeometryType.Polygon);
-  for (let j = 0; j < rows; j++) {
-    for (let i = 0; i < cols; i++) {
-      b.beginGeometry(GeometryType.Polygon);
-      b.beginRing();
-      for (const [x, y] of [
-        [i, j],
-        [i + 1, j],
-        [i + 1, j + 1],
-        [i, j + 1],
-        [i, j],
-      ]) {
-        b.pushXY(x, y);
-      }
-      b.endGeometry();
-    }
-  }
-  return b.finish();
-}
 
 describe('plotSvg', () => {
   it('writes one coloured path per polygon, neighbours in different palette colours', () => {
