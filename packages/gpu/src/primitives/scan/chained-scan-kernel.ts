@@ -1,5 +1,6 @@
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import type { ScanKernelConstants } from './scan-kernels.js';
+import { scanAndStoreTile, stageAndScanTile } from './tile-scan-wgsl.js';
 import { enableDirective, initRank, scanBuiltins, workgroupScanWgsl } from './workgroup-scan.js';
 
 /**
@@ -51,6 +52,10 @@ fn load(i: u32) -> u32 {
   return ${c.nonzero ? 'select(0u, 1u, v != 0u)' : 'v'};
 }
 
+fn store(i: u32, v: u32) {
+  dst[params.out_base + i] = v;
+}
+
 fn agg_slot(t: u32) -> u32 {
   return 1u + t * 4u;
 }
@@ -93,23 +98,7 @@ fn main(${scanBuiltins(c)}) {
   if (t >= params.num_tiles) {
     return;
   }
-  let start = t * TILE;
-  let n = params.count;
-  for (var j = 0u; j < ITEMS; j++) {
-    let i = j * WG + lid;
-    var v = 0u;
-    if (start + i < n) {
-      v = load(start + i);
-    }
-    tile[i] = v;
-  }
-  workgroupBarrier();
-  let r = thread_rank();
-  var sum = 0u;
-  for (var k = 0u; k < ITEMS; k++) {
-    sum += tile[r * ITEMS + k];
-  }
-  let s = wg_scan(sum);
+  ${stageAndScanTile('t')}
   let agg = s.y;
   var prefix = 0u;
   if (t == 0u) {
@@ -170,26 +159,7 @@ fn main(${scanBuiltins(c)}) {
   if (t == params.num_tiles - 1u && lid == 0u) {
     carry[params.carry_out] = prefix + agg;
   }
-  var run = prefix + s.x;
-  if (params.inclusive != 0u) {
-    for (var k = 0u; k < ITEMS; k++) {
-      run += tile[r * ITEMS + k];
-      tile[r * ITEMS + k] = run;
-    }
-  } else {
-    for (var k = 0u; k < ITEMS; k++) {
-      let v = tile[r * ITEMS + k];
-      tile[r * ITEMS + k] = run;
-      run += v;
-    }
-  }
-  workgroupBarrier();
-  for (var j = 0u; j < ITEMS; j++) {
-    let i = j * WG + lid;
-    if (start + i < n) {
-      dst[params.out_base + start + i] = tile[i];
-    }
-  }
+  ${scanAndStoreTile('prefix + s.x')}
 }
 `;
 

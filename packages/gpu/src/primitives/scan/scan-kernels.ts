@@ -1,4 +1,5 @@
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { scanAndStoreTile, stageAndScanTile } from './tile-scan-wgsl.js';
 import {
   enableDirective,
   initRank,
@@ -110,48 +111,13 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, 
   if (block >= params.num_blocks) {
     return;
   }
-  let start = block * TILE;
-  let n = params.count;
-  for (var j = 0u; j < ITEMS; j++) {
-    let i = j * WG + lid;
-    var v = 0u;
-    if (start + i < n) {
-      v = load(start + i);
-    }
-    tile[i] = v;
-  }
-  workgroupBarrier();
-  let r = thread_rank();
-  var sum = 0u;
-  for (var k = 0u; k < ITEMS; k++) {
-    sum += tile[r * ITEMS + k];
-  }
-  let s = wg_scan(sum);
+  ${stageAndScanTile('block')}
   var block_prefix = 0u;
   if (params.use_prefix != 0u) {
     block_prefix = prefixes[block];
   }
   let carry_in = carry[params.carry_in];
-  var run = carry_in + block_prefix + s.x;
-  if (params.inclusive != 0u) {
-    for (var k = 0u; k < ITEMS; k++) {
-      run += tile[r * ITEMS + k];
-      tile[r * ITEMS + k] = run;
-    }
-  } else {
-    for (var k = 0u; k < ITEMS; k++) {
-      let v = tile[r * ITEMS + k];
-      tile[r * ITEMS + k] = run;
-      run += v;
-    }
-  }
-  workgroupBarrier();
-  for (var j = 0u; j < ITEMS; j++) {
-    let i = j * WG + lid;
-    if (start + i < n) {
-      store(start + i, tile[i]);
-    }
-  }
+  ${scanAndStoreTile('carry_in + block_prefix + s.x')}
   if (block == params.num_blocks - 1u && lid == 0u) {
     carry[params.carry_out] = carry_in + block_prefix + s.y;
   }
