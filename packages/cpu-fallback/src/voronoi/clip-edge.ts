@@ -8,6 +8,23 @@ export const CLIP_ENTERS = 2;
 export const CLIP_EXITS = 4;
 
 /**
+ * Writes the bisector of sites `i` and `j` (of interleaved x, y `sites`) to `out[0..3]` as the
+ * line {@link clipEdge} takes: midpoint (mx, my) and direction (dx, dy) = (s_j − s_i) turned 90°
+ * counter-clockwise, so site i's cell lies on its left. Swapping i and j gives the same midpoint
+ * (bitwise) and the negated direction.
+ */
+export function bisector(sites: Float64Array, i: number, j: number, out: Float64Array): void {
+  const xi = sites[2 * i];
+  const yi = sites[2 * i + 1];
+  const xj = sites[2 * j];
+  const yj = sites[2 * j + 1];
+  out[0] = (xi + xj) * 0.5;
+  out[1] = (yi + yj) * 0.5;
+  out[2] = yi - yj;
+  out[3] = xj - xi;
+}
+
+/**
  * Clips one Voronoi edge to the box. The edge lies on the bisector of two sites, given as the
  * line `m + t·d` (m the sites' midpoint, d perpendicular to them); it runs from vertex a to
  * vertex b (either may be absent: a ray or a full line). `aInside`/`bInside` say whether the

@@ -2,7 +2,7 @@ import { type Box, boxArea } from '@geoframe/core';
 import { emptyPolygons, nextHalfedge, type PolygonBuffers, prevHalfedge } from './buffers.js';
 import { CellRingWriter, closeRing } from './cell-ring-writer.js';
 import { circumcenters } from './circumcenters.js';
-import { inBox } from './clip-edge.js';
+import { bisector, inBox } from './clip-edge.js';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
 import { availableThreads, writeSimpleRingsParallel } from './ring-workers.js';
 import { writeSimpleRings } from './simple-rings.js';
@@ -378,6 +378,9 @@ function walkCell(
   writer.end(sites[2 * i], sites[2 * i + 1]);
 }
 
+/** Scratch for the bisector line (mx, my, dx, dy) of {@link bisectorEdge}. */
+const line = new Float64Array(4);
+
 /**
  * Feeds the writer the edge of cell i shared with site j: the bisector, oriented so the cell
  * is on its left (direction = (s_j − s_i) turned 90° counter-clockwise).
@@ -396,24 +399,8 @@ function bisectorEdge(
   by: number,
   bInside: boolean,
 ): void {
-  const xi = sites[2 * i];
-  const yi = sites[2 * i + 1];
-  const xj = sites[2 * j];
-  const yj = sites[2 * j + 1];
-  writer.edge(
-    (xi + xj) * 0.5,
-    (yi + yj) * 0.5,
-    yi - yj,
-    xj - xi,
-    hasA,
-    ax,
-    ay,
-    aInside,
-    hasB,
-    bx,
-    by,
-    bInside,
-  );
+  bisector(sites, i, j, line);
+  writer.edge(line[0], line[1], line[2], line[3], hasA, ax, ay, aInside, hasB, bx, by, bInside);
 }
 
 /** Cells of collinear sites (2 sites included): strips between consecutive bisectors. */

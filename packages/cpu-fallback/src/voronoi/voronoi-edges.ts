@@ -1,7 +1,7 @@
 import type { Box } from '@geoframe/core';
 import { emptyLines, type LineBuffers, nextHalfedge } from './buffers.js';
 import { circumcenters } from './circumcenters.js';
-import { CLIP_VISIBLE, clipEdge, inBox } from './clip-edge.js';
+import { bisector, CLIP_VISIBLE, clipEdge, inBox } from './clip-edge.js';
 import { lineOrder } from './site-order.js';
 import { SORT_FROM, triangulateOrdered } from './triangulate.js';
 
@@ -73,6 +73,9 @@ export function voronoiEdgesOrdered(sites: Float64Array, box: Box, sort: boolean
   return out.finish();
 }
 
+/** Scratch for the bisector line (mx, my, dx, dy) of {@link clipBisector}. */
+const line = new Float64Array(4);
+
 function clipBisector(
   box: Box,
   sites: Float64Array,
@@ -88,16 +91,13 @@ function clipBisector(
   bInside: boolean,
   seg: Float64Array,
 ): boolean {
-  const xi = sites[2 * i];
-  const yi = sites[2 * i + 1];
-  const xj = sites[2 * j];
-  const yj = sites[2 * j + 1];
+  bisector(sites, i, j, line);
   const r = clipEdge(
     box,
-    (xi + xj) * 0.5,
-    (yi + yj) * 0.5,
-    yi - yj,
-    xj - xi,
+    line[0],
+    line[1],
+    line[2],
+    line[3],
     hasA,
     ax,
     ay,
