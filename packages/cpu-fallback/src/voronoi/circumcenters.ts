@@ -1,9 +1,8 @@
 import { orient2d } from 'robust-predicates';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
 import type { LocalFrame } from './local-frame.js';
-
-/** Largest magnitude a circumcentre offset may take; beyond it the vertex is "at infinity". */
-const FAR = 1e300;
+import { circumcentreRange } from './parallel-kernels.js';
+import { runRanges } from './ring-workers.js';
 
 /**
  * The circumcentre of every triangle, in world coordinates (interleaved, one pair per triangle).
@@ -32,62 +31,45 @@ export function circumcenters(
   cocircularEdges: number,
   shared = false,
 ): Float64Array {
-  const local = frame.xy;
-  const inverse = 1 / frame.scale;
   const nt = triangles.length / 3;
   const out = shared ? new Float64Array(new SharedArrayBuffer(16 * nt)) : new Float64Array(2 * nt);
-  for (let t = 0; t < nt; t++) {
-    let a = triangles[3 * t];
-    let b = triangles[3 * t + 1];
-    let c = triangles[3 * t + 2];
-    // pivot on the vertex opposite the longest edge (rotating keeps the orientation): its two
-    // edges are the shortest, which keeps the determinant accurate when an edge is tiny
-    const lab = dist2(local, a, b);
-    const lbc = dist2(local, b, c);
-    const lca = dist2(local, c, a);
-    if (lca > lbc && lca >= lab) {
-      const r = a;
-      a = b;
-      b = c;
-      c = r;
-    } else if (lab > lbc && lab > lca) {
-      const r = c;
-      c = b;
-      b = a;
-      a = r;
-    }
-    const ax = local[2 * a];
-    const ay = local[2 * a + 1];
-    const dx = local[2 * b] - ax;
-    const dy = local[2 * b + 1] - ay;
-    const ex = local[2 * c] - ax;
-    const ey = local[2 * c + 1] - ay;
-    const bl = dx * dx + dy * dy;
-    const cl = ex * ex + ey * ey;
-    const p = dx * ey;
-    const q = dy * ex;
-    let det = p - q;
-    // for nearly flat triangles the naive determinant may even have the wrong sign: ask the
-    // exact predicate (its value is accurate, not just its sign)
-    if (Math.abs(det) <= 1e-10 * (Math.abs(p) + Math.abs(q))) {
-      det = -orient2d(ax, ay, local[2 * b], local[2 * b + 1], local[2 * c], local[2 * c + 1]);
-    }
-    const half = 0.5 / det;
-    let ox = (ey * bl - dy * cl) * half;
-    let oy = (dx * cl - ex * bl) * half;
-    if (!(Math.abs(ox) <= FAR)) ox = ox > 0 ? FAR : ox < 0 ? -FAR : 0;
-    if (!(Math.abs(oy) <= FAR)) oy = oy > 0 ? FAR : oy < 0 ? -FAR : 0;
-    out[2 * t] = sites[2 * a] + ox * inverse;
-    out[2 * t + 1] = sites[2 * a + 1] + oy * inverse;
-  }
+  circumcentreRange(0, nt, sites, frame.xy, 1 / frame.scale, triangles, out, orient2d);
   if (edgeState !== null && cocircularEdges > 0) mergeCocircular(out, halfedges, edgeState, nt);
   return out;
 }
 
-function dist2(xy: Float64Array, i: number, j: number): number {
-  const dx = xy[2 * i] - xy[2 * j];
-  const dy = xy[2 * i + 1] - xy[2 * j + 1];
-  return dx * dx + dy * dy;
+/**
+ * {@link circumcenters} (on a SharedArrayBuffer) with the per-triangle pass split by ranges of
+ * triangles over `threads` threads (see `runRanges`); the triangles whose orientation needs the
+ * exact predicate, and the merge of cocircular groups, are done here afterwards. The same output,
+ * bit for bit. `sites`, `frame.xy` and `triangles` must lie on SharedArrayBuffers.
+ */
+export async function circumcentersParallel(
+  sites: Float64Array,
+  frame: LocalFrame,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  edgeState: Uint8Array | null,
+  cocircularEdges: number,
+  threads: number,
+): Promise<Float64Array> {
+  const nt = triangles.length / 3;
+  const out = new Float64Array(new SharedArrayBuffer(16 * nt));
+  const local = frame.xy;
+  const inverse = 1 / frame.scale;
+  const left = await runRanges('circumcentreRange', nt, threads, [
+    sites,
+    local,
+    inverse,
+    triangles,
+    out,
+    null,
+  ]);
+  for (const ts of left as number[][]) {
+    for (const t of ts) circumcentreRange(t, t + 1, sites, local, inverse, triangles, out, orient2d);
+  }
+  if (edgeState !== null && cocircularEdges > 0) mergeCocircular(out, halfedges, edgeState, nt);
+  return out;
 }
 
 /** Union–find over triangles joined by cocircular edges; every member takes its root's value. */

@@ -123,17 +123,30 @@ export class LawsonFlipper {
  * @param xy site coordinates the triangulation refers to (the local frame)
  * @param triangles delaunator-convention triangles (clockwise in y-up), modified in place
  * @param halfedges twins, modified in place
+ * @param certified per half-edge, the float filter's verdict computed beforehand (`certifyEdges`,
+ *   maybe on worker threads) on these very arrays: 1 = certified strictly Delaunay. It is trusted
+ *   only until the first flip changes the triangulation; from there on the filter runs here.
  */
 export function repairDelaunay(
   xy: Float64Array,
   triangles: Uint32Array,
   halfedges: Int32Array,
+  certified: Uint8Array | null = null,
 ): RepairResult {
   const edgeState = new Uint8Array(triangles.length);
   const flipper = new LawsonFlipper(xy, triangles, halfedges, edgeState);
   for (let e = 0; e < triangles.length; e++) {
     const f = halfedges[e];
     if (f <= e) continue;
+    if (certified !== null && flipper.flips === 0) {
+      if (certified[e] === 1) {
+        edgeState[e] = 1;
+        edgeState[f] = 1;
+      } else {
+        flipper.legalize(e);
+      }
+      continue;
+    }
     // the floating-point filter of the exact incircle, inlined: when it certifies the edge as
     // strictly Delaunay (the common case) the outcome is what legalize() would record, with no
     // call and no stack; anything else (inside, cocircular, uncertain) goes to the exact path

@@ -1,3 +1,4 @@
+import { certifyEdges, circumcentreRange } from './parallel-kernels.js';
 import { writeSimpleRings } from './simple-rings.js';
 
 /** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
@@ -13,7 +14,7 @@ export type SimpleRingArgs = [
 
 interface RingWorker {
   postMessage(message: unknown): void;
-  once(event: 'message', listener: (value: number) => void): unknown;
+  once(event: 'message', listener: (value: unknown) => void): unknown;
   once(event: 'error', listener: (error: Error) => void): unknown;
   off(event: string, listener: (...args: never[]) => void): unknown;
   ref(): void;
@@ -22,9 +23,16 @@ interface RingWorker {
 
 // An eval'd CommonJS worker built from the function's own source: no separate file to ship, so
 // it runs the same from the TypeScript sources (tests), the built files and a bundle.
+const KERNELS = { writeSimpleRings, certifyEdges, circumcentreRange };
+
+/** The name of a range kernel the pooled workers can run. */
+export type KernelName = keyof typeof KERNELS;
+
 const SOURCE = `const { parentPort } = require('node:worker_threads');
-const writeSimpleRings = ${writeSimpleRings.toString()};
-parentPort.on('message', (m) => parentPort.postMessage(writeSimpleRings(...m)));`;
+const kernels = { ${Object.entries(KERNELS)
+  .map(([name, f]) => `${name}: ${f.toString()}`)
+  .join(', ')} };
+parentPort.on('message', ([name, ...m]) => parentPort.postMessage(kernels[name](...m)));`;
 
 const pool: RingWorker[] = [];
 
@@ -42,16 +50,32 @@ export async function availableThreads(): Promise<number> {
 }
 
 /**
- * Runs {@link writeSimpleRings} over the sites `0 .. n` split into `threads` equal ranges: the
- * first on this thread, the others on pooled worker threads (started on first use, kept and
- * unreferenced between runs so they never hold the process open). Returns the sum of the
- * changed counts.
+ * Runs {@link writeSimpleRings} over the sites `0 .. n` split into `threads` equal ranges (see
+ * {@link runRanges}). Returns the sum of the changed counts.
  */
 export async function writeSimpleRingsParallel(
   n: number,
   threads: number,
   args: SimpleRingArgs,
 ): Promise<number> {
+  let changed = 0;
+  for (const c of await runRanges('writeSimpleRings', n, threads, args)) changed += c as number;
+  return changed;
+}
+
+/**
+ * Runs the range kernel `name` as `kernel(lo, hi, ...args)` over `0 .. n` split into `threads`
+ * equal ranges: the first on this thread, the others on pooled worker threads (started on first
+ * use, kept and unreferenced between runs so they never hold the process open). Every typed array
+ * in `args` that a kernel writes must lie on a SharedArrayBuffer (others are copied to the
+ * workers). Returns the kernels' results in range order.
+ */
+export async function runRanges(
+  name: KernelName,
+  n: number,
+  threads: number,
+  args: unknown[],
+): Promise<unknown[]> {
   const { Worker } = await import('node:worker_threads');
   while (pool.length < threads - 1) {
     const worker = new Worker(SOURCE, { eval: true }) as unknown as RingWorker;
@@ -59,31 +83,31 @@ export async function writeSimpleRingsParallel(
     pool.push(worker);
   }
   const bound = (w: number) => Math.round((n * w) / threads);
-  const jobs: Promise<number>[] = [];
+  const jobs: Promise<unknown>[] = [];
   for (let w = 1; w < threads; w++) {
     const worker = pool[w - 1];
     jobs.push(
-      new Promise<number>((resolve, reject) => {
+      new Promise<unknown>((resolve, reject) => {
         const onError = (error: Error) => {
           worker.off('message', onMessage);
           worker.unref();
           pool.splice(pool.indexOf(worker), 1);
           reject(error);
         };
-        const onMessage = (changed: number) => {
+        const onMessage = (result: unknown) => {
           worker.off('error', onError);
           worker.unref();
-          resolve(changed);
+          resolve(result);
         };
         worker.once('message', onMessage);
         worker.once('error', onError);
         // held referenced while it works, so the process waits for the result
         worker.ref();
-        worker.postMessage([bound(w), bound(w + 1), ...args]);
+        worker.postMessage([name, bound(w), bound(w + 1), ...args]);
       }),
     );
   }
-  let changed = writeSimpleRings(0, bound(1), ...args);
-  for (const c of await Promise.all(jobs)) changed += c;
-  return changed;
+  const kernel = KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
+  const first = kernel(0, bound(1), ...args);
+  return [first, ...(await Promise.all(jobs))];
 }

@@ -5,11 +5,13 @@
  * space-filling curve, the triangles around a site then sit next to each other in memory, which
  * makes every later pass that goes from site to triangles (repair, cell walk) cache-friendly;
  * delaunator numbers triangles in insertion order, which spirals out from the centre.
+ * `shared`: the new arrays lie on SharedArrayBuffers (for worker threads).
  */
 export function renumberTriangles(
   n: number,
   triangles: Uint32Array,
   halfedges: Int32Array,
+  shared = false,
 ): { triangles: Uint32Array; halfedges: Int32Array } {
   const nt = triangles.length / 3;
   // counting sort of the triangles by lowest vertex: `place[t]` is the new number of triangle t
@@ -25,8 +27,8 @@ export function renumberTriangles(
   }
   for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
   for (let t = 0; t < nt; t++) place[t] = counts[place[t]]++;
-  const outTriangles = new Uint32Array(3 * nt);
-  const outHalfedges = new Int32Array(3 * nt);
+  const outTriangles = shared ? new Uint32Array(new SharedArrayBuffer(12 * nt)) : new Uint32Array(3 * nt);
+  const outHalfedges = shared ? new Int32Array(new SharedArrayBuffer(12 * nt)) : new Int32Array(3 * nt);
   for (let t = 0; t < nt; t++) {
     const to = 3 * place[t];
     for (let j = 0; j < 3; j++) {

@@ -4,8 +4,9 @@ import { hilbertOrder } from './hilbert-order.js';
 import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
+import { runRanges } from './ring-workers.js';
 import { renumberTriangles } from './triangle-order.js';
-import { unfoldedDelaunator } from './unfolded-delaunator.js';
+import { type DelaunatorOutput, unfoldedDelaunator } from './unfolded-delaunator.js';
 
 /** A verified Delaunay triangulation plus what the Voronoi stages need from its construction. */
 export interface RobustTriangulation extends Triangulation {
@@ -82,13 +83,51 @@ export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedT
     const tri = triangulateInPlace(sites, localFrame(sites), null);
     return tri === null ? null : { tri, order: null, sites };
   }
+  const { world, frame, order } = gatherAlongCurve(sites, false);
+  const tri = triangulateInPlace(world, frame, order);
+  return tri === null ? null : { tri, order, sites: world };
+}
+
+/**
+ * {@link triangulateOrdered} with sorting, its float filter of the exact verification split over
+ * `threads` threads by ranges of half-edges (see `runRanges`); the same triangulation, bit for
+ * bit. The sites, their local copy and the triangulation lie on SharedArrayBuffers (for the later
+ * parallel passes).
+ */
+export async function triangulateOrderedParallel(
+  sites: Float64Array,
+  threads: number,
+): Promise<OrderedTriangulation | null> {
+  const n = sites.length >> 1;
+  if (n < 3) return null;
+  const { world, frame, order } = gatherAlongCurve(sites, true);
+  const d = delaunayStage(n, frame, order, true);
+  if (d === null) return null;
+  const certified = new Uint8Array(new SharedArrayBuffer(d.triangles.length));
+  await runRanges('certifyEdges', d.triangles.length, threads, [
+    frame.xy,
+    d.triangles,
+    d.halfedges,
+    certified,
+  ]);
+  return { tri: finishTriangulation(n, frame, order, d, certified), order, sites: world };
+}
+
+/** The sites renumbered along a Hilbert curve, in world and local coordinates (`shared`: on SharedArrayBuffers). */
+function gatherAlongCurve(
+  sites: Float64Array,
+  shared: boolean,
+): { world: Float64Array; frame: LocalFrame; order: Uint32Array } {
+  const n = sites.length >> 1;
   const bounds = new Float64Array(4);
   const order = hilbertOrder(sites, bounds);
   // gather the sites in curve order, and their local-frame copy on the way
   const frame = frameOfBounds(bounds[0], bounds[1], bounds[2], bounds[3]);
   const { originX, originY, scale } = frame;
-  const world = new Float64Array(2 * n);
-  const local = new Float64Array(2 * n);
+  const floats = (count: number) =>
+    shared ? new Float64Array(new SharedArrayBuffer(8 * count)) : new Float64Array(count);
+  const world = floats(2 * n);
+  const local = floats(2 * n);
   for (let k = 0; k < n; k++) {
     const x = sites[2 * order[k]];
     const y = sites[2 * order[k] + 1];
@@ -98,8 +137,7 @@ export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedT
     local[2 * k + 1] = (y - originY) * scale;
   }
   frame.xy = local;
-  const tri = triangulateInPlace(world, frame, order);
-  return tri === null ? null : { tri, order, sites: world };
+  return { world, frame, order };
 }
 
 /** The triangulation of `sites` in their given order, in `frame` (their local copy); `ids` name sites in errors. */
@@ -108,15 +146,41 @@ function triangulateInPlace(
   frame: LocalFrame,
   ids: Uint32Array | null,
 ): RobustTriangulation | null {
-  const n = sites.length >> 1;
+  const d = delaunayStage(sites.length >> 1, frame, ids, false);
+  return d === null ? null : finishTriangulation(sites.length >> 1, frame, ids, d, null);
+}
+
+/**
+ * delaunator's triangulation (unfolded), renumbered along the curve when `ids` is given, on
+ * SharedArrayBuffers when `shared` (and `ids`); null when all sites are collinear.
+ */
+function delaunayStage(
+  n: number,
+  frame: LocalFrame,
+  ids: Uint32Array | null,
+  shared: boolean,
+): DelaunatorOutput | null {
   if (allCollinear(frame.xy)) return null;
   const d = unfoldedDelaunator(frame.xy, ids);
-  let triangles: Uint32Array = d.triangles;
-  let halfedges: Int32Array = d.halfedges;
-  let hull: Uint32Array = d.hull;
   // sites along a curve: triangles along it too (see renumberTriangles)
-  if (ids !== null) ({ triangles, halfedges } = renumberTriangles(n, triangles, halfedges));
-  const repair = repairDelaunay(frame.xy, triangles, halfedges);
+  if (ids === null) return d;
+  return { ...renumberTriangles(n, d.triangles, d.halfedges, shared), hull: d.hull };
+}
+
+/**
+ * The exact verification and repair of {@link delaunayStage}'s output, and the insertion of the
+ * skipped sites; `certified`: the float filter's verdicts computed beforehand (see
+ * `repairDelaunay`).
+ */
+function finishTriangulation(
+  n: number,
+  frame: LocalFrame,
+  ids: Uint32Array | null,
+  d: DelaunatorOutput,
+  certified: Uint8Array | null,
+): RobustTriangulation {
+  let { triangles, halfedges, hull } = d;
+  const repair = repairDelaunay(frame.xy, triangles, halfedges, certified);
   let edgeState = repair.edgeState;
   let flips = repair.flips;
   const used = new Uint8Array(n);

@@ -1,13 +1,18 @@
 import { type Box, boxArea } from '@geoframe/core';
 import { emptyPolygons, nextHalfedge, type PolygonBuffers, prevHalfedge } from './buffers.js';
 import { CellRingWriter, closeRing } from './cell-ring-writer.js';
-import { circumcenters } from './circumcenters.js';
+import { circumcenters, circumcentersParallel } from './circumcenters.js';
 import { bisector, inBox } from './clip-edge.js';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
 import { availableThreads, writeSimpleRingsParallel } from './ring-workers.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { lineOrder } from './site-order.js';
-import { type RobustTriangulation, SORT_FROM, triangulateOrdered } from './triangulate.js';
+import {
+  type RobustTriangulation,
+  SORT_FROM,
+  triangulateOrdered,
+  triangulateOrderedParallel,
+} from './triangulate.js';
 
 /**
  * The Voronoi cell of every site, clipped to `box`, as one polygon (one closed,
@@ -41,14 +46,17 @@ export interface ParallelCellsOptions {
 }
 
 /**
- * {@link voronoiCells} with the write pass — every ring inside the box built and stored at its
- * place — split over worker threads by ranges of sites; the same output, bit for bit.
+ * {@link voronoiCells} with three passes split over worker threads by ranges: the float filter of
+ * the exact Delaunay verification (half-edges; the edges it cannot certify still go through the
+ * exact repair here), the circumcentres (triangles; nearly flat ones are finished here with the
+ * exact predicate) and the write pass — every ring inside the box built and stored at its place
+ * (sites). The same output, bit for bit.
  *
- * The workers read the triangulation and circumcentres and write the output in place through
+ * The workers read the sites and the triangulation and write their results in place through
  * SharedArrayBuffers (nothing is copied to them), so the returned `coords` may lie on a
  * SharedArrayBuffer. Workers are started on first use and kept, unreferenced (they never hold the
- * process open). Everything before the write pass, and its planning and offset scan, stays on this
- * thread.
+ * process open). delaunator, the Hilbert sort, the triangle renumbering, the exact repair, the
+ * counting pass and the offset scan stay on this thread.
  */
 export async function voronoiCellsParallel(
   sites: Float64Array,
@@ -59,13 +67,26 @@ export async function voronoiCellsParallel(
   const threads = options.threads ?? (await availableThreads());
   if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) return voronoiCells(sites, box);
   checkBox(box, n);
-  const ordered = triangulateOrdered(sites, n >= SORT_FROM);
+  const ordered =
+    n >= SORT_FROM ? await triangulateOrderedParallel(sites, threads) : triangulateOrdered(sites, false);
   if (ordered === null) return collinearCells(sites, box);
   const { tri } = ordered;
-  const plan = planCells(ordered.sites, box, tri, ordered.order, false, true);
-  const halfedges = new Int32Array(new SharedArrayBuffer(tri.halfedges.byteLength));
-  halfedges.set(tri.halfedges);
-  const { start, place, length, cc, coords, longest } = plan;
+  const cc = await circumcentersParallel(
+    ordered.sites,
+    tri.frame,
+    tri.triangles,
+    tri.halfedges,
+    tri.edgeState,
+    tri.cocircularEdges,
+    threads,
+  );
+  const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc);
+  let halfedges = tri.halfedges;
+  if (!(halfedges.buffer instanceof SharedArrayBuffer)) {
+    halfedges = new Int32Array(new SharedArrayBuffer(tri.halfedges.byteLength));
+    halfedges.set(tri.halfedges);
+  }
+  const { start, place, length, coords, longest } = plan;
   const changed = await writeSimpleRingsParallel(n, threads, [
     start,
     place,
@@ -154,7 +175,8 @@ interface CellPlan {
 
 /**
  * Passes 1 and 2 of {@link walkCells}, and the copy of the side-buffer cells to their places.
- * `shared`: every array the write pass touches lies on a SharedArrayBuffer.
+ * `shared`: every array the write pass touches lies on a SharedArrayBuffer. `cc`: the
+ * circumcentres when already computed (see `circumcentersParallel`).
  */
 function planCells(
   sites: Float64Array,
@@ -163,18 +185,13 @@ function planCells(
   order: Uint32Array | null,
   general: boolean,
   shared: boolean,
+  computed: Float64Array | null = null,
 ): CellPlan {
   const n = sites.length >> 1;
   const { triangles, halfedges } = tri;
-  const cc = circumcenters(
-    sites,
-    tri.frame,
-    triangles,
-    halfedges,
-    tri.edgeState,
-    tri.cocircularEdges,
-    shared,
-  );
+  const cc =
+    computed ??
+    circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges, shared);
   const nt = triangles.length / 3;
   const inside = new Uint8Array(nt);
   const int32s = (count: number) =>

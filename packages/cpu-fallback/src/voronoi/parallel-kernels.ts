@@ -1,0 +1,144 @@
+/**
+ * Range kernels that worker threads run from their own source text (see `ring-workers.ts`).
+ * Each must stay self-contained — no reference to anything outside its body, not even a helper
+ * or a constant — and take plain numbers and typed arrays (on SharedArrayBuffers when a worker
+ * runs it). Each does a slice of a pass exactly as the serial pass does it, bit for bit.
+ */
+
+/**
+ * The floating-point filter of the exact incircle test over the interior edges `e` of `e0 .. e1`
+ * with twin `f > e` (the edges `repairDelaunay` visits): `certified[e] = 1` where the filter
+ * proves the edge strictly Delaunay, left 0 otherwise (inside, cocircular or undecided: the
+ * exact repair decides). The same arithmetic as `repairDelaunay`'s inlined filter. Returns the
+ * number of certified edges.
+ */
+export function certifyEdges(
+  e0: number,
+  e1: number,
+  xy: Float64Array,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  certified: Uint8Array,
+): number {
+  // Shewchuk's iccerrboundA, as in lawson-repair.ts
+  const errbound = (10 + 96 * 2 ** -53) * 2 ** -53;
+  let count = 0;
+  for (let e = e0; e < e1; e++) {
+    const f = halfedges[e];
+    if (f <= e) continue;
+    const u = triangles[e];
+    const v = triangles[e % 3 === 2 ? e - 2 : e + 1];
+    const w = triangles[e % 3 === 0 ? e + 2 : e - 1];
+    const z = triangles[f % 3 === 0 ? f + 2 : f - 1];
+    const dx = xy[2 * z];
+    const dy = xy[2 * z + 1];
+    const adx = xy[2 * u] - dx;
+    const ady = xy[2 * u + 1] - dy;
+    const bdx = xy[2 * v] - dx;
+    const bdy = xy[2 * v + 1] - dy;
+    const cdx = xy[2 * w] - dx;
+    const cdy = xy[2 * w + 1] - dy;
+    const bdxcdy = bdx * cdy;
+    const cdxbdy = cdx * bdy;
+    const alift = adx * adx + ady * ady;
+    const cdxady = cdx * ady;
+    const adxcdy = adx * cdy;
+    const blift = bdx * bdx + bdy * bdy;
+    const adxbdy = adx * bdy;
+    const bdxady = bdx * ady;
+    const clift = cdx * cdx + cdy * cdy;
+    const det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
+    const permanent =
+      (Math.abs(bdxcdy) + Math.abs(cdxbdy)) * alift +
+      (Math.abs(cdxady) + Math.abs(adxcdy)) * blift +
+      (Math.abs(adxbdy) + Math.abs(bdxady)) * clift;
+    if (det > errbound * permanent) {
+      certified[e] = 1;
+      count++;
+    }
+  }
+  return count;
+}
+
+/**
+ * The circumcentres of triangles `t0 .. t1` into `out` (world coordinates, one pair per
+ * triangle), before the merge of cocircular groups: the arithmetic of `circumcenters`.
+ *
+ * `exact` is the exact orientation predicate (robust-predicates' `orient2d`) that nearly flat
+ * triangles need; null (on a worker, which cannot import it) leaves such triangles unwritten and
+ * lists them in the returned array, for the caller to redo with `exact`. Returns the triangles
+ * left (empty when none, always empty with `exact`).
+ *
+ * @param sites world coordinates of the sites
+ * @param local the local frame's coordinates of the sites
+ * @param inverse 1 / the local frame's scale
+ */
+export function circumcentreRange(
+  t0: number,
+  t1: number,
+  sites: Float64Array,
+  local: Float64Array,
+  inverse: number,
+  triangles: Uint32Array,
+  out: Float64Array,
+  exact: ((ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => number) | null,
+): number[] {
+  // the largest magnitude a circumcentre offset may take; beyond it the vertex is "at infinity"
+  const far = 1e300;
+  const left: number[] = [];
+  for (let t = t0; t < t1; t++) {
+    let a = triangles[3 * t];
+    let b = triangles[3 * t + 1];
+    let c = triangles[3 * t + 2];
+    // pivot on the vertex opposite the longest edge (rotating keeps the orientation): its two
+    // edges are the shortest, which keeps the determinant accurate when an edge is tiny
+    let rx = local[2 * a] - local[2 * b];
+    let ry = local[2 * a + 1] - local[2 * b + 1];
+    const lab = rx * rx + ry * ry;
+    rx = local[2 * b] - local[2 * c];
+    ry = local[2 * b + 1] - local[2 * c + 1];
+    const lbc = rx * rx + ry * ry;
+    rx = local[2 * c] - local[2 * a];
+    ry = local[2 * c + 1] - local[2 * a + 1];
+    const lca = rx * rx + ry * ry;
+    if (lca > lbc && lca >= lab) {
+      const r = a;
+      a = b;
+      b = c;
+      c = r;
+    } else if (lab > lbc && lab > lca) {
+      const r = c;
+      c = b;
+      b = a;
+      a = r;
+    }
+    const ax = local[2 * a];
+    const ay = local[2 * a + 1];
+    const dx = local[2 * b] - ax;
+    const dy = local[2 * b + 1] - ay;
+    const ex = local[2 * c] - ax;
+    const ey = local[2 * c + 1] - ay;
+    const bl = dx * dx + dy * dy;
+    const cl = ex * ex + ey * ey;
+    const p = dx * ey;
+    const q = dy * ex;
+    let det = p - q;
+    // for nearly flat triangles the naive determinant may even have the wrong sign: ask the
+    // exact predicate (its value is accurate, not just its sign)
+    if (Math.abs(det) <= 1e-10 * (Math.abs(p) + Math.abs(q))) {
+      if (exact === null) {
+        left.push(t);
+        continue;
+      }
+      det = -exact(ax, ay, local[2 * b], local[2 * b + 1], local[2 * c], local[2 * c + 1]);
+    }
+    const half = 0.5 / det;
+    let ox = (ey * bl - dy * cl) * half;
+    let oy = (dx * cl - ex * bl) * half;
+    if (!(Math.abs(ox) <= far)) ox = ox > 0 ? far : ox < 0 ? -far : 0;
+    if (!(Math.abs(oy) <= far)) oy = oy > 0 ? far : oy < 0 ? -far : 0;
+    out[2 * t] = sites[2 * a] + ox * inverse;
+    out[2 * t + 1] = sites[2 * a + 1] + oy * inverse;
+  }
+  return left;
+}
