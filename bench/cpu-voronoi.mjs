@@ -1,7 +1,8 @@
 // CPU Voronoi benchmark: our clipped cells and edges against delaunator alone and against
 // d3-delaunay's Voronoi (`Delaunay.from(points)` + `voronoi(bounds)` + iterating `cellPolygons()`),
 // all on the same seeded uniform sites in [0, 1e6]². "cells parallel" is voronoiCellsParallel
-// (its ring write pass split over min(cores, 8) threads; worker start-up falls in the warm-up run).
+// (the verification's float filter, the circumcentres and the ring write pass split over
+// min(cores, 8) threads; worker start-up falls in the warm-up run).
 //
 // Run after building (the workspace packages are not linked at the root, so the built files are
 // imported by path):
@@ -108,6 +109,16 @@ const lines = [
   '| sites | our cells ms | our cells parallel ms | our edges ms | our triangulate ms | delaunator ms | d3-delaunay cellPolygons ms | d3 / our cells | d3 / our cells parallel | our cells / delaunator | peak RSS MiB: our cells / our cells parallel / our edges / delaunator / d3 |',
   '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 ];
+// Peaks first, while this process is small: a child starts with this process's resident size at
+// spawn as its high-water mark (the fork maps all our pages; maxRSS survives exec), so after the
+// timed runs every child would report our size instead of its own peak.
+const peaksOf = new Map();
+for (const n of sizes) {
+  peaksOf.set(
+    n,
+    ['cells', 'cellsParallel', 'edges', 'delaunator', 'd3'].map((k) => peakMiB(k, n)).join(' / '),
+  );
+}
 for (const n of sizes) {
   const xy = sites(n);
   const m = methods(xy);
@@ -118,7 +129,7 @@ for (const n of sizes) {
   const del = await median(m.delaunator);
   m.d3Prepare();
   const d3 = await median(m.d3);
-  const peaks = ['cells', 'cellsParallel', 'edges', 'delaunator', 'd3'].map((k) => peakMiB(k, n)).join(' / ');
+  const peaks = peaksOf.get(n);
   lines.push(
     `| ${n.toLocaleString('en-US')} | ${cells.toFixed(0)} | ${par.toFixed(0)} | ${edges.toFixed(0)} | ${tri.toFixed(0)} | ${del.toFixed(0)} | ${d3.toFixed(0)} | ${(d3 / cells).toFixed(2)} | ${(d3 / par).toFixed(2)} | ${(cells / del).toFixed(2)} | ${peaks} |`,
   );
