@@ -149,7 +149,9 @@ export function repairDelaunay(
     }
     // the floating-point filter of the exact incircle, inlined: when it certifies the edge as
     // strictly Delaunay (the common case) the outcome is what legalize() would record, with no
-    // call and no stack; anything else (inside, cocircular, uncertain) goes to the exact path
+    // call and no stack; anything else (inside, cocircular, uncertain) goes to the exact path.
+    // Its twin is certifyEdges in parallel-kernels.ts, which must stay self-contained (workers
+    // run it from its source text): change both together.
     const u = triangles[e];
     const v = triangles[e % 3 === 2 ? e - 2 : e + 1];
     const w = triangles[e % 3 === 0 ? e + 2 : e - 1];
