@@ -59,6 +59,7 @@ export { bounds } from './measures/bounds.js';
 export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
+export { RASTER_MODES, type RasterGrid, type RasterLabels, type RasterMode } from './raster/raster-grid.js';
 export { type Box, boxArea, boxOfXY, emptyBox, isEmptyBox, unionBox } from './sites/box.js';
 export { clipBox, defaultClipBox } from './sites/clip-box.js';
 export { extractSites, type Sites } from './sites/extract-sites.js';
