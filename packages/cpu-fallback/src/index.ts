@@ -13,6 +13,11 @@ export {
   type Triangulation,
 } from './voronoi/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './voronoi/delaunay-output.js';
-export { type RobustTriangulation, triangulate } from './voronoi/triangulate.js';
+export {
+  type OrderedTriangulation,
+  type RobustTriangulation,
+  triangulate,
+  triangulateOrdered,
+} from './voronoi/triangulate.js';
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
 export { voronoiEdges } from './voronoi/voronoi-edges.js';

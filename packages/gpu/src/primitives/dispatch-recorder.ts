@@ -31,6 +31,7 @@ const PARAM_STRIDE = 256;
  * buffer, 256 bytes apart: a fresh buffer per call, because `queue.writeBuffer` into a shared
  * one would overwrite parameters of an encoder recorded earlier but not yet submitted. It is
  * small and left to garbage collection (it cannot be destroyed before the caller submits).
+ * `descriptor` (e.g. a profiler's) replaces the pass's default `{ label }`.
  */
 export async function recordDispatches(
   ctx: GpuContext,
@@ -38,9 +39,14 @@ export async function recordDispatches(
   label: string,
   dispatches: PlannedDispatch[],
   maxPerDimension: number,
+  descriptor?: GPUComputePassDescriptor,
 ): Promise<void> {
   const active = dispatches.filter((d) => d.workgroups > 0);
-  if (active.length === 0) return;
+  if (active.length === 0) {
+    // a profiled pass is still recorded, so its timestamps are written
+    if (descriptor?.timestampWrites) encoder.beginComputePass(descriptor).end();
+    return;
+  }
   const pipelines = await Promise.all(
     active.map((d) => ctx.pipelines.get(d.kernel as KernelSpec<KernelConstants>, d.constants)),
   );
@@ -57,7 +63,7 @@ export async function recordDispatches(
     words.set(Array.from(d.params), (k * PARAM_STRIDE) / 4);
   });
   uniforms.unmap();
-  const pass = encoder.beginComputePass({ label });
+  const pass = encoder.beginComputePass(descriptor ?? { label });
   active.forEach((d, k) => {
     const pipeline = pipelines[k];
     const entries: GPUBindGroupEntry[] = [
