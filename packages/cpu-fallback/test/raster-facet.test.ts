@@ -29,7 +29,7 @@ function boundaryMask(labels: Int32Array, width: number, height: number): Uint8A
 }
 
 describe('Facet-JFA on the CPU', () => {
-  it('the automatic coarse level is the coarsest 2^p grid where no two seeded pixels share a block', () => {
+  it('the automatic coarse level is the largest p where no two seeded pixels share a block of 2^p pixels', () => {
     for (const [n, side] of [
       [10, 256],
       [60, 200],
@@ -40,8 +40,7 @@ describe('Facet-JFA on the CPU', () => {
       const pixels = sitePixelIndices(sites, rasterFrame(2, grid));
       const p = facetCoarseLevel(pixels, rasterFrame(2, grid));
       const collides = (level: number) => {
-        const padded = side === 128 ? 128 : 256; // the next power of two ≥ side
-        const b = padded >> level;
+        const b = 2 ** level;
         const seen = new Map<string, number>();
         for (let i = 0; i < n; i++) {
           const col = Math.min(side - 1, Math.floor(sites[2 * i] / (1000 / side)));
@@ -54,14 +53,15 @@ describe('Facet-JFA on the CPU', () => {
         return false;
       };
       expect(collides(p)).toBe(false);
-      if (p > 0) expect(collides(p - 1)).toBe(true);
+      const top = Math.log2(side === 128 ? 128 : 256); // log2 of the next power of two ≥ side
+      if (p < top) expect(collides(p + 1)).toBe(true);
     }
   });
 
-  it('coarseLevel = log2 N (blocks of one pixel) is plain JFA', () => {
+  it('coarseLevel 0 (blocks of one pixel) is plain JFA', () => {
     const sites = generatePoints('uniform', 80, 3);
     const grid: RasterGrid = { width: 100, height: 60, depth: 1, bounds: [0, 0, 1000, 1000] };
-    const facet = voronoiRasterCpu(sites, 2, grid, { mode: 'facet-jfa', coarseLevel: 7 });
+    const facet = voronoiRasterCpu(sites, 2, grid, { mode: 'facet-jfa', coarseLevel: 0 });
     const jfa = voronoiRasterCpu(sites, 2, grid, { mode: 'jfa' });
     expect(facet.labels).toEqual(jfa.labels);
     expect(facet.stats).toEqual(jfa.stats);

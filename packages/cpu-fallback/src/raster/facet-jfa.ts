@@ -17,34 +17,32 @@ export function levelOf(frame: RasterFrame, block: number): LevelGrid {
 }
 
 /**
- * Facet-JFA's automatic coarse level: the smallest p (coarsest grid of 2^p blocks per side of the
- * padded N×N(×N) grid, each block (N/2^p) pixels wide) at which no two seeded pixels fall in one
- * block. Sites sharing a pixel count as one seeded pixel (the pixel's seed is decided there).
- * log2 N when pixels are the only separation; 0 with fewer than two seeded pixels.
+ * Facet-JFA's automatic coarse level: the largest p such that, on the grid of blocks of 2^p
+ * pixels per side (⌈width/2^p⌉ × ⌈height/2^p⌉[ × ⌈depth/2^p⌉]), no two seeded pixels fall in one
+ * block. Sites sharing a pixel count as one seeded pixel (only one of them seeds it). 0 when two
+ * seeded pixels share a 2×2 block (Facet-JFA is then plain JFA); log2 N (one block) with fewer
+ * than two seeded pixels.
  */
 export function facetCoarseLevel(pixelOfSite: Int32Array, frame: RasterFrame): number {
-  const n = paddedSide(frame);
-  const top = Math.round(Math.log2(n));
+  const top = Math.round(Math.log2(paddedSide(frame)));
   const { width, height } = frame;
-  for (let p = 0; p < top; p++) {
-    const block = n >> p;
-    const level = { nx: Math.ceil(width / block), ny: Math.ceil(height / block) };
+  for (let p = 1; p <= top; p++) {
+    const block = 2 ** p;
+    const nx = Math.ceil(width / block);
+    const ny = Math.ceil(height / block);
     const nz = frame.dims === 3 ? Math.ceil(frame.depth / block) : 1;
-    const owner = new Int32Array(level.nx * level.ny * nz).fill(-1);
-    let collision = false;
-    for (let i = 0; i < pixelOfSite.length && !collision; i++) {
+    const owner = new Int32Array(nx * ny * nz).fill(-1);
+    for (let i = 0; i < pixelOfSite.length; i++) {
       const pixel = pixelOfSite[i];
       if (pixel < 0) continue;
       const col = pixel % width;
       const rest = (pixel - col) / width;
       const row = rest % height;
       const slice = (rest - row) / height;
-      const b =
-        (Math.floor(slice / block) * level.ny + Math.floor(row / block)) * level.nx + Math.floor(col / block);
+      const b = (Math.floor(slice / block) * ny + Math.floor(row / block)) * nx + Math.floor(col / block);
       if (owner[b] < 0) owner[b] = pixel;
-      else collision = owner[b] !== pixel;
+      else if (owner[b] !== pixel) return p - 1;
     }
-    if (!collision) return p;
   }
   return top;
 }
@@ -52,7 +50,7 @@ export function facetCoarseLevel(pixelOfSite: Int32Array, frame: RasterFrame): n
 /**
  * Facet-JFA (after Masood et al.), as implemented here:
  * 1. Coarse level p (automatic, see {@link facetCoarseLevel}, or `coarseLevel`): blocks of
- *    B = N/2^p pixels; each block is seeded with the site (of those whose pixel lies in it) nearest
+ *    B = 2^p pixels per side (p = 0: the pixels, i.e. plain JFA); each block is seeded with the site (of those whose pixel lies in it) nearest
  *    to the block centre, then plain JFA runs on the block grid (steps from its own padded side).
  *    Each block is then marked when its 8 (3D: 26) neighbours within the grid share its label.
  * 2. For B = B/2 down to 1: every cell inherits its parent's label and mark; the unmarked cells
@@ -68,13 +66,12 @@ export function facetJumpFlood(
   px: SitePixels,
   coarseLevel: number | undefined,
 ): { labels: Int32Array; passes: number; processed: number } {
-  const n = paddedSide(frame);
-  const top = Math.round(Math.log2(n));
+  const top = Math.round(Math.log2(paddedSide(frame)));
   const p = coarseLevel ?? facetCoarseLevel(pixelOfSite, frame);
   if (!Number.isInteger(p) || p < 0 || p > top) {
     throw new RangeError(`coarseLevel must be an integer in [0, ${top}] for this grid, got ${coarseLevel}`);
   }
-  let block = n >> p;
+  let block = 2 ** p;
   let level = levelOf(frame, block);
   const seeds = seedLevel(pixelOfSite, frame, px, level.centres, block, level.nx, level.ny, level.nz);
   const steps = jumpFloodSteps('jfa', level);

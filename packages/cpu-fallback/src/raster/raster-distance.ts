@@ -2,7 +2,7 @@ import { centreX, centreY, centreZ, type RasterFrame } from './raster-frame.js';
 
 /**
  * Per pixel, the Euclidean distance in coordinate units from the pixel centre (f64) to its
- * labelled site, stored as f32; NaN where the label is −1.
+ * labelled site, stored as f32; +∞ where the label is −1.
  */
 export function rasterDistance(sites: Float64Array, frame: RasterFrame, labels: Int32Array): Float32Array {
   const { width, height, depth, dims } = frame;
@@ -14,7 +14,7 @@ export function rasterDistance(sites: Float64Array, frame: RasterFrame, labels: 
       for (let c = 0; c < width; c++, p++) {
         const site = labels[p];
         if (site < 0) {
-          out[p] = Number.NaN;
+          out[p] = Number.POSITIVE_INFINITY;
           continue;
         }
         const dx = centreX(frame, c) - sites[site * dims];

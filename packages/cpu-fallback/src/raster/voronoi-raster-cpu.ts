@@ -11,7 +11,7 @@ export interface VoronoiRasterCpuOptions {
   mode: RasterMode;
   /** Also return the distance from each pixel centre to its site (coordinate units, f32). */
   distance?: boolean;
-  /** Facet-JFA only: the coarse grid has 2^coarseLevel blocks per side of the padded grid. */
+  /** Facet-JFA only: the coarse level p (blocks of 2^p pixels per side); automatic when absent. */
   coarseLevel?: number;
 }
 
@@ -45,7 +45,7 @@ export interface RasterStats {
  * operation rounded to f32 — see `RasterFrame`), ties to the lower index. No seeded site: all −1.
  *
  * `distance`: the Euclidean distance in coordinate units from each pixel centre to its labelled
- * site (NaN where −1). `stats.processed` counts pixel visits over all passes (Facet-JFA visits
+ * site (+∞ where −1). `stats.processed` counts pixel visits over all passes (Facet-JFA visits
  * only unmarked pixels), `stats.passes` the passes ('exact': one).
  *
  * @throws RangeError for a bad grid (non-integer or non-positive sizes, bounds not finite or
