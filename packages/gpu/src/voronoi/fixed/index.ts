@@ -1,0 +1,22 @@
+export { CIRCUMCENTER_WGSL } from './circumcenter-wgsl.js';
+export {
+  bigIntTimesPow2,
+  bigIntToWords,
+  type FixedGrid,
+  fixedBoxBigInt,
+  fixedGrid,
+  fixedSiteBigInt,
+  fixedToNumber,
+  floorLog2,
+  GRID_VALUE_BITS,
+  toGrid,
+  wordsToBigInt,
+} from './fixed-grid.js';
+export {
+  FIXED_POINT_WGSL,
+  GRID_UNIFORMS_BYTES,
+  gridUniformsBindingWgsl,
+  gridUniformWords,
+} from './fixed-point-wgsl.js';
+export { FIXED_WGSL } from './fixed-wgsl.js';
+export { WIDE_INT_WGSL } from './wide-int-wgsl.js';
