@@ -62,6 +62,18 @@ export {
 } from './primitives/sort/segmented-sort.js';
 export { type DigitPass, planDigitPasses } from './primitives/sort/sort-plan.js';
 export {
+  chooseCoarseLevel,
+  maxCoarseLevel,
+  NO_SITE,
+  prepareRaster,
+  type RasterGpuOptions,
+  type RasterGpuStats,
+  RasterPlan,
+  type RasterSetup,
+  type VoronoiRasterGpuOptions,
+  voronoiRasterGpu,
+} from './raster/index.js';
+export {
   BufferPool,
   type BufferPoolOptions,
   type BufferPoolStats,

@@ -1,0 +1,123 @@
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { gridWorkgroup, rasterHeader } from './raster-wgsl.js';
+import type { DimsConstants } from './seed-kernels.js';
+
+/**
+ * The f32 near-tie tolerance shared by the 'exact' kernel and its CPU re-decision, on squared
+ * distances `d1s ≤ d2s` (scaled pixel units) of two candidates from a pixel centre whose largest
+ * coordinate is `mc`: `32u·((mc + floor)·(√d1s + √d2s) + d1s + d2s)`, u = 2^-24. Each f32 squared
+ * distance is within about `7u·mc·d + 10u·d²` of the exact one (site rounding ≤ u·(mc + d), centre
+ * rounding ≤ u·mc, then subtraction, squares and sum), so this is about 4× the worst gap error;
+ * `floor` adds the f64 reference's own rounding of pixel centres far from the origin.
+ */
+export const TIE_FACTOR = 32 * 2 ** -24;
+
+/**
+ * 'exact' labelling, one thread per pixel: searches the site buckets in growing rings (shells in
+ * 3D) around the pixel's bucket, keeping the best (squared f32 distance, lower index on ties) and
+ * second-best distance, and stops once every unvisited site is farther than the best by more than
+ * twice the near-tie tolerance (the ring's distance bound shrunk by an absolute margin for the
+ * f32 rounding of bucket borders). Writes the label; a pixel whose best two candidates are within
+ * the tolerance (an f32 near-tie) is appended to `ties` (atomic counter, up to `auxu.x` entries)
+ * for a re-decision in f64 on the CPU.
+ *
+ * Parameters: misc.xyz = buckets per axis; extra = (origin x, y, z, bucket edge); aux.x = bound
+ * margin, aux.y = tolerance floor term, aux.z = tolerance factor.
+ */
+export const EXACT_KERNEL: KernelSpec<DimsConstants> = {
+  name: 'raster/exact',
+  source: ({ dims }) => {
+    const [wx, wy, wz] = gridWorkgroup(dims);
+    const ringZ = dims === 2 ? '' : 'abs(bz - bc.z) == r ||';
+    return /* wgsl */ `
+${rasterHeader(dims, null)}
+@group(0) @binding(1) var<storage, read> positions: array<vec4f>;
+@group(0) @binding(2) var<storage, read> order: array<u32>;
+@group(0) @binding(3) var<storage, read> start: array<u32>;
+@group(0) @binding(4) var<storage, read_write> labels: array<u32>;
+@group(0) @binding(5) var<storage, read_write> ties: array<u32>;
+@group(0) @binding(6) var<storage, read_write> tie_count: array<atomic<u32>>;
+
+fn tolerance(mc: f32, d1s: f32, d2s: f32) -> f32 {
+  return params.aux.z * ((mc + params.aux.y) * (sqrt(d1s) + sqrt(d2s)) + d1s + d2s);
+}
+
+@compute @workgroup_size(${wx}, ${wy}, ${wz})
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (any(g >= params.size.xyz)) {
+    return;
+  }
+  let c = centre_of(g);
+  let mc = max(c.x, max(c.y, c.z));
+  let nb = vec3i(params.misc.xyz);
+  let origin = params.extra.xyz;
+  let edge = params.extra.w;
+  let bc = clamp(vec3i(floor((c - origin) / edge)), vec3i(0), nb - 1);
+  var best = NONE;
+  var best_d = BIG;
+  var second_d = BIG;
+  let rmax = max(nb.x, max(nb.y, nb.z));
+  for (var r = 0; r < rmax; r++) {
+    let lo = max(bc - r, vec3i(0));
+    let hi = min(bc + r, nb - 1);
+    for (var bz = lo.z; bz <= hi.z; bz++) {
+      for (var by = lo.y; by <= hi.y; by++) {
+        // whole rows on the shell's faces, else only the two x ends
+        let full = ${ringZ} abs(by - bc.y) == r;
+        let stride = select(max(2 * r, 1), 1, full);
+        for (var bx = bc.x - r; bx <= bc.x + r; bx += stride) {
+          if (bx < 0 || bx >= nb.x) {
+            continue;
+          }
+          let b = u32((bz * nb.y + by) * nb.x + bx);
+          let end = start[b + 1u];
+          for (var k = start[b]; k < end; k++) {
+            let d3 = positions[k].xyz - c;
+            let d = d3.x * d3.x + d3.y * d3.y + d3.z * d3.z;
+            let i = order[k];
+            if (d < best_d || (d == best_d && i < best)) {
+              second_d = best_d;
+              best_d = d;
+              best = i;
+            } else if (d < second_d) {
+              second_d = d;
+            }
+          }
+        }
+      }
+    }
+    // distance from c to the outside of the visited block (sides at the grid's border don't count)
+    var bound = BIG;
+    let block_lo = origin + vec3f(bc - r) * edge;
+    let block_hi = origin + vec3f(bc + r + 1) * edge;
+    for (var a = 0; a < ${dims}; a++) {
+      if (bc[a] - r > 0) {
+        bound = min(bound, c[a] - block_lo[a]);
+      }
+      if (bc[a] + r < nb[a] - 1) {
+        bound = min(bound, block_hi[a] - c[a]);
+      }
+    }
+    if (bound == BIG) {
+      break;
+    }
+    bound = bound - params.aux.x;
+    if (bound > 0.0 && best != NONE) {
+      let b2 = bound * bound;
+      if (b2 > best_d + 2.0 * tolerance(mc, best_d, b2)) {
+        break;
+      }
+    }
+  }
+  let p = linear_of(g);
+  labels[p] = best;
+  if (second_d < BIG && second_d - best_d <= tolerance(mc, best_d, second_d)) {
+    let slot = atomicAdd(&tie_count[0], 1u);
+    if (slot < params.auxu.x) {
+      ties[slot] = p;
+    }
+  }
+}
+`;
+  },
+};

@@ -1,0 +1,47 @@
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { gridWorkgroup, NEIGHBOUR_LOOP_END, neighbourLoop, rasterHeader } from './raster-wgsl.js';
+import type { DimsConstants } from './seed-kernels.js';
+
+/**
+ * One gather-style jump-flooding pass at step `misc.x`: each pixel looks at the labels of the
+ * 9 (2D) or 27 (3D) pixels at offsets {−step, 0, step} per axis in `src` (inside the grid) and
+ * writes to `dst` the one whose site is nearest to its centre — squared f32 distance in scaled
+ * pixel units, ties to the lower site index — or NONE when all are NONE. Reads one buffer and
+ * writes another, so there are no write conflicts.
+ */
+export const JFA_STEP_KERNEL: KernelSpec<DimsConstants> = {
+  name: 'raster/jfa-step',
+  source: ({ dims }) => {
+    const [wx, wy, wz] = gridWorkgroup(dims);
+    return /* wgsl */ `
+${rasterHeader(dims, 1)}
+@group(0) @binding(2) var<storage, read> src: array<u32>;
+@group(0) @binding(3) var<storage, read_write> dst: array<u32>;
+
+@compute @workgroup_size(${wx}, ${wy}, ${wz})
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (any(g >= params.size.xyz)) {
+    return;
+  }
+  let c = centre_of(g);
+  let step = i32(params.misc.x);
+  var best = NONE;
+  var best_d = BIG;
+  ${neighbourLoop(dims)}
+      let q = vec3i(g) + o * step;
+      if (in_grid(q)) {
+        let l = src[linear_of(vec3u(q))];
+        if (l != NONE && l != best) {
+          let d = dist2(c, l);
+          if (d < best_d || (d == best_d && l < best)) {
+            best_d = d;
+            best = l;
+          }
+        }
+      }
+  ${NEIGHBOUR_LOOP_END}
+  dst[linear_of(g)] = best;
+}
+`;
+  },
+};

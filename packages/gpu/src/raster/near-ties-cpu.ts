@@ -1,0 +1,139 @@
+import type { SiteBuckets } from './exact-buckets.js';
+import { TIE_FACTOR } from './exact-kernel.js';
+import type { RasterSetup } from './raster-setup.js';
+
+/**
+ * The centre of pixel (col, row, slice) in coordinate units, in f64, by the documented formula
+ * `xmin + (col + 0.5)·(xmax − xmin)/width`, `ymax − (row + 0.5)·(ymax − ymin)/height`,
+ * `zmin + (slice + 0.5)·(zmax − zmin)/depth` (evaluated left to right), into `out`.
+ */
+export function pixelCentre(
+  setup: RasterSetup,
+  col: number,
+  row: number,
+  slice: number,
+  out: Float64Array,
+): void {
+  const { bounds, dims, width, height, depth } = setup;
+  out[0] = bounds[0] + ((col + 0.5) * (bounds[dims] - bounds[0])) / width;
+  out[1] = bounds[dims + 1] - ((row + 0.5) * (bounds[dims + 1] - bounds[1])) / height;
+  out[2] = dims === 3 ? bounds[2] + ((slice + 0.5) * (bounds[5] - bounds[2])) / depth : 0;
+}
+
+/**
+ * Re-decides the pixels `ties` (linear indices) that the 'exact' kernel found f32 near-ties: the
+ * candidates are found in f64 from the same buckets and f32 positions (every site within twice
+ * the GPU's tolerance of the nearest), then the nearest to the pixel centre by the f64 squared
+ * distance `dx² + dy² (+ dz²)` in coordinate units, ties to the lower index, becomes the label
+ * (and its distance, when `distance` is given). Returns how many labels changed.
+ */
+export function redecideNearTies(
+  setup: RasterSetup,
+  sites: Float64Array,
+  buckets: SiteBuckets,
+  ties: Uint32Array,
+  labels: Int32Array,
+  distance?: Float32Array,
+): number {
+  const { dims, width, height, scale } = setup;
+  const { origin, edge, counts, start, order, positions } = buckets;
+  const centre = new Float64Array(3);
+  const c = new Float64Array(3);
+  const candidates: number[] = [];
+  const candidateD: number[] = [];
+  const margin = boundMargin(setup, buckets);
+  const floor = toleranceFloor(setup);
+  let changed = 0;
+  for (const p of ties) {
+    const col = p % width;
+    const row = Math.floor(p / width) % height;
+    const slice = Math.floor(p / (width * height));
+    c[0] = (col + 0.5) * scale[0];
+    c[1] = (row + 0.5) * scale[1];
+    c[2] = (slice + 0.5) * scale[2];
+    const mc = Math.max(c[0], c[1], c[2]) + floor;
+    const tol = (d1s: number, d2s: number) =>
+      4 * TIE_FACTOR * (mc * (Math.sqrt(d1s) + Math.sqrt(d2s)) + d1s + d2s);
+    const bc = [0, 1, 2].map((a) =>
+      Math.min(counts[a] - 1, Math.max(0, Math.floor((c[a] - origin[a]) / edge))),
+    );
+    candidates.length = 0;
+    candidateD.length = 0;
+    let best = Number.POSITIVE_INFINITY;
+    const rmax = Math.max(...counts);
+    for (let r = 0; r < rmax; r++) {
+      for (let bz = Math.max(0, bc[2] - r); bz <= Math.min(counts[2] - 1, bc[2] + r); bz++) {
+        for (let by = Math.max(0, bc[1] - r); by <= Math.min(counts[1] - 1, bc[1] + r); by++) {
+          const full = Math.abs(bz - bc[2]) === r || Math.abs(by - bc[1]) === r;
+          const step = full ? 1 : Math.max(2 * r, 1);
+          for (let bx = bc[0] - r; bx <= bc[0] + r; bx += step) {
+            if (bx < 0 || bx >= counts[0]) continue;
+            const b = (bz * counts[1] + by) * counts[0] + bx;
+            for (let k = start[b]; k < start[b + 1]; k++) {
+              const dx = positions[k * 4] - c[0];
+              const dy = positions[k * 4 + 1] - c[1];
+              const dz = positions[k * 4 + 2] - c[2];
+              const d = dx * dx + dy * dy + dz * dz;
+              if (d < best) best = d;
+              candidates.push(order[k]);
+              candidateD.push(d);
+            }
+          }
+        }
+      }
+      let bound = Number.POSITIVE_INFINITY;
+      for (let a = 0; a < dims; a++) {
+        if (bc[a] - r > 0) bound = Math.min(bound, c[a] - (origin[a] + (bc[a] - r) * edge));
+        if (bc[a] + r < counts[a] - 1) bound = Math.min(bound, origin[a] + (bc[a] + r + 1) * edge - c[a]);
+      }
+      if (bound === Number.POSITIVE_INFINITY) break;
+      bound -= margin;
+      if (bound > 0 && bound * bound > best + 2 * tol(best, bound * bound)) break;
+    }
+    pixelCentre(setup, col, row, slice, centre);
+    let winner = -1;
+    let winnerD = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < candidates.length; k++) {
+      if (candidateD[k] - best > tol(best, candidateD[k])) continue;
+      const i = candidates[k];
+      const d = squaredDistance(sites, dims, i, centre);
+      if (d < winnerD || (d === winnerD && i < winner)) {
+        winnerD = d;
+        winner = i;
+      }
+    }
+    if (winner !== labels[p]) changed++;
+    labels[p] = winner;
+    if (distance) distance[p] = Math.sqrt(winnerD);
+  }
+  return changed;
+}
+
+/** f64 squared distance from site `i` to `centre` in coordinate units: dx² + dy² (+ dz²). */
+export function squaredDistance(sites: Float64Array, dims: 2 | 3, i: number, centre: Float64Array): number {
+  const dx = sites[i * dims] - centre[0];
+  const dy = sites[i * dims + 1] - centre[1];
+  if (dims === 2) return dx * dx + dy * dy;
+  const dz = sites[i * dims + 2] - centre[2];
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/**
+ * Absolute margin taken off the ring search's distance bound: the f32 rounding of site positions
+ * (their bucket was chosen from the same f32 values, but in f64) and of bucket borders computed
+ * in f32 from origin and edge.
+ */
+export function boundMargin(setup: RasterSetup, buckets: SiteBuckets): number {
+  const reach =
+    Math.max(...buckets.origin.map(Math.abs)) + buckets.edge * Math.max(...buckets.counts) + setup.magnitude;
+  return 16 * 2 ** -24 * reach;
+}
+
+/**
+ * The tolerance's floor term (scaled pixel units): the f64 reference's rounding of pixel centres,
+ * relative to the bounds' magnitude over a pixel width, which grows with large offsets.
+ */
+export function toleranceFloor(setup: RasterSetup): number {
+  const offset = Math.max(...setup.bounds.map(Math.abs)) / setup.pixelSize[0];
+  return 4 * 2 ** -29 * offset + 1e-6;
+}

@@ -1,0 +1,119 @@
+/**
+ * WGSL shared by the raster kernels: the parameter block, grid indexing, pixel centres and the
+ * candidate comparison, generated for 2D or 3D.
+ *
+ * Parameter block (binding 0, 32 words): `size` = (width, height, depth, pixels) of the grid level
+ * the kernel works on; `misc` = four kernel-specific words; `scale` = (per-axis scale of pixel
+ * centres, factor applied to site positions — 2^-level on coarse Facet-JFA levels, else 1);
+ * `extra`, `aux` = kernel-specific floats; `auxu` = kernel-specific words.
+ */
+
+/** Threads per workgroup along x, y, z of the grid-shaped kernels. */
+export function gridWorkgroup(dims: 2 | 3): [number, number, number] {
+  return dims === 2 ? [16, 16, 1] : [8, 8, 4];
+}
+
+/** Workgroups covering a `width × height × depth` grid with {@link gridWorkgroup} threads. */
+export function gridWorkgroups(
+  dims: 2 | 3,
+  width: number,
+  height: number,
+  depth: number,
+): [number, number, number] {
+  const [x, y, z] = gridWorkgroup(dims);
+  return [Math.ceil(width / x), Math.ceil(height / y), Math.ceil(depth / z)];
+}
+
+/** Threads per workgroup of the list-shaped (1D) kernels. */
+export const LIST_WORKGROUP = 256;
+
+/** The parameter block, constants and helpers; `sitesBinding` declares `sites` there (read-only). */
+export function rasterHeader(dims: 2 | 3, sitesBinding: number | null): string {
+  const sites =
+    sitesBinding === null
+      ? ''
+      : dims === 2
+        ? /* wgsl */ `@group(0) @binding(${sitesBinding}) var<storage, read> sites: array<vec2f>;
+fn site_pos(i: u32) -> vec3f { return vec3f(sites[i] * params.scale.w, 0.0); }`
+        : /* wgsl */ `@group(0) @binding(${sitesBinding}) var<storage, read> sites: array<vec4f>;
+fn site_pos(i: u32) -> vec3f { return sites[i].xyz * params.scale.w; }`;
+  const distance =
+    sitesBinding === null
+      ? ''
+      : /* wgsl */ `
+// squared distance from a pixel centre to site i, in scaled pixel units of the current level
+fn dist2(c: vec3f, i: u32) -> f32 {
+  let d = site_pos(i) - c;
+  return d.x * d.x + d.y * d.y + d.z * d.z;
+}`;
+  return /* wgsl */ `
+const NONE: u32 = 0xffffffffu;
+const BIG: f32 = 3.0e38;
+const DIMS: u32 = ${dims}u;
+struct Params {
+  size: vec4u,
+  misc: vec4u,
+  scale: vec4f,
+  extra: vec4f,
+  aux: vec4f,
+  auxu: vec4u,
+}
+@group(0) @binding(0) var<uniform> params: Params;
+${sites}
+
+fn in_grid(q: vec3i) -> bool {
+  return all(q >= vec3i(0)) && all(q < vec3i(params.size.xyz));
+}
+fn linear_of(q: vec3u) -> u32 {
+  return (q.z * params.size.y + q.y) * params.size.x + q.x;
+}
+fn coords_of(p: u32) -> vec3u {
+  let plane = params.size.x * params.size.y;
+  let r = p % plane;
+  return vec3u(r % params.size.x, r / params.size.x, p / plane);
+}
+fn centre_of(q: vec3u) -> vec3f {
+  return (vec3f(q) + 0.5) * params.scale.xyz;
+}
+${distance}
+`;
+}
+
+/** Loop header over the 3×3 (2D) or 3×3×3 (3D) offsets `o: vec3i` in {−1, 0, 1}. */
+export function neighbourLoop(dims: 2 | 3): string {
+  const zRange = dims === 2 ? '0; dz <= 0' : '-1; dz <= 1';
+  return /* wgsl */ `for (var dz = ${zRange}; dz++) {
+  for (var dy = -1; dy <= 1; dy++) {
+    for (var dx = -1; dx <= 1; dx++) {
+      let o = vec3i(dx, dy, dz);`;
+}
+
+/** Closes {@link neighbourLoop}. */
+export const NEIGHBOUR_LOOP_END = '}}}';
+
+/** The linear thread index of a list-shaped kernel (dispatch split over x and y). */
+export const LIST_INDEX = /* wgsl */ `(wid.y * nwg.x + wid.x) * ${LIST_WORKGROUP}u + lid`;
+
+/** The builtins of a list-shaped kernel's entry point. */
+export const LIST_BUILTINS = /* wgsl */ `@builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nwg: vec3u,
+  @builtin(local_invocation_index) lid: u32`;
+
+/** Words in a parameter block. */
+export const PARAM_WORDS = 32;
+
+/**
+ * A parameter block: `u` fills size and misc (8 words), `f` fills scale, extra and aux
+ * (12 floats), `u2` fills auxu (4 words).
+ */
+export function paramBlock(
+  u: readonly number[],
+  f: readonly number[],
+  u2: readonly number[] = [],
+): Uint32Array {
+  const words = new Uint32Array(PARAM_WORDS);
+  words.set(u.slice(0, 8));
+  new Float32Array(words.buffer, 32, 12).set(f.slice(0, 12));
+  words.set(u2.slice(0, 4), 20);
+  return words;
+}

@@ -1,0 +1,97 @@
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { LIST_BUILTINS, LIST_INDEX, LIST_WORKGROUP, rasterHeader } from './raster-wgsl.js';
+
+/** Constants of the raster kernels that depend on the dimension only. */
+export interface DimsConstants {
+  [key: string]: number;
+  dims: 2 | 3;
+}
+
+/** Writes `misc.y` into `out[0 .. misc.x)` (labels to "no site", distance bits to +∞ bits). */
+export const FILL_KERNEL: KernelSpec<DimsConstants> = {
+  name: 'raster/fill',
+  source: ({ dims }) => /* wgsl */ `
+${rasterHeader(dims, null)}
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(${LIST_WORKGROUP})
+fn main(${LIST_BUILTINS}) {
+  let i = ${LIST_INDEX};
+  if (i < params.misc.x) {
+    out[i] = params.misc.y;
+  }
+}
+`,
+};
+
+/** Level coordinates of full-resolution pixel `p`: misc.y, misc.z = full width, height; misc.w = level. */
+const LEVEL_COORDS = /* wgsl */ `
+fn level_coords(p: u32) -> vec3u {
+  let plane = params.misc.y * params.misc.z;
+  let r = p % plane;
+  return vec3u(r % params.misc.y, r / params.misc.y, p / plane) >> vec3u(params.misc.w);
+}`;
+
+/**
+ * Seeding, first half: one thread per site (misc.x sites) with a seed pixel; the squared distance
+ * from the centre of its pixel at the current level to the site, as f32 bits (non-negative floats
+ * order like their bits), goes to `site_bits[i]` and is `atomicMin`ed into `best_bits[pixel]`.
+ */
+export const SEED_DISTANCE_KERNEL: KernelSpec<DimsConstants> = {
+  name: 'raster/seed-distance',
+  source: ({ dims }) => /* wgsl */ `
+${rasterHeader(dims, 1)}
+@group(0) @binding(2) var<storage, read> seed: array<u32>;
+@group(0) @binding(3) var<storage, read_write> site_bits: array<u32>;
+@group(0) @binding(4) var<storage, read_write> best_bits: array<atomic<u32>>;
+${LEVEL_COORDS}
+
+@compute @workgroup_size(${LIST_WORKGROUP})
+fn main(${LIST_BUILTINS}) {
+  let i = ${LIST_INDEX};
+  if (i >= params.misc.x) {
+    return;
+  }
+  let p = seed[i];
+  if (p == NONE) {
+    return;
+  }
+  let q = level_coords(p);
+  let bits = bitcast<u32>(dist2(centre_of(q), i));
+  site_bits[i] = bits;
+  atomicMin(&best_bits[linear_of(q)], bits);
+}
+`,
+};
+
+/**
+ * Seeding, second half: among the sites of a pixel whose distance bits equal the pixel's minimum,
+ * the lowest index wins (`atomicMin` into the label buffer, filled with NONE before).
+ */
+export const SEED_LABEL_KERNEL: KernelSpec<DimsConstants> = {
+  name: 'raster/seed-label',
+  source: ({ dims }) => /* wgsl */ `
+${rasterHeader(dims, null)}
+@group(0) @binding(2) var<storage, read> seed: array<u32>;
+@group(0) @binding(3) var<storage, read> site_bits: array<u32>;
+@group(0) @binding(4) var<storage, read> best_bits: array<u32>;
+@group(0) @binding(5) var<storage, read_write> labels: array<atomic<u32>>;
+${LEVEL_COORDS}
+
+@compute @workgroup_size(${LIST_WORKGROUP})
+fn main(${LIST_BUILTINS}) {
+  let i = ${LIST_INDEX};
+  if (i >= params.misc.x) {
+    return;
+  }
+  let p = seed[i];
+  if (p == NONE) {
+    return;
+  }
+  let lp = linear_of(level_coords(p));
+  if (site_bits[i] == best_bits[lp]) {
+    atomicMin(&labels[lp], i);
+  }
+}
+`,
+};

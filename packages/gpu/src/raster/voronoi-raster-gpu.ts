@@ -1,0 +1,81 @@
+import type { RasterGrid, RasterLabels } from '@geoframe/core';
+import { readback } from '../runtime/buffers.js';
+import { GpuValidationError } from '../runtime/errors.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { GpuProfiler } from '../runtime/profiler.js';
+import { redecideNearTies } from './near-ties-cpu.js';
+import { type RasterGpuOptions, type RasterGpuStats, RasterPlan } from './raster-plan.js';
+
+/** Options of {@link voronoiRasterGpu}. */
+export interface VoronoiRasterGpuOptions extends RasterGpuOptions {
+  /** Times the computation's own compute passes (its round is resolved and read here); `stats.kernelMs`. */
+  profiler?: GpuProfiler;
+}
+
+/**
+ * The raster (discrete) Voronoi diagram of `sites` on the GPU: per pixel (voxel) of `grid`, the
+ * index of the site nearest to its centre (raster convention of `RasterGrid`: row 0 at the top,
+ * `labels[(slice·height + row)·width + col]`), −1 where there is none.
+ *
+ * `sites` are interleaved with stride `dims` (2: x, y; 3: x, y, z with 3D bounds). Modes:
+ * - 'jfa': gather-style jump flooding, steps N/2 … 1 (N: the next power of two ≥ the largest grid
+ *   side), 9 neighbours in 2D, 27 in 3D; 'jfa+1' adds a step-1 pass, '1+jfa' runs one first.
+ *   Seeding: a site inside the bounds seeds the pixel containing it (the one nearest to the
+ *   pixel centre when several do, ties to the lower index); sites outside the bounds seed nothing.
+ *   Candidates compare by squared f32 distance in scaled pixel units, ties to the lower index.
+ * - 'facet-jfa': JFA on the coarsest 2^p grid where no two sites collide (`coarseLevel`
+ *   overrides p), then per finer level: upsample, refine only the unmarked pixels (found by
+ *   stream compaction, launched by indirect dispatch) with one step-1 pass, mark pixels whose
+ *   neighbours all share their label. Approximate like JFA; `stats.pixelsProcessed` shows the work.
+ * - 'exact': nearest site over all sites (also outside the bounds) by a ring search over site
+ *   buckets in f32 with a conservative error bound; pixels whose two best candidates are within
+ *   it are re-decided on the CPU in f64 (`stats.nearTies`), so the labels equal an f64 brute force
+ *   of `dx² + dy² (+ dz²)` from the documented pixel centres, ties to the lower index.
+ *
+ * `distance`: the Euclidean distance from each pixel centre to its labelled site in coordinate
+ * units (f32; +∞ where the label is −1). 0 sites give all −1.
+ *
+ * @throws RangeError for a bad grid, sites or options, or a grid whose labels exceed one storage
+ *   binding of the device; GpuOutOfMemoryError, GpuValidationError, GpuDeviceLostError.
+ */
+export async function voronoiRasterGpu(
+  ctx: GpuContext,
+  sites: Float64Array,
+  dims: 2 | 3,
+  grid: RasterGrid,
+  options: VoronoiRasterGpuOptions,
+): Promise<RasterLabels & { stats: RasterGpuStats }> {
+  const plan = await RasterPlan.create(ctx, sites, dims, grid, options);
+  try {
+    const device = ctx.device;
+    device.pushErrorScope('validation');
+    let thrown: unknown;
+    try {
+      const encoder = device.createCommandEncoder({ label: `raster ${options.mode}` });
+      await plan.encode(encoder, options.profiler);
+      options.profiler?.resolve(encoder);
+      device.queue.submit([encoder.finish()]);
+    } catch (error) {
+      thrown = error;
+    }
+    const error = await device.popErrorScope();
+    if (thrown) throw thrown;
+    if (error) throw new GpuValidationError(`raster ${options.mode}`, error.message);
+    const profile = options.profiler ? await options.profiler.profile() : null;
+    const labels = new Int32Array(plan.setup.pixels);
+    await readback(ctx, plan.labels, labels);
+    const distance = plan.distance
+      ? await readback(ctx, plan.distance, new Float32Array(plan.setup.pixels))
+      : undefined;
+    const stats = await plan.readStats();
+    if (profile) stats.kernelMs = profile.totalMs;
+    if (plan.buckets) {
+      const ties = await plan.readNearTies();
+      stats.nearTies = ties.length;
+      stats.nearTiesChanged = redecideNearTies(plan.setup, sites, plan.buckets, ties, labels, distance);
+    }
+    return distance ? { labels, distance, stats } : { labels, stats };
+  } finally {
+    plan.destroy();
+  }
+}
