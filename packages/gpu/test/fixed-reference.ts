@@ -175,3 +175,124 @@ export function timesPow2Reference(v: bigint, e: number): number {
   const x = Number(units) * 2 ** -537 * 2 ** -537;
   return v < 0n ? -x : x;
 }
+
+/** An extended rational: n / d with d > 0, or ±∞ (`inf` −1 / +1). */
+interface Param {
+  n: bigint;
+  d: bigint;
+  inf: number;
+}
+
+const ratio = (n: bigint, d: bigint): Param => (d < 0n ? { n: -n, d: -d, inf: 0 } : { n, d, inf: 0 });
+const infinite = (s: number): Param => ({ n: 0n, d: 1n, inf: s });
+const less = (a: Param, b: Param): boolean =>
+  a.inf !== 0 || b.inf !== 0 ? a.inf < b.inf : a.n * b.d < b.n * a.d;
+
+/** One edge for {@link clipBisectorReference}: sites i, j and the ends' third sites, vertices, flags. */
+export interface ClipCase {
+  si: BigPoint;
+  sj: BigPoint;
+  hasA: boolean;
+  ka: BigPoint;
+  a: BigPoint;
+  aInside: boolean;
+  hasB: boolean;
+  kb: BigPoint;
+  b: BigPoint;
+  bInside: boolean;
+}
+
+/** What `clip_bisector` returns. */
+export interface ClipOutcome {
+  flags: number;
+  p0: BigPoint;
+  p1: BigPoint;
+  side0: number;
+  side1: number;
+}
+
+export const NO_SIDE = 0xffffffff;
+
+/**
+ * The semantics of `clip_bisector` with BigInt rationals, computed another way: an end's
+ * parameter from the exact circumcenter C (origin formula) as ((C − M)·d) / |d|², the point as
+ * M + t·d, clamping and the nearest side by exact rational comparison.
+ */
+export function clipBisectorReference(
+  c: ClipCase,
+  box: readonly [bigint, bigint, bigint, bigint],
+): ClipOutcome {
+  const none: ClipOutcome = { flags: 0, p0: [0n, 0n], p1: [0n, 0n], side0: NO_SIDE, side1: NO_SIDE };
+  const aIn = c.hasA && c.aInside;
+  const bIn = c.hasB && c.bInside;
+  if (aIn && bIn) return { ...none, flags: 1, p0: c.a, p1: c.b };
+  const [minX, minY, maxX, maxY] = box;
+  // M = S / 2, direction d
+  const S: BigPoint = [c.si[0] + c.sj[0], c.si[1] + c.sj[1]];
+  const d: BigPoint = [c.si[1] - c.sj[1], c.sj[0] - c.si[0]];
+  if (d[0] === 0n && d[1] === 0n) return none;
+  const dd = d[0] * d[0] + d[1] * d[1];
+  const vertexParam = (k: BigPoint, side: number): Param => {
+    const cc = circumcenterRational(c.si, c.sj, k);
+    if (cc === null) return infinite(side);
+    const [nx, ny, cd] = cc;
+    // ((C − S/2)·d) / dd = ((2C − S)·d) / (2 dd) with C = (nx, ny) / cd
+    return ratio((2n * nx - S[0] * cd) * d[0] + (2n * ny - S[1] * cd) * d[1], 2n * cd * dd);
+  };
+  const slab = (lo: bigint, hi: bigint, s: bigint, dir: bigint): [Param, Param] => {
+    // crossing x = X at t = (X − s/2) / dir
+    const at = (X: bigint) => ratio(2n * X - s, 2n * dir);
+    if (dir > 0n) return [at(lo), at(hi)];
+    if (dir < 0n) return [at(hi), at(lo)];
+    return s < 2n * lo || s > 2n * hi ? [infinite(1), infinite(-1)] : [infinite(-1), infinite(1)];
+  };
+  const [x0, x1] = slab(minX, maxX, S[0], d[0]);
+  const [y0, y1] = slab(minY, maxY, S[1], d[1]);
+  const t0 = less(x0, y0) ? y0 : x0;
+  const t1 = less(y1, x1) ? y1 : x1;
+  let lo = infinite(-1);
+  if (!aIn) {
+    if (c.hasA) lo = vertexParam(c.ka, -1);
+    if (less(lo, t0)) lo = t0;
+  }
+  let hi = infinite(1);
+  if (!bIn) {
+    if (c.hasB) hi = vertexParam(c.kb, 1);
+    if (less(t1, hi)) hi = t1;
+  }
+  if (!aIn && !bIn && !less(lo, hi)) return none;
+  if ((!aIn && lo.inf !== 0) || (!bIn && hi.inf !== 0)) return none;
+  const point = (t: Param): [BigPoint, number] => {
+    // x = S.x / 2 + t·d.x as a rational over den = 2 t.d
+    const den = 2n * t.d;
+    let X = S[0] * t.d + 2n * t.n * d[0];
+    let Y = S[1] * t.d + 2n * t.n * d[1];
+    const clamp = (v: bigint, l: bigint, h: bigint) => (v < l * den ? l * den : v > h * den ? h * den : v);
+    X = clamp(X, minX, maxX);
+    Y = clamp(Y, minY, maxY);
+    const distances = [Y - minY * den, maxX * den - X, maxY * den - Y, X - minX * den];
+    let side = 0;
+    for (let k = 1; k < 4; k++) if (distances[k] < distances[side]) side = k;
+    const fx = floorDiv(X, den);
+    const fy = floorDiv(Y, den);
+    const p: BigPoint =
+      side === 0 ? [fx, minY] : side === 1 ? [maxX, fy] : side === 2 ? [fx, maxY] : [minX, fy];
+    if (side === 0 && p[0] === maxX) side = 1;
+    else if (side === 1 && p[1] === maxY) side = 2;
+    else if (side === 2 && p[0] === minX) side = 3;
+    else if (side === 3 && p[1] === minY) side = 0;
+    return [p, side];
+  };
+  const out: ClipOutcome = { ...none, flags: 1 };
+  if (aIn) out.p0 = c.a;
+  else {
+    [out.p0, out.side0] = point(lo);
+    out.flags |= 2;
+  }
+  if (bIn) out.p1 = c.b;
+  else {
+    [out.p1, out.side1] = point(hi);
+    out.flags |= 4;
+  }
+  return out;
+}

@@ -1,4 +1,5 @@
 export { CIRCUMCENTER_WGSL } from './circumcenter-wgsl.js';
+export { CLIP_BISECTOR_WGSL } from './clip-bisector-wgsl.js';
 export {
   bigIntTimesPow2,
   bigIntToWords,
