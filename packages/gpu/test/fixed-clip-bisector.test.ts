@@ -63,8 +63,9 @@ function casesFor(box: BigBox, random: RandomBig, count: number): { kind: string
   const [minX, minY, maxX, maxY] = box;
   const w = maxX - minX;
   const h = maxY - minY;
-  const size = w > h ? w : h;
-  const span = size === 0n ? 1n : size;
+  let span = 1n; // the larger side, at least 1 (BigInt: no Math.max)
+  if (w > span) span = w;
+  if (h > span) span = h;
   const near = (): BigPoint => [
     clamp(minX - span + BigInt(Math.floor(random.next() * Number(3n * span)))),
     clamp(minY - span + BigInt(Math.floor(random.next() * Number(3n * span)))),
