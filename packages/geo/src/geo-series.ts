@@ -24,6 +24,12 @@ import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
 import { type PlotOptions, plotPng, plotSvg } from './plot/index.js';
+import {
+  computeVoronoiRaster,
+  type VoronoiRasterOptions,
+  type VoronoiVolumeOptions,
+} from './raster/compute-voronoi-raster.js';
+import type { VoronoiRaster } from './raster/voronoi-raster.js';
 import { computeDelaunay, type DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { computeVoronoi, type VoronoiOptions } from './voronoi/voronoi-polygons.js';
 
@@ -284,6 +290,25 @@ export class GeoSeries {
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
     const result = await computeVoronoi(this.array, voronoiOptionsOf(options));
     return new GeoSeries(result.geometry, { name: this.name });
+  }
+
+  /**
+   * The raster Voronoi diagram of this series' points on a `width × height` grid over `bounds`
+   * (default: the points' bounding box): per pixel, the row whose point is nearest to the pixel
+   * centre (ties to the lower row). `mode` picks the algorithm ('exact' by default; the JFA
+   * family is approximate), `device` where it runs. Null and empty rows are skipped; other
+   * non-point rows and non-finite points are errors naming the row. See docs/raster.md.
+   */
+  voronoiRaster(options: VoronoiRasterOptions): Promise<VoronoiRaster> {
+    return computeVoronoiRaster(this.array, 2, [options.width, options.height], options);
+  }
+
+  /**
+   * The 3D raster Voronoi diagram on an `nx × ny × nz` voxel grid: points with z, or xy points at
+   * the plane `z`. Otherwise as {@link voronoiRaster}.
+   */
+  voronoiVolume(options: VoronoiVolumeOptions): Promise<VoronoiRaster> {
+    return computeVoronoiRaster(this.array, 3, options.dims, options);
   }
 
   /**

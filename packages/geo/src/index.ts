@@ -22,5 +22,12 @@ export {
   writeGeoParquet,
 } from './io/index.js';
 export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
+export type {
+  RasterCommonOptions,
+  VoronoiRasterOptions,
+  VoronoiVolumeOptions,
+} from './raster/compute-voronoi-raster.js';
+export type { RasterPngOptions } from './raster/raster-png.js';
+export { type RasterError, VoronoiRaster } from './raster/voronoi-raster.js';
 export type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
 export type { VoronoiOptions } from './voronoi/voronoi-polygons.js';

@@ -16,6 +16,8 @@ export interface KernelProfile {
 const KERNELS: Record<string, KernelProfile> = {
   voronoiPolygons: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
   delaunayTriangles: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
+  // rows = pixels (voxels) of the grid
+  voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
 };
 
 /** The profile of `kernel` (an operation without one runs on the CPU). */

@@ -1,0 +1,131 @@
+import {
+  type DeviceOption,
+  type ExecutionPath,
+  type GeometryArray,
+  planDispatch,
+  RASTER_MODES,
+  type RasterGrid,
+  type RasterMode,
+  runDispatched,
+} from '@geoframe/core';
+import { voronoiRasterCpu } from '@geoframe/cpu-fallback';
+import { getGpuContext, voronoiRasterGpu } from '@geoframe/gpu';
+import { defaultRasterBounds, rasterSites } from './raster-sites.js';
+import { VoronoiRaster } from './voronoi-raster.js';
+
+/** Options shared by `voronoiRaster` and `voronoiVolume`. */
+export interface RasterCommonOptions {
+  /** 'exact' (default), 'jfa', 'jfa+1', '1+jfa' or 'facet-jfa' (see docs/raster.md). */
+  mode?: RasterMode;
+  /** 'auto' (default), 'gpu' or 'cpu'. */
+  device?: DeviceOption;
+  /** Also compute the distance from each pixel centre to its site (coordinate units, f32). */
+  distance?: boolean;
+  /** Facet-JFA's coarse level p (blocks of 2^p pixels); chosen automatically when absent. */
+  coarseLevel?: number;
+}
+
+/** Options of `GeoSeries.voronoiRaster`. */
+export interface VoronoiRasterOptions extends RasterCommonOptions {
+  /** Pixels across (a positive integer). */
+  width: number;
+  /** Pixels down (a positive integer). */
+  height: number;
+  /** [xmin, ymin, xmax, ymax]; default the sites' bounding box (a zero-width axis grown). */
+  bounds?: readonly [number, number, number, number];
+}
+
+/** Options of `GeoSeries.voronoiVolume`. */
+export interface VoronoiVolumeOptions extends RasterCommonOptions {
+  /** Voxels along x, y and z (positive integers). */
+  dims: readonly [number, number, number];
+  /** [xmin, ymin, zmin, xmax, ymax, zmax]; default the sites' bounding box (zero-width axes grown). */
+  bounds?: readonly [number, number, number, number, number, number];
+  /** The z plane of points without z (xy points). */
+  z?: number;
+}
+
+function checkSize(what: string, name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${what}: ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function checkBounds(what: string, bounds: readonly number[], dims: 2 | 3): number[] {
+  if (!Array.isArray(bounds) || bounds.length !== 2 * dims || !bounds.every(Number.isFinite)) {
+    throw new RangeError(`${what}: bounds must be ${2 * dims} finite numbers, got ${JSON.stringify(bounds)}`);
+  }
+  for (let a = 0; a < dims; a++) {
+    if (!(bounds[a + dims] > bounds[a])) {
+      throw new RangeError(`${what}: bounds [${bounds.join(', ')}] need max > min on every axis`);
+    }
+  }
+  return [...bounds];
+}
+
+/**
+ * The raster Voronoi diagram of a point column on a `sizes` grid (2D: [width, height]; 3D:
+ * [nx, ny, nz]): validates the input (see `rasterSites`), plans the run with the dispatcher
+ * (kernel 'voronoiRaster', size = pixels), runs it on the GPU or the CPU — a recoverable GPU
+ * failure under `device: 'auto'` falls back to the CPU with a `fallback` event — and maps site
+ * labels to input rows.
+ */
+export async function computeVoronoiRaster(
+  array: GeometryArray,
+  dims: 2 | 3,
+  sizes: readonly number[],
+  options: RasterCommonOptions & { bounds?: readonly number[]; z?: number },
+): Promise<VoronoiRaster> {
+  const what = dims === 2 ? 'voronoiRaster' : 'voronoiVolume';
+  const [width, height] = [checkSize(what, 'width', sizes[0]), checkSize(what, 'height', sizes[1])];
+  const depth = dims === 3 ? checkSize(what, 'depth', sizes[2]) : 1;
+  const mode = options.mode ?? 'exact';
+  if (!RASTER_MODES.includes(mode)) {
+    throw new RangeError(
+      `${what}: mode must be one of ${RASTER_MODES.join(', ')}, got ${JSON.stringify(mode)}`,
+    );
+  }
+  const sites = rasterSites(array, dims, options.z);
+  const bounds =
+    options.bounds === undefined ? defaultRasterBounds(sites) : checkBounds(what, options.bounds, dims);
+  const grid: RasterGrid = { width, height, depth, bounds };
+  const device = options.device ?? 'auto';
+  const run = { mode, distance: options.distance, coarseLevel: options.coarseLevel };
+  const decision = planDispatch('voronoiRaster', width * height * depth, { device });
+  let path: ExecutionPath = decision.path;
+  const result = await runDispatched(decision, device, {
+    gpu: async () => {
+      const { labels, distance, stats } = await voronoiRasterGpu(
+        await getGpuContext(),
+        sites.coords,
+        dims,
+        grid,
+        run,
+      );
+      return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
+    },
+    cpu: () => {
+      path = 'cpu';
+      return voronoiRasterCpu(sites.coords, dims, grid, run);
+    },
+  });
+  // site indices → input rows, in place (the array is this call's own)
+  const labels = result.labels;
+  for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = sites.rows[labels[p]];
+  return new VoronoiRaster({
+    labels,
+    distance: result.distance ?? null,
+    width,
+    height,
+    depth,
+    dims,
+    bounds,
+    mode,
+    stats: result.stats,
+    path,
+    sites,
+    rowCount: array.length,
+    crs: array.crs,
+  });
+}
