@@ -1,11 +1,10 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import {
+  gatherLoop,
   gridWorkgroup,
   LIST_BUILTINS,
   LIST_INDEX,
   LIST_WORKGROUP,
-  NEIGHBOUR_LOOP_END,
-  neighbourLoop,
   rasterHeader,
 } from './raster-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
@@ -100,19 +99,20 @@ fn main(${LIST_BUILTINS}) {
   let c = centre_of(g);
   var best = NONE;
   var best_d = BIG;
-  ${neighbourLoop(dims)}
-      let q = vec3i(g) + o;
-      if (in_grid(q)) {
-        let l = coarse_labels[parent_of(vec3u(q))];
-        if (l != NONE && l != best) {
-          let d = dist2(c, l);
-          if (d < best_d || (d == best_d && l < best)) {
-            best_d = d;
-            best = l;
-          }
+  let gi = vec3i(g);
+  ${gatherLoop(
+    dims,
+    'gi',
+    '1',
+    /* wgsl */ `let l = coarse_labels[parent_of(vec3u(u32(qx), u32(qy), u32(qz)))];
+      if (l != NONE && l != best) {
+        let d = dist2(c, l);
+        if (d < best_d || (d == best_d && l < best)) {
+          best_d = d;
+          best = l;
         }
-      }
-  ${NEIGHBOUR_LOOP_END}
+      }`,
+  )}
   labels[p] = best;
 }
 `,
@@ -159,12 +159,15 @@ ${rasterHeader(dims, null)}
 ${head}
   let own = labels[p];
   var differs = 0u;
-  ${neighbourLoop(dims)}
-      let q = vec3i(g) + o;
-      if (in_grid(q) && labels[linear_of(vec3u(q))] != own) {
+  let gi = vec3i(g);
+  ${gatherLoop(
+    dims,
+    'gi',
+    '1',
+    /* wgsl */ `if (labels[qi] != own) {
         differs = 1u;
-      }
-  ${NEIGHBOUR_LOOP_END}
+      }`,
+  )}
   flags[p] = differs;
 }
 `;

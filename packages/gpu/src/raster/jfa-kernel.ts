@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { gridWorkgroup, NEIGHBOUR_LOOP_END, neighbourLoop, rasterHeader } from './raster-wgsl.js';
+import { gatherLoop, gridWorkgroup, rasterHeader } from './raster-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
 
 /**
@@ -25,22 +25,23 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   }
   let c = centre_of(g);
   let step = i32(params.misc.x);
+  let gi = vec3i(g);
   var best = NONE;
   var best_d = BIG;
-  ${neighbourLoop(dims)}
-      let q = vec3i(g) + o * step;
-      if (in_grid(q)) {
-        let l = src[linear_of(vec3u(q))];
-        if (l != NONE && l != best) {
-          let d = dist2(c, l);
-          if (d < best_d || (d == best_d && l < best)) {
-            best_d = d;
-            best = l;
-          }
+  ${gatherLoop(
+    dims,
+    'gi',
+    'step',
+    /* wgsl */ `let l = src[qi];
+      if (l != NONE && l != best) {
+        let d = dist2(c, l);
+        if (d < best_d || (d == best_d && l < best)) {
+          best_d = d;
+          best = l;
         }
-      }
-  ${NEIGHBOUR_LOOP_END}
-  dst[linear_of(g)] = best;
+      }`,
+  )}
+  dst[(g.z * params.size.y + g.y) * params.size.x + g.x] = best;
 }
 `;
   },

@@ -242,13 +242,13 @@ function levelSize(setup: RasterSetup, level: number): [number, number, number] 
   return [Math.ceil(setup.width / f), Math.ceil(setup.height / f), Math.ceil(setup.depth / f)];
 }
 
-/** A parameter block for level `level`: size = level grid, misc as given, scale with 2^-level, extra. */
+/** A parameter block for level `level`: size = level grid, misc as given, scale with block side 2^level, extra. */
 function gridParams(setup: RasterSetup, level: number, misc: number[], extra: number[] = []): Uint32Array {
   const [w, h, d] = levelSize(setup, level);
   const [sx, sy, sz] = setup.scale;
   return paramBlock(
     [w, h, d, w * h * d, ...misc],
-    [sx, sy, sz, 2 ** -level, ...extra, 0, 0, 0, 0].slice(0, 8),
+    [sx, sy, sz, 2 ** level, ...extra, 0, 0, 0, 0].slice(0, 8),
   );
 }
 

@@ -4,7 +4,7 @@
  *
  * Parameter block (binding 0, 32 words): `size` = (width, height, depth, pixels) of the grid level
  * the kernel works on; `misc` = four kernel-specific words; `scale` = (per-axis scale of pixel
- * centres, factor applied to site positions — 2^-level on coarse Facet-JFA levels, else 1);
+ * centres, block side 2^level of a Facet-JFA level, else 1);
  * `extra`, `aux` = kernel-specific floats; `auxu` = kernel-specific words.
  */
 
@@ -34,16 +34,14 @@ export function rasterHeader(dims: 2 | 3, sitesBinding: number | null): string {
       ? ''
       : dims === 2
         ? /* wgsl */ `@group(0) @binding(${sitesBinding}) var<storage, read> sites: array<vec2f>;
-fn site_pos(i: u32) -> vec3f { return vec3f(sites[i] * params.scale.w, 0.0); }`
-        : /* wgsl */ `@group(0) @binding(${sitesBinding}) var<storage, read> sites: array<vec4f>;
-fn site_pos(i: u32) -> vec3f { return sites[i].xyz * params.scale.w; }`;
-  const distance =
-    sitesBinding === null
-      ? ''
-      : /* wgsl */ `
-// squared distance from a pixel centre to site i, in scaled pixel units of the current level
+// squared distance from a pixel centre to site i, in scaled pixel units (full resolution)
 fn dist2(c: vec3f, i: u32) -> f32 {
-  let d = site_pos(i) - c;
+  let d = sites[i] - c.xy;
+  return d.x * d.x + d.y * d.y;
+}`
+        : /* wgsl */ `@group(0) @binding(${sitesBinding}) var<storage, read> sites: array<vec4f>;
+fn dist2(c: vec3f, i: u32) -> f32 {
+  let d = sites[i].xyz - c;
   return d.x * d.x + d.y * d.y + d.z * d.z;
 }`;
   return /* wgsl */ `
@@ -61,9 +59,6 @@ struct Params {
 @group(0) @binding(0) var<uniform> params: Params;
 ${sites}
 
-fn in_grid(q: vec3i) -> bool {
-  return all(q >= vec3i(0)) && all(q < vec3i(params.size.xyz));
-}
 fn linear_of(q: vec3u) -> u32 {
   return (q.z * params.size.y + q.y) * params.size.x + q.x;
 }
@@ -72,24 +67,50 @@ fn coords_of(p: u32) -> vec3u {
   let r = p % plane;
   return vec3u(r % params.size.x, r / params.size.x, p / plane);
 }
+// centre of level pixel q in full-resolution scaled units: ((q + 0.5)·2^level)·scale, rounded as
+// the CPU implementation rounds it
 fn centre_of(q: vec3u) -> vec3f {
-  return (vec3f(q) + 0.5) * params.scale.xyz;
+  return ((vec3f(q) + 0.5) * params.scale.w) * params.scale.xyz;
 }
-${distance}
 `;
 }
 
-/** Loop header over the 3×3 (2D) or 3×3×3 (3D) offsets `o: vec3i` in {−1, 0, 1}. */
-export function neighbourLoop(dims: 2 | 3): string {
-  const zRange = dims === 2 ? '0; dz <= 0' : '-1; dz <= 1';
-  return /* wgsl */ `for (var dz = ${zRange}; dz++) {
+/**
+ * Loops over the 3×3 (2D) or 3×3×3 (3D) pixels at offsets {−step, 0, step} per axis around
+ * `origin` (a vec3i) that lie inside the level grid; `body` sees `qx`, `qy`, `qz` (i32) and the
+ * linear index `qi` (u32). Row and plane bases are computed once per row (fewer instructions than
+ * a generic in-grid test and index per neighbour, which the JFA passes are bound by).
+ */
+export function gatherLoop(dims: 2 | 3, origin: string, step: string, body: string): string {
+  const z =
+    dims === 2
+      ? 'let qz = 0;\n  let plane = 0u;'
+      : `for (var dz = -1; dz <= 1; dz++) {
+  let qz = ${origin}.z + dz * ${step};
+  if (qz < 0 || qz >= i32(params.size.z)) {
+    continue;
+  }
+  let plane = u32(qz) * params.size.y;`;
+  return /* wgsl */ `{
+  ${z}
   for (var dy = -1; dy <= 1; dy++) {
+    let qy = ${origin}.y + dy * ${step};
+    if (qy < 0 || qy >= i32(params.size.y)) {
+      continue;
+    }
+    let row = (plane + u32(qy)) * params.size.x;
     for (var dx = -1; dx <= 1; dx++) {
-      let o = vec3i(dx, dy, dz);`;
+      let qx = ${origin}.x + dx * ${step};
+      if (qx < 0 || qx >= i32(params.size.x)) {
+        continue;
+      }
+      let qi = row + u32(qx);
+      ${body}
+    }
+  }
+  ${dims === 2 ? '' : '}'}
+}`;
 }
-
-/** Closes {@link neighbourLoop}. */
-export const NEIGHBOUR_LOOP_END = '}}}';
 
 /** The linear thread index of a list-shaped kernel (dispatch split over x and y). */
 export const LIST_INDEX = /* wgsl */ `(wid.y * nwg.x + wid.x) * ${LIST_WORKGROUP}u + lid`;
