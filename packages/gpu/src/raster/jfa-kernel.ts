@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { gatherLoop, gridWorkgroup, rasterHeader } from './raster-wgsl.js';
+import { gridWorkgroup, rasterHeader, unrolledNearest } from './raster-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
 
 /**
@@ -7,7 +7,8 @@ import type { DimsConstants } from './seed-kernels.js';
  * 9 (2D) or 27 (3D) pixels at offsets {−step, 0, step} per axis in `src` (inside the grid) and
  * writes to `dst` the one whose site is nearest to its centre — squared f32 distance in scaled
  * pixel units, ties to the lower site index — or NONE when all are NONE. Reads one buffer and
- * writes another, so there are no write conflicts.
+ * writes another, so there are no write conflicts. `misc.y` is the last site index (gathers of
+ * discarded candidates are clamped to it).
  */
 export const JFA_STEP_KERNEL: KernelSpec<DimsConstants> = {
   name: 'raster/jfa-step',
@@ -25,22 +26,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   }
   let c = centre_of(g);
   let step = i32(params.misc.x);
-  let gi = vec3i(g);
   var best = NONE;
   var best_d = BIG;
-  ${gatherLoop(
-    dims,
-    'gi',
-    'step',
-    /* wgsl */ `let l = src[qi];
-      if (l != NONE && l != best) {
-        let d = dist2(c, l);
-        if (d < best_d || (d == best_d && l < best)) {
-          best_d = d;
-          best = l;
-        }
-      }`,
-  )}
+  ${unrolledNearest(dims, 'step', (i) => `src[${i}]`, 'params.misc.y')}
   dst[(g.z * params.size.y + g.y) * params.size.x + g.x] = best;
 }
 `;

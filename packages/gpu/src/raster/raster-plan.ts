@@ -341,7 +341,7 @@ async function buildJfaFamily(
     program.dispatch({
       kernel: JFA_STEP_KERNEL,
       constants,
-      params: gridParams(setup, level, [step]),
+      params: gridParams(setup, level, [step, Math.max(count, 1) - 1]),
       bindings: [
         { binding: 1, buffer: sitesBuffer },
         { binding: 2, buffer: current },

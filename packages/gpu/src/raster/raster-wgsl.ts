@@ -138,3 +138,62 @@ export function paramBlock(
   words.set(u2.slice(0, 4), 20);
   return words;
 }
+
+/**
+ * Straight-line WGSL choosing, among the labels of the 3×3 (2D) or 3×3×3 (3D) pixels at offsets
+ * {−`step`, 0, `step`} around grid thread `g` that lie in the level grid, the site nearest to
+ * centre `c` (ties to the lower index) into `best` / `best_d` (declared by the caller). All labels
+ * are loaded first and every candidate's site is gathered unconditionally (labels outside the
+ * grid or NONE are discarded afterwards), so the loads are independent and overlap: the JFA
+ * passes are bound by the latency of these gathers, not by arithmetic. The result is the
+ * lexicographic minimum of (distance, index) over the candidates, as a sequential scan gives.
+ * `readLabel(index)` reads a label; `lastSite` bounds the gather index.
+ */
+export function unrolledNearest(
+  dims: 2 | 3,
+  step: string,
+  readLabel: (index: string) => string,
+  lastSite: string,
+): string {
+  const axes = dims === 2 ? (['x', 'y'] as const) : (['x', 'y', 'z'] as const);
+  const lines: string[] = [];
+  for (const a of axes) {
+    lines.push(`let ${a}m = i32(g.${a}) - ${step};`);
+    lines.push(`let ${a}p = i32(g.${a}) + ${step};`);
+    lines.push(`let ${a}0 = u32(max(${a}m, 0));`);
+    lines.push(`let ${a}1 = g.${a};`);
+    lines.push(`let ${a}2 = u32(min(${a}p, i32(params.size.${a}) - 1));`);
+    lines.push(`let ok_${a}0 = ${a}m >= 0;`);
+    lines.push(`let ok_${a}2 = ${a}p < i32(params.size.${a});`);
+  }
+  const zs = dims === 2 ? [1] : [0, 1, 2];
+  for (const dz of zs)
+    for (const dy of [0, 1, 2]) {
+      const plane = dims === 2 ? '' : `z${dz} * params.size.y + `;
+      lines.push(`let row_${dz}${dy} = (${plane}y${dy}) * params.size.x;`);
+    }
+  let k = 0;
+  const labels: string[] = [];
+  for (const dz of zs)
+    for (const dy of [0, 1, 2])
+      for (const dx of [0, 1, 2]) {
+        const ok = [
+          dx !== 1 ? `ok_x${dx}` : '',
+          dy !== 1 ? `ok_y${dy}` : '',
+          dims === 3 && dz !== 1 ? `ok_z${dz}` : '',
+        ].filter(Boolean);
+        const load = readLabel(`row_${dz}${dy} + x${dx}`);
+        lines.push(
+          ok.length === 0 ? `let l${k} = ${load};` : `let l${k} = select(NONE, ${load}, ${ok.join(' && ')});`,
+        );
+        labels.push(`l${k}`);
+        k++;
+      }
+  for (const l of labels) lines.push(`let d_${l} = dist2(c, min(${l}, ${lastSite}));`);
+  for (const l of labels) {
+    lines.push(
+      `if (${l} != NONE && (d_${l} < best_d || (d_${l} == best_d && ${l} < best))) { best_d = d_${l}; best = ${l}; }`,
+    );
+  }
+  return lines.join('\n  ');
+}
