@@ -111,3 +111,15 @@ export {
 } from './runtime/profiler.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
+export { cpuDelaunayStage, type DelaunayStage } from './voronoi/delaunay/delaunay-stage.js';
+export { hilbertOrderGpu } from './voronoi/hilbert-order/hilbert-order.js';
+export {
+  type PreparedSites,
+  prepareVoronoiSites,
+  type StageTime,
+  type VoronoiGpuOptions,
+  type VoronoiGpuStats,
+  voronoiCellsGpu,
+  voronoiCellsPrepared,
+  voronoiEdgesGpu,
+} from './voronoi/voronoi-gpu.js';

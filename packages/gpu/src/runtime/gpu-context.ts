@@ -35,6 +35,8 @@ const RAISED_LIMITS = [
   'maxComputeWorkgroupStorageSize',
   'maxComputeInvocationsPerWorkgroup',
   'maxComputeWorkgroupSizeX',
+  // the Voronoi cell kernel binds 11 storage buffers; WebGPU only guarantees 8
+  'maxStorageBuffersPerShaderStage',
 ] as const;
 
 /** Optional features requested when present. */

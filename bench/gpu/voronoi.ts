@@ -1,0 +1,149 @@
+// The GPU voronoiPolygons pipeline against the CPU path on the same host, in one run:
+// - end to end (f64 sites in → GeoArrow-ready ring buffers in host memory), wall time per stage;
+// - everything after the CPU Delaunay stage (upload, circumcentres, cells, clip, emit, readback)
+//   timed alone on a prepared triangulation with the GPU clocks kept up (the H100 drops to an
+//   idle clock while the CPU triangulates), with GPU timestamps per pass and the bytes moved;
+// - the CPU path (`voronoiCellsParallel`, what voronoiPolygons runs on the CPU);
+// - the crossover: the smallest size from which the GPU path is faster end to end.
+//
+// Bundle with esbuild (the `webgpu` package left external) and run with Node, e.g. through the
+// GPU-host packing script: `pack.sh bench/gpu/voronoi.ts`, then
+//   node .gpu/bundle/voronoi.mjs [--small] [--runs N] [--warmup N]
+// Sizes 1e4, 1e5, 1e6, 1e7 uniform sites (`--small`: 1e3, 1e4, for a software GPU).
+import { clipBox, generatePoints, uniqueSites } from '../../packages/core/src/index.js';
+import { voronoiCellsParallel } from '../../packages/cpu-fallback/src/index.js';
+import {
+  GpuProfiler,
+  prepareVoronoiSites,
+  voronoiCellsGpu,
+  voronoiCellsPrepared,
+} from '../../packages/gpu/src/index.js';
+import {
+  copyEncoder,
+  createBenchContext,
+  createCopyPair,
+  describeDevice,
+  fmt,
+  heat,
+  markdownTable,
+  median,
+  parseBenchArgs,
+} from './bench-harness.js';
+
+const args = parseBenchArgs();
+const sizes = args.small ? [1e3, 1e4] : [1e4, 1e5, 1e6, 1e7];
+const crossoverSizes = args.small ? [1e3, 3e3] : [1e3, 3e3, 1e4, 3e4, 1e5, 3e5];
+const ctx = await createBenchContext();
+const [src, dst] = await createCopyPair(ctx, 64 << 20);
+const copy = await copyEncoder(ctx, src, dst);
+console.log(
+  `voronoi pipeline — ${describeDevice(ctx)}; medians of ${args.runs} after ${args.warmup} warm-up\n`,
+);
+
+function sitesOf(n: number) {
+  const sites = uniqueSites(generatePoints('uniform', n, 42)).xy;
+  return { sites, box: clipBox(sites, null) };
+}
+
+async function timeRuns<T>(
+  runs: number,
+  warmup: number,
+  fn: () => Promise<T>,
+): Promise<{ ms: number; last: T }> {
+  let last: T | undefined;
+  for (let i = 0; i < warmup; i++) last = await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    last = await fn();
+    times.push(performance.now() - t0);
+  }
+  return { ms: median(times), last: last as T };
+}
+
+const endToEnd: string[][] = [];
+const after: string[][] = [];
+const passRows: string[][] = [];
+for (const n of sizes) {
+  const { sites, box } = sitesOf(n);
+  const runs = n >= 1e7 ? Math.min(args.runs, 3) : args.runs;
+  const warmup = n >= 1e7 ? 1 : args.warmup;
+  const cpu = await timeRuns(runs, warmup, () => voronoiCellsParallel(sites, box));
+  const stageTimes = new Map<string, number[]>();
+  const gpu = await timeRuns(runs, warmup, async () => {
+    const result = await voronoiCellsGpu(ctx, sites, box);
+    for (const { stage, ms } of result.stats.stages)
+      stageTimes.set(stage, [...(stageTimes.get(stage) ?? []), ms]);
+    return result;
+  });
+  const same = gpu.last.cells.ringOffsets[n] === cpu.last.ringOffsets[n];
+  const stageText = [...stageTimes].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
+  endToEnd.push([
+    n.toExponential(0),
+    fmt(cpu.ms),
+    fmt(gpu.ms),
+    fmt(cpu.ms / gpu.ms, 2),
+    stageText,
+    same
+      ? 'same point count'
+      : `points differ: ${gpu.last.cells.ringOffsets[n]} vs ${cpu.last.ringOffsets[n]}`,
+  ]);
+
+  // everything after the Delaunay stage, on a warm GPU
+  const prepared = await prepareVoronoiSites(ctx, sites);
+  if (prepared === null) throw new Error('uniform sites have a triangulation');
+  const afterTimes: number[] = [];
+  const passTimes = new Map<string, number[]>();
+  let bytes = { up: 0, down: 0 };
+  for (let i = 0; i < warmup + runs; i++) {
+    await heat(ctx, copy, 100);
+    const profiler = new GpuProfiler(ctx);
+    const t0 = performance.now();
+    const { stats } = await voronoiCellsPrepared(ctx, prepared, box, { profiler });
+    const ms = performance.now() - t0;
+    const passes = await profiler.read();
+    profiler.destroy();
+    if (i < warmup) continue;
+    afterTimes.push(ms);
+    bytes = { up: stats.bytesUp, down: stats.bytesDown };
+    for (const p of passes) passTimes.set(p.name, [...(passTimes.get(p.name) ?? []), p.ms]);
+  }
+  const kernels = [...passTimes.values()].reduce((sum, t) => sum + median(t), 0);
+  // the transfer floor measured through Dawn: ~6 GB/s for JS copies into or out of mapped memory
+  const floorMs = ((bytes.up + bytes.down) / 6e9) * 1e3;
+  after.push([
+    n.toExponential(0),
+    fmt(median(afterTimes)),
+    fmt(kernels),
+    fmt(bytes.up / 2 ** 20, 1),
+    fmt(bytes.down / 2 ** 20, 1),
+    fmt(floorMs),
+  ]);
+  passRows.push([n.toExponential(0), ...[...passTimes].map(([name, t]) => `${name} ${fmt(median(t))}`)]);
+}
+
+console.log('End to end, f64 sites in → ring buffers in host memory (ms; CPU = voronoiCellsParallel):');
+console.log(
+  markdownTable(['sites', 'CPU', 'GPU pipeline', 'CPU/GPU', 'GPU stages (wall)', 'check'], endToEnd),
+);
+console.log('\nAfter the CPU Delaunay stage, warm GPU (ms, MiB; floor = bytes at 6 GB/s):');
+console.log(
+  markdownTable(['sites', 'wall', 'kernels (timestamps)', 'up MiB', 'down MiB', 'transfer floor'], after),
+);
+console.log('\nGPU passes (timestamps, ms):');
+for (const row of passRows) console.log(`${row[0]}: ${row.slice(1).join('; ')}`);
+
+// crossover: end to end on both paths from small sizes up
+const cross: string[][] = [];
+let crossover: number | null = null;
+for (const n of crossoverSizes) {
+  const { sites, box } = sitesOf(n);
+  const cpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsParallel(sites, box));
+  const gpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsGpu(ctx, sites, box));
+  if (gpu.ms < cpu.ms) crossover ??= n;
+  else crossover = null;
+  cross.push([n.toExponential(0), fmt(cpu.ms), fmt(gpu.ms), gpu.ms < cpu.ms ? 'GPU' : 'CPU']);
+}
+console.log('\nCrossover (end to end, ms):');
+console.log(markdownTable(['sites', 'CPU', 'GPU', 'faster'], cross));
+console.log(`\nsuggested crossover: ${crossover ?? 'none in range'}`);

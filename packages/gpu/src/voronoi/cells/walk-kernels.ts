@@ -1,0 +1,130 @@
+import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+
+/** Threads per workgroup of the cell kernels. */
+export const CELL_WORKGROUP_SIZE = 128;
+
+/** Half-edge arithmetic and the linear thread index, shared by the cell and edge kernels. */
+export const HALFEDGE_WGSL = /* wgsl */ `
+const NONE: u32 = 0xffffffffu;
+
+fn next_halfedge(e: u32) -> u32 {
+  return select(e + 1u, e - 2u, e % 3u == 2u);
+}
+
+fn prev_halfedge(e: u32) -> u32 {
+  return select(e - 1u, e + 2u, e % 3u == 0u);
+}
+
+fn thread_index(wid: vec3u, nwg: vec3u, lid: u32, size: u32) -> u32 {
+  return (wid.y * nwg.x + wid.x) * size + lid;
+}
+`;
+
+/** Bit of a site's kind: its cell is simple (not on the hull, every vertex inside the box). */
+export const KIND_SIMPLE = 1;
+/** Bit of a site's kind: the site is on the convex hull (its cell is unbounded). */
+export const KIND_HULL = 2;
+
+/**
+ * Pass 1 of the walk starts: each half-edge offers itself as the walk start of its origin site;
+ * the lowest index wins, so the result does not depend on scheduling. Starts are stored
+ * complemented (`~e`) so that a zero-cleared buffer and `atomicMax` pick the lowest.
+ */
+export const WALK_START_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'voronoi/walk-start',
+  source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
+struct Params { halfedges: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> triangles: array<u32>;
+@group(0) @binding(2) var<storage, read_write> start: array<atomic<u32>>;
+
+@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let e = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
+  if (e < params.halfedges) {
+    atomicMax(&start[triangles[e]], ~e);
+  }
+}
+`,
+};
+
+/**
+ * Pass 2 of the walk starts: a hull site must start its walk just after the hull edge that
+ * ends at it (so the walk sweeps its fan counter-clockwise from one ray to the other). Each hull
+ * site ends exactly one hull edge, so the stores never collide.
+ */
+export const HULL_START_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'voronoi/hull-start',
+  source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
+struct Params { halfedges: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> triangles: array<u32>;
+@group(0) @binding(2) var<storage, read> halfedges: array<i32>;
+@group(0) @binding(3) var<storage, read_write> start: array<u32>;
+
+@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let e = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
+  if (e < params.halfedges && halfedges[e] < 0) {
+    let f = next_halfedge(e);
+    start[triangles[f]] = ~f;
+  }
+}
+`,
+};
+
+/**
+ * Per site: walks its fan once to find its degree and whether its cell is simple, and sizes its
+ * slot of the ring scratch: `degree` points for a simple cell (its circumcentres, before
+ * duplicates merge), `2·degree + 8` for any other (each boundary edge adds at most its two clip
+ * points, the box adds at most four corners, and a hull cell has one edge more than triangles).
+ * Writes the kind (bits {@link KIND_SIMPLE}, {@link KIND_HULL}) and the slot size; the slot sizes
+ * are then scanned into offsets.
+ */
+export const PLAN_CELLS_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'voronoi/plan-cells',
+  source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
+struct Params { sites: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> halfedges: array<i32>;
+@group(0) @binding(2) var<storage, read> start: array<u32>;
+@group(0) @binding(3) var<storage, read> ccFlags: array<u32>;
+@group(0) @binding(4) var<storage, read_write> kind: array<u32>;
+@group(0) @binding(5) var<storage, read_write> slots: array<u32>;
+
+@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let k = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
+  if (k >= params.sites) {
+    return;
+  }
+  let e0 = ~start[k];
+  var hull = halfedges[prev_halfedge(e0)] < 0;
+  var inside = true;
+  var degree = 0u;
+  var e = e0;
+  loop {
+    inside = inside && (ccFlags[e / 3u] & 1u) != 0u;
+    degree += 1u;
+    let twin = halfedges[e];
+    if (twin < 0) {
+      hull = true;
+      break;
+    }
+    e = next_halfedge(u32(twin));
+    if (e == e0) {
+      break;
+    }
+  }
+  let simple = inside && !hull;
+  kind[k] = select(0u, ${KIND_SIMPLE}u, simple) | select(0u, ${KIND_HULL}u, hull);
+  slots[k] = select(2u * degree + 8u, degree, simple);
+}
+`,
+};

@@ -1,0 +1,140 @@
+import { createBufferChecked } from '../../runtime/buffers.js';
+import type { GpuContext } from '../../runtime/gpu-context.js';
+import { BufferUsage, MapMode } from '../../runtime/usage.js';
+
+/**
+ * Host ↔ device transfers through staging buffers that are kept and reused, per context and
+ * name. Through Dawn, `queue.writeBuffer` moves about 1 GB/s, while a JS copy into an already
+ * mapped `MAP_WRITE` buffer plus a GPU copy moves about 6 GB/s once the buffer has been mapped
+ * before (its first mapping pays page faults); reads are the same in reverse. So a pipeline that
+ * runs repeatedly keeps its staging buffers.
+ */
+interface Staging {
+  buffer: GPUBuffer;
+  /** Write staging: whether it is mapped (true after creation, false once used until mapped again). */
+  mapped: boolean;
+}
+
+const caches = new WeakMap<GpuContext, Map<string, Staging>>();
+
+async function staging(ctx: GpuContext, name: string, bytes: number, write: boolean): Promise<Staging> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    caches.set(ctx, cache);
+  }
+  const key = `${write ? 'up' : 'down'}:${name}`;
+  const existing = cache.get(key);
+  if (existing && existing.buffer.size >= bytes) return existing;
+  existing?.buffer.destroy();
+  // grow by half again, so slowly growing inputs do not reallocate every call
+  const size = Math.ceil(Math.max(bytes, existing ? existing.buffer.size * 1.5 : 0) / 256) * 256;
+  const buffer = await createBufferChecked(ctx, {
+    label: `staging ${key}`,
+    size: Math.max(256, size),
+    usage: write ? BufferUsage.MAP_WRITE | BufferUsage.COPY_SRC : BufferUsage.MAP_READ | BufferUsage.COPY_DST,
+    mappedAtCreation: write,
+  });
+  const entry: Staging = { buffer, mapped: write };
+  cache.set(key, entry);
+  return entry;
+}
+
+/** One array to upload and where it goes. */
+export interface UploadPart {
+  data: ArrayBufferView;
+  target: GPUBuffer;
+  /** Byte offset in `target` (multiple of 4). */
+  targetOffset?: number;
+}
+
+/**
+ * Copies `parts` into the reused write staging buffer `name` (one JS copy each, 8-byte aligned
+ * inside it) and records their GPU copies into `encoder`. Await it before submitting `encoder`.
+ * The next call maps the buffer again, which waits until this submission has read it; two
+ * uploads through one name must therefore not be pending in unsubmitted encoders at once.
+ */
+export async function uploadParts(
+  ctx: GpuContext,
+  encoder: GPUCommandEncoder,
+  name: string,
+  parts: readonly UploadPart[],
+): Promise<void> {
+  const sizes = parts.map((p) => Math.ceil(p.data.byteLength / 8) * 8);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  if (total === 0) return;
+  const entry = await staging(ctx, name, total, true);
+  if (!entry.mapped) {
+    try {
+      await entry.buffer.mapAsync(MapMode.WRITE, 0, entry.buffer.size);
+    } catch (cause) {
+      ctx.assertUsable();
+      throw cause;
+    }
+  }
+  entry.mapped = true;
+  const range = entry.buffer.getMappedRange(0, total);
+  let at = 0;
+  parts.forEach((p, k) => {
+    new Uint8Array(range, at, p.data.byteLength).set(
+      new Uint8Array(p.data.buffer, p.data.byteOffset, p.data.byteLength),
+    );
+    at += sizes[k];
+  });
+  entry.buffer.unmap();
+  entry.mapped = false;
+  at = 0;
+  parts.forEach((p, k) => {
+    const bytes = Math.ceil(p.data.byteLength / 4) * 4;
+    if (bytes > 0) encoder.copyBufferToBuffer(entry.buffer, at, p.target, p.targetOffset ?? 0, bytes);
+    at += sizes[k];
+  });
+}
+
+/** One range to read back. */
+export interface ReadPart {
+  source: GPUBuffer;
+  /** Byte offset in `source` (multiple of 4). */
+  sourceOffset?: number;
+  /** Receives the bytes; its byteLength says how many. */
+  target: ArrayBufferView;
+}
+
+/**
+ * Reads `parts` back through the reused read staging buffer `name`: records their copies into
+ * `encoder`, submits it, maps once and copies each range out. Work submitted before finishes first.
+ */
+export async function submitAndRead(
+  ctx: GpuContext,
+  encoder: GPUCommandEncoder,
+  name: string,
+  parts: readonly ReadPart[],
+): Promise<void> {
+  const sizes = parts.map((p) => Math.ceil(p.target.byteLength / 8) * 8);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const entry = total > 0 ? await staging(ctx, name, total, false) : null;
+  let at = 0;
+  parts.forEach((p, k) => {
+    const bytes = Math.ceil(p.target.byteLength / 4) * 4;
+    if (entry && bytes > 0)
+      encoder.copyBufferToBuffer(p.source, p.sourceOffset ?? 0, entry.buffer, at, bytes);
+    at += sizes[k];
+  });
+  ctx.device.queue.submit([encoder.finish()]);
+  if (!entry) return;
+  try {
+    await entry.buffer.mapAsync(MapMode.READ, 0, total);
+  } catch (cause) {
+    ctx.assertUsable();
+    throw cause;
+  }
+  const range = entry.buffer.getMappedRange(0, total);
+  at = 0;
+  parts.forEach((p, k) => {
+    new Uint8Array(p.target.buffer, p.target.byteOffset, p.target.byteLength).set(
+      new Uint8Array(range, at, p.target.byteLength),
+    );
+    at += sizes[k];
+  });
+  entry.buffer.unmap();
+}

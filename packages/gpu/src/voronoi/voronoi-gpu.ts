@@ -1,0 +1,440 @@
+import { type Box, boxArea } from '@geoframe/core';
+import {
+  emptyLines,
+  emptyPolygons,
+  type LineBuffers,
+  type PolygonBuffers,
+  voronoiCells,
+  voronoiEdges,
+} from '@geoframe/cpu-fallback';
+import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { encodeScan } from '../primitives/scan/encode-scan.js';
+import { scratchBuffer } from '../primitives/scratch.js';
+import { uploadUniform } from '../runtime/buffers.js';
+import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
+import { GpuUnavailableError } from '../runtime/errors.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import type { GpuProfiler } from '../runtime/profiler.js';
+import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
+import {
+  CELL_WORKGROUP_SIZE,
+  HULL_START_KERNEL,
+  PLAN_CELLS_KERNEL,
+  WALK_START_KERNEL,
+} from './cells/walk-kernels.js';
+import { encodeCircumcenters } from './circumcenters/circumcenters.js';
+import { cpuDelaunayStage, type DelaunayStage } from './delaunay/delaunay-stage.js';
+import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
+import { type FixedGrid, fixedGrid, gridUniformWords } from './fixed/index.js';
+import { hilbertOrderGpu } from './hilbert-order/hilbert-order.js';
+import { submitAndRead, type UploadPart, uploadParts } from './transfer/staging.js';
+
+/** Storage buffers the ring kernel binds (WebGPU guarantees 8 per stage; adapters offer more). */
+const CELL_STORAGE_BUFFERS = 11;
+
+/** Wall time of one stage of {@link voronoiCellsGpu}, in milliseconds. */
+export interface StageTime {
+  stage: string;
+  ms: number;
+}
+
+/** What a run of {@link voronoiCellsGpu} did. */
+export interface VoronoiGpuStats {
+  sites: number;
+  triangles: number;
+  /** 'gpu' for the pipeline; 'cpu' when the input has no triangle (0–2 sites, collinear). */
+  path: 'gpu' | 'cpu';
+  /** Wall time per stage (host view: includes transfers and waits). */
+  stages: StageTime[];
+  /** Bytes sent to the device after the Delaunay stage, and bytes brought back. */
+  bytesUp: number;
+  bytesDown: number;
+  /** Exact repairs of the CPU Delaunay stage. */
+  flips: number;
+}
+
+/** Options of {@link voronoiCellsGpu}. */
+export interface VoronoiGpuOptions {
+  /** Times the GPU passes of the cell stages (one round; read it after the call). */
+  profiler?: GpuProfiler;
+}
+
+/**
+ * The Voronoi cell of every site, clipped to `box`, computed by the GPU pipeline: the same
+ * contract and output layout as the CPU's `voronoiCells` (one closed counter-clockwise ring per
+ * site, in site order, starting at its lowest vertex; GEOS semantics). Stages:
+ *
+ * 1. Hilbert order of the sites (GPU keys and radix sort).
+ * 2. Delaunay triangulation of the ordered sites (today the CPU's exact one, see {@link DelaunayStage}).
+ * 3. Circumcentres: exact rationals rounded to the fixed-point grid, one thread per triangle.
+ * 4. Cells by count–scan–scatter: per site its fan is walked once to size a scratch slot
+ *    (scan), then walked again to write the ring there — simple cells copy their circumcentres,
+ *    cells on the hull or crossing the box clip each bisector exactly against the box — and
+ *    finished (merged duplicates, exact convexity); ring lengths are scanned in the caller's order.
+ * 5. Emit: each ring is converted to f64 and written to its final place, rotated and closed, and
+ *    the coordinates come back in one readback.
+ *
+ * Inputs with no triangle (0–2 sites, all collinear) are answered by the CPU's `voronoiCells`
+ * (nothing to parallelise). Same preconditions as `voronoiCells`: unique finite sites, a box
+ * containing them with positive width and height when there are two or more.
+ */
+export async function voronoiCellsGpu(
+  ctx: GpuContext,
+  sites: Float64Array,
+  box: Box,
+  options: VoronoiGpuOptions = {},
+): Promise<{ cells: PolygonBuffers; stats: VoronoiGpuStats }> {
+  const run = new PipelineRun(ctx, sites, options);
+  const n = run.stats.sites;
+  if (n === 0) return { cells: emptyPolygons(), stats: run.stats };
+  if (n < 3) return { cells: voronoiCells(sites, box), stats: run.stats };
+  const prepared = await run.prepare();
+  if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
+  return { cells: await run.cells(await run.frontStages(box, prepared)), stats: run.stats };
+}
+
+/**
+ * Stages 1–2 of {@link voronoiCellsGpu} alone (Hilbert order on the GPU, Delaunay), for
+ * benchmarks that time the rest with {@link voronoiCellsPrepared}. Null for collinear sites.
+ */
+export async function prepareVoronoiSites(
+  ctx: GpuContext,
+  sites: Float64Array,
+): Promise<PreparedSites | null> {
+  return new PipelineRun(ctx, sites, {}).prepare();
+}
+
+/** Stages 3–5 of {@link voronoiCellsGpu} on prepared sites (see {@link prepareVoronoiSites}). */
+export async function voronoiCellsPrepared(
+  ctx: GpuContext,
+  prepared: PreparedSites,
+  box: Box,
+  options: VoronoiGpuOptions = {},
+): Promise<{ cells: PolygonBuffers; stats: VoronoiGpuStats }> {
+  const run = new PipelineRun(ctx, prepared.curve, options);
+  return { cells: await run.cells(await run.frontStages(box, prepared)), stats: run.stats };
+}
+
+/**
+ * Every Voronoi edge once, clipped to `box`, by the GPU pipeline: the same contract as the CPU's
+ * `voronoiEdges` (edges between two cells run with the cell of the lower site index on their
+ * left; edges shrinking to a point or missing the box are left out), the same stages 1–3 as
+ * {@link voronoiCellsGpu}, then one thread per half-edge clips its edge exactly, a scan places
+ * the visible ones and one readback brings them back.
+ */
+export async function voronoiEdgesGpu(
+  ctx: GpuContext,
+  sites: Float64Array,
+  box: Box,
+  options: VoronoiGpuOptions = {},
+): Promise<{ edges: LineBuffers; stats: VoronoiGpuStats }> {
+  const run = new PipelineRun(ctx, sites, options);
+  const n = run.stats.sites;
+  if (n < 2) return { edges: emptyLines(), stats: run.stats };
+  if (n < 3) return { edges: voronoiEdges(sites, box), stats: run.stats };
+  const prepared = await run.prepare();
+  if (prepared === null) return { edges: voronoiEdges(sites, box), stats: run.stats };
+  return { edges: await run.edges(await run.frontStages(box, prepared)), stats: run.stats };
+}
+
+/**
+ * The sites along the Hilbert curve and their triangulation: what stages 1–2 produce. Exposed so a
+ * benchmark can time everything after the Delaunay stage on its own.
+ */
+export interface PreparedSites {
+  /** The sites in curve order (interleaved xy). */
+  curve: Float64Array;
+  /** `order[k]`: the caller's index of curve site k. */
+  order: Uint32Array;
+  delaunay: DelaunayStage;
+}
+
+/** The triangulation and the device buffers stages 4–5 start from. */
+interface Front {
+  n: number;
+  nt: number;
+  grid: FixedGrid;
+  encoder: GPUCommandEncoder;
+  sites: GPUBuffer;
+  order: GPUBuffer;
+  triangles: GPUBuffer;
+  halfedges: GPUBuffer;
+  cc: GPUBuffer;
+  ccFlags: GPUBuffer;
+  gridUniform: GPUBuffer;
+}
+
+/** One run of the pipeline: its stats, timing and the stages' shared plumbing. */
+class PipelineRun {
+  readonly stats: VoronoiGpuStats;
+  private clock = performance.now();
+  private readonly maxPerDimension: number;
+
+  constructor(
+    private readonly ctx: GpuContext,
+    private readonly sites: Float64Array,
+    private readonly options: VoronoiGpuOptions,
+  ) {
+    this.stats = {
+      sites: sites.length >> 1,
+      triangles: 0,
+      path: 'cpu',
+      stages: [],
+      bytesUp: 0,
+      bytesDown: 0,
+      flips: 0,
+    };
+    this.maxPerDimension = Math.min(
+      DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
+      ctx.limits.maxComputeWorkgroupsPerDimension,
+    );
+  }
+
+  private lap(stage: string): void {
+    const now = performance.now();
+    this.stats.stages.push({ stage, ms: now - this.clock });
+    this.clock = now;
+  }
+
+  /** A device buffer of the pipeline, kept per context and reused by later runs. */
+  private buffer(name: string, bytes: number): GPUBuffer {
+    return scratchBuffer(this.ctx, `voronoi/${name}`, bytes);
+  }
+
+  private pass(name: string): GPUComputePassDescriptor | undefined {
+    return this.options.profiler?.passDescriptor(name);
+  }
+
+  private dispatch(
+    kernel: KernelSpec<never>,
+    constants: Record<string, number>,
+    count: number,
+    bound: GPUBuffer[],
+  ): PlannedDispatch {
+    return {
+      kernel,
+      constants,
+      params: [count],
+      entries: bound.map((b, i) => ({ binding: i + 1, buffer: b })),
+      workgroups: Math.ceil(count / CELL_WORKGROUP_SIZE),
+    };
+  }
+
+  /** Adds the grid uniforms as the binding after the dispatch's last one. */
+  private withGrid(d: PlannedDispatch, front: Front): PlannedDispatch {
+    d.entries.push({ binding: d.entries.length + 1, buffer: front.gridUniform });
+    return d;
+  }
+
+  private record(encoder: GPUCommandEncoder, name: string, dispatches: PlannedDispatch[]): Promise<void> {
+    return recordDispatches(
+      this.ctx,
+      encoder,
+      `voronoi/${name}`,
+      dispatches,
+      this.maxPerDimension,
+      this.pass(name),
+    );
+  }
+
+  /** Stages 1–2: Hilbert order and Delaunay. Null when the sites have no triangle (collinear). */
+  async prepare(): Promise<PreparedSites | null> {
+    const { ctx, sites } = this;
+    const n = sites.length >> 1;
+    const order = await hilbertOrderGpu(ctx, sites);
+    const curve = new Float64Array(2 * n);
+    for (let k = 0; k < n; k++) {
+      curve[2 * k] = sites[2 * order[k]];
+      curve[2 * k + 1] = sites[2 * order[k] + 1];
+    }
+    this.lap('hilbert order');
+    const delaunay = cpuDelaunayStage(curve);
+    this.lap('delaunay');
+    return delaunay === null ? null : { curve, order, delaunay };
+  }
+
+  /** Stage 3 (upload and circumcentres), recorded into a new encoder, not yet submitted. */
+  async frontStages(box: Box, prepared: PreparedSites): Promise<Front> {
+    const { ctx } = this;
+    if (ctx.limits.maxStorageBuffersPerShaderStage < CELL_STORAGE_BUFFERS) {
+      // a device that cannot run the cell kernel counts as no GPU for this operation ('auto' falls back)
+      throw new GpuUnavailableError(
+        `the Voronoi cell kernel binds ${CELL_STORAGE_BUFFERS} storage buffers, this device allows ${ctx.limits.maxStorageBuffersPerShaderStage}`,
+      );
+    }
+    const { curve, order: orderArray, delaunay } = prepared;
+    const n = curve.length >> 1;
+    if (!(boxArea(box) > 0)) {
+      throw new RangeError('the clip box of two or more sites must have positive width and height');
+    }
+    this.clock = performance.now();
+    this.stats.path = 'gpu';
+    this.stats.triangles = delaunay.triangleCount;
+    this.stats.flips = delaunay.flips;
+
+    const nt = delaunay.triangleCount;
+    const grid = fixedGrid(curve, box);
+    const front: Front = {
+      n,
+      nt,
+      grid,
+      encoder: ctx.device.createCommandEncoder({ label: 'voronoi' }),
+      sites: this.buffer('sites', 16 * n),
+      order: this.buffer('order', 4 * n),
+      triangles:
+        delaunay.triangles instanceof Uint32Array ? this.buffer('triangles', 12 * nt) : delaunay.triangles,
+      halfedges:
+        delaunay.halfedges instanceof Int32Array ? this.buffer('halfedges', 12 * nt) : delaunay.halfedges,
+      cc: this.buffer('cc', 16 * nt),
+      ccFlags: this.buffer('cc-flags', 4 * nt),
+      gridUniform: await uploadUniform(ctx, gridUniformWords(grid), 'voronoi/grid'),
+    };
+    const uploads: UploadPart[] = [
+      { data: grid.sites, target: front.sites },
+      { data: orderArray, target: front.order },
+    ];
+    if (delaunay.triangles instanceof Uint32Array)
+      uploads.push({ data: delaunay.triangles, target: front.triangles });
+    if (delaunay.halfedges instanceof Int32Array)
+      uploads.push({ data: delaunay.halfedges, target: front.halfedges });
+    await uploadParts(ctx, front.encoder, 'voronoi/input', uploads);
+    this.stats.bytesUp = uploads.reduce((sum, u) => sum + u.data.byteLength, 0);
+    await encodeCircumcenters(ctx, front.encoder, {
+      sites: front.sites,
+      triangles: front.triangles,
+      cc: front.cc,
+      flags: front.ccFlags,
+      triangleCount: nt,
+      grid,
+      pass: this.pass('circumcenters'),
+    });
+    return front;
+  }
+
+  /** Stages 4–5 for cells. */
+  async cells(front: Front): Promise<PolygonBuffers> {
+    const { ctx } = this;
+    const { n, nt, encoder } = front;
+    const nh = 3 * nt;
+    const start = this.buffer('start', 4 * n);
+    const kind = this.buffer('kind', 4 * n);
+    const slots = this.buffer('slots', 4 * (n + 1));
+    // every slot is at most 2·degree + 8 points, and the degrees sum to the half-edge count
+    const ring = this.buffer('ring', 16 * (2 * nh + 8 * n));
+    const ringInfo = this.buffer('ring-info', 8 * n);
+    const lengths = this.buffer('lengths', 4 * (n + 1));
+    encoder.clearBuffer(start, 0, 4 * n);
+    encoder.clearBuffer(slots, 4 * n, 4);
+    encoder.clearBuffer(lengths, 4 * n, 4);
+
+    await this.record(encoder, 'walk starts', [
+      this.dispatch(WALK_START_KERNEL as KernelSpec<never>, {}, nh, [front.triangles, start]),
+      this.dispatch(HULL_START_KERNEL as KernelSpec<never>, {}, nh, [
+        front.triangles,
+        front.halfedges,
+        start,
+      ]),
+    ]);
+    await this.record(encoder, 'plan cells', [
+      this.dispatch(PLAN_CELLS_KERNEL as KernelSpec<never>, {}, n, [
+        front.halfedges,
+        start,
+        front.ccFlags,
+        kind,
+        slots,
+      ]),
+    ]);
+    await encodeScan(ctx, encoder, { input: slots, output: slots, count: n + 1 });
+    const rings = this.dispatch(RING_KERNEL as KernelSpec<never>, {}, n, [
+      front.sites,
+      front.triangles,
+      front.halfedges,
+      start,
+      kind,
+      front.cc,
+      front.ccFlags,
+      slots,
+      front.order,
+      ring,
+      ringInfo,
+      lengths,
+    ]);
+    this.withGrid(rings, front);
+    await this.record(encoder, 'rings', [rings]);
+    await encodeScan(ctx, encoder, { input: lengths, output: lengths, count: n + 1 });
+    const ringOffsets = new Int32Array(n + 1);
+    await submitAndRead(ctx, encoder, 'voronoi/ring-offsets', [{ source: lengths, target: ringOffsets }]);
+    this.stats.bytesDown += ringOffsets.byteLength;
+    this.lap('circumcentres + cells');
+
+    const points = ringOffsets[n];
+    const coords = new Float64Array(2 * points);
+    const out = this.buffer('coords', 16 * points);
+    const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
+    await this.record(emit, 'emit', [
+      this.withGrid(
+        this.dispatch(EMIT_RINGS_KERNEL as KernelSpec<never>, {}, n, [
+          ring,
+          ringInfo,
+          slots,
+          front.order,
+          lengths,
+          out,
+        ]),
+        front,
+      ),
+    ]);
+    this.options.profiler?.resolve(emit);
+    await submitAndRead(ctx, emit, 'voronoi/coords', [{ source: out, target: coords }]);
+    this.stats.bytesDown += coords.byteLength;
+    this.lap('emit + readback');
+    return { coords, ringOffsets };
+  }
+
+  /** Stages 4–5 for edges only. */
+  async edges(front: Front): Promise<LineBuffers> {
+    const { ctx } = this;
+    const { nt, encoder } = front;
+    const nh = 3 * nt;
+    const segments = this.buffer('segments', 32 * nh);
+    const place = this.buffer('edge-place', 4 * (nh + 1));
+    encoder.clearBuffer(place, 4 * nh, 4);
+    const clip = this.dispatch(CLIP_EDGES_KERNEL as KernelSpec<never>, {}, nh, [
+      front.sites,
+      front.triangles,
+      front.halfedges,
+      front.cc,
+      front.ccFlags,
+      front.order,
+      segments,
+      place,
+    ]);
+    this.withGrid(clip, front);
+    await this.record(encoder, 'clip edges', [clip]);
+    await encodeScan(ctx, encoder, { input: place, output: place, count: nh + 1 });
+    const total = new Uint32Array(1);
+    await submitAndRead(ctx, encoder, 'voronoi/edge-count', [
+      { source: place, sourceOffset: 4 * nh, target: total },
+    ]);
+    this.lap('circumcentres + edges');
+
+    const parts = total[0];
+    const coords = new Float64Array(4 * parts);
+    const out = this.buffer('edge-coords', 32 * parts);
+    const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit-edges' });
+    await this.record(emit, 'emit edges', [
+      this.withGrid(
+        this.dispatch(EMIT_EDGES_KERNEL as KernelSpec<never>, {}, nh, [segments, place, out]),
+        front,
+      ),
+    ]);
+    this.options.profiler?.resolve(emit);
+    await submitAndRead(ctx, emit, 'voronoi/edge-coords', [{ source: out, target: coords }]);
+    this.stats.bytesDown += coords.byteLength + 4;
+    this.lap('emit + readback');
+    const partOffsets = new Int32Array(parts + 1);
+    for (let k = 0; k <= parts; k++) partOffsets[k] = 2 * k;
+    return { coords, partOffsets };
+  }
+}
