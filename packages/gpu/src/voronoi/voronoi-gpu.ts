@@ -320,8 +320,6 @@ class PipelineRun {
     const start = this.buffer('start', 4 * n);
     const kind = this.buffer('kind', 4 * n);
     const slots = this.buffer('slots', 4 * (n + 1));
-    // every slot is at most 2·degree + 8 points, and the degrees sum to the half-edge count
-    const ring = this.buffer('ring', 16 * (2 * nh + 8 * n));
     const ringInfo = this.buffer('ring-info', 8 * n);
     const lengths = this.buffer('lengths', 4 * (n + 1));
     encoder.clearBuffer(start, 0, 4 * n);
@@ -346,6 +344,13 @@ class PipelineRun {
       ]),
     ]);
     await encodeScan(ctx, encoder, { input: slots, output: slots, count: n + 1 });
+    // the scratch ring is sized by the slots' total (about 6 points a site), read back first
+    const slotTotal = new Uint32Array(1);
+    await submitAndRead(ctx, encoder, 'voronoi/slot-total', [
+      { source: slots, sourceOffset: 4 * n, target: slotTotal },
+    ]);
+    const ring = this.buffer('ring', 16 * Math.max(1, slotTotal[0]));
+    const ringEncoder = ctx.device.createCommandEncoder({ label: 'voronoi/rings' });
     const rings = this.dispatch(RING_KERNEL as KernelSpec<never>, {}, n, [
       front.sites,
       front.triangles,
@@ -361,10 +366,10 @@ class PipelineRun {
       lengths,
     ]);
     this.withGrid(rings, front);
-    await this.record(encoder, 'rings', [rings]);
-    await encodeScan(ctx, encoder, { input: lengths, output: lengths, count: n + 1 });
+    await this.record(ringEncoder, 'rings', [rings]);
+    await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
     const ringOffsets = new Int32Array(n + 1);
-    await submitAndRead(ctx, encoder, 'voronoi/ring-offsets', [{ source: lengths, target: ringOffsets }]);
+    await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [{ source: lengths, target: ringOffsets }]);
     this.stats.bytesDown += ringOffsets.byteLength;
     this.lap('circumcentres + cells');
 
