@@ -1,6 +1,26 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { gridWorkgroup, rasterHeader, unrolledNearest } from './raster-wgsl.js';
+import { gatherLoop, gridWorkgroup, rasterHeader, unrolledNearest } from './raster-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
+
+/**
+ * The 3D candidate scan as a loop that skips NONE and repeated labels before gathering: with 27
+ * neighbours, gathering every candidate unconditionally measured slower on an H100 (256³, 10
+ * sites: 4.5 ms against 3.4 ms), while in 2D the straight-line form is faster (4096², 100k sites,
+ * 1+JFA: 2.7 ms against 3.2 ms).
+ */
+const LOOPED = gatherLoop(
+  3,
+  'vec3i(g)',
+  'step',
+  /* wgsl */ `let l = src[qi];
+      if (l != NONE && l != best) {
+        let d = dist2(c, l);
+        if (d < best_d || (d == best_d && l < best)) {
+          best_d = d;
+          best = l;
+        }
+      }`,
+);
 
 /**
  * One gather-style jump-flooding pass at step `misc.x`: each pixel looks at the labels of the
@@ -28,7 +48,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let step = i32(params.misc.x);
   var best = NONE;
   var best_d = BIG;
-  ${unrolledNearest(dims, 'step', (i) => `src[${i}]`, 'params.misc.y')}
+  ${dims === 2 ? unrolledNearest(dims, 'step', (i) => `src[${i}]`, 'params.misc.y') : LOOPED}
   dst[(g.z * params.size.y + g.y) * params.size.x + g.x] = best;
 }
 `;
