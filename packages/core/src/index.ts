@@ -46,6 +46,7 @@ export {
   onDispatch,
 } from './dispatch/dispatch-events.js';
 export {
+  explainDispatch,
   GpuRequiredError,
   type KernelProfile,
   kernelProfile,

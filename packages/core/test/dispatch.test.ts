@@ -1,5 +1,6 @@
 import {
   type DispatchEvent,
+  explainDispatch,
   GeoframeError,
   GpuRequiredError,
   onDispatch,
@@ -23,18 +24,51 @@ describe('planDispatch', () => {
   });
 
   it("'gpu' without a GPU implementation or adapter is a typed error", () => {
-    expect(() => planDispatch('voronoiPolygons', 10, { device: 'gpu' })).toThrow(GpuRequiredError);
+    expect(() => planDispatch('delaunayTriangles', 10, { device: 'gpu' })).toThrow(GpuRequiredError);
     expect(() => planDispatch('someKernel', 10, { device: 'gpu' })).toThrow(/no GPU implementation/);
+    expect(() => planDispatch('voronoiPolygons', 10, { device: 'gpu', gpuAvailable: false })).toThrow(
+      /no WebGPU adapter/,
+    );
+    expect(planDispatch('voronoiPolygons', 10, { device: 'gpu' }).path).toBe('gpu');
   });
 
   it("'auto' says why it chose the CPU", () => {
-    expect(planDispatch('voronoiPolygons', 1e7).reason).toMatch(/no GPU implementation yet/);
+    expect(planDispatch('delaunayTriangles', 1e7).reason).toMatch(/no GPU implementation yet/);
+    expect(planDispatch('voronoiPolygons', 1e7, { gpuAvailable: false }).reason).toMatch(/no WebGPU adapter/);
+  });
+
+  it("'auto' takes the GPU at and above the crossover only", () => {
+    const { crossover } = explainDispatch('voronoiPolygons', 0);
+    expect(planDispatch('voronoiPolygons', crossover - 1).path).toBe('cpu');
+    expect(planDispatch('voronoiPolygons', crossover).path).toBe('gpu');
+    expect(planDispatch('voronoiPolygons', 10, { crossover: 10 }).path).toBe('gpu');
   });
 
   it('the crossover can be overridden by environment', () => {
     vi.stubEnv('GEOFRAME_CROSSOVER_VORONOIPOLYGONS', '5');
-    // still CPU: there is no GPU pipeline to cross over to
-    expect(planDispatch('voronoiPolygons', 10).path).toBe('cpu');
+    expect(planDispatch('voronoiPolygons', 4).path).toBe('cpu');
+    expect(planDispatch('voronoiPolygons', 5)).toMatchObject({ path: 'gpu' });
+    expect(planDispatch('voronoiPolygons', 5).reason).toContain('GEOFRAME_CROSSOVER_VORONOIPOLYGONS');
+    // no GPU pipeline to cross over to
+    vi.stubEnv('GEOFRAME_CROSSOVER_DELAUNAYTRIANGLES', '5');
+    expect(planDispatch('delaunayTriangles', 10).path).toBe('cpu');
+  });
+});
+
+describe('explainDispatch', () => {
+  it('answers like planDispatch without emitting, with the crossover and its source', () => {
+    const answer = explainDispatch('voronoiPolygons', 123, { device: 'cpu' });
+    expect(answer).toMatchObject({ path: 'cpu', rows: 123, kernel: 'voronoiPolygons', gpuImplemented: true });
+    expect(answer.measured.length).toBeGreaterThan(0);
+    expect(seen).toEqual([]);
+  });
+
+  it('reports a forced GPU run that would fail instead of throwing', () => {
+    const answer = explainDispatch('delaunayTriangles', 10, { device: 'gpu' });
+    expect(answer.reason).toMatch(/would fail: .*no GPU implementation/);
+    expect(() => explainDispatch('voronoiPolygons', 10, { device: 'tpu' as never })).toThrow(
+      /device must be/,
+    );
   });
 });
 

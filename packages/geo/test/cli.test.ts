@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { crsLabel } from '@geoframe/core';
 import { readFile } from '@geoframe/geo';
 import { afterAll, describe, expect, it } from 'vitest';
+import { gpuTest, requireGpu } from '../../gpu/test/gpu-test-context.js';
 import { runCli } from '../src/cli/run-cli.js';
 import { fixturePath } from './fixtures.js';
 
@@ -64,6 +65,21 @@ describe('geoframe CLI', () => {
       expect(result.out).toContain('4 rows');
       expect((await readFile(output)).geometry.toWKT()).toEqual(source.geometry.toWKT());
     }
+  });
+
+  gpuTest('voronoi --device gpu runs the GPU pipeline and says so', async () => {
+    await requireGpu();
+    const sites = join(dir, 'gpu-sites.geojson');
+    const features = Array.from({ length: 40 }, (_, i) => ({
+      type: 'Feature',
+      properties: { id: i },
+      geometry: { type: 'Point', coordinates: [(i * 37) % 101, (i * 61) % 89] },
+    }));
+    writeFileSync(sites, JSON.stringify({ type: 'FeatureCollection', features }));
+    const run = await cli('voronoi', sites, '-o', join(dir, 'gpu-cells.arrow'), '--device', 'gpu');
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/voronoiPolygons on GPU for 40 sites/);
+    expect((await readFile(join(dir, 'gpu-cells.arrow'))).length).toBe(40);
   });
 
   it('voronoi writes cells with attributes, clipped, with a picture, and says what ran', async () => {
@@ -125,7 +141,7 @@ describe('geoframe CLI', () => {
     expect(tri.out).toMatch(/4 triangles/);
     expect(readFileSync(join(dir, 'tri.png')).subarray(1, 4).toString()).toBe('PNG');
 
-    const gpu = await cli('voronoi', sites, '-o', join(dir, 'x.parquet'), '--device', 'gpu');
+    const gpu = await cli('delaunay', sites, '-o', join(dir, 'x.parquet'), '--device', 'gpu');
     expect(gpu.code).toBe(1);
     expect(gpu.err).toMatch(/no GPU implementation yet/);
     expect((await cli('voronoi', sites, '--device', 'tpu')).code).toBe(2);

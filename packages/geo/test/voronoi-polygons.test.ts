@@ -1,8 +1,9 @@
-import { type DispatchEvent, GpuRequiredError, generatePoints, onDispatch } from '@geoframe/core';
+import { type DispatchEvent, generatePoints, onDispatch } from '@geoframe/core';
 import { GeoDataFrame, GeoSeries } from '@geoframe/geo';
 import { makeVector, Utf8, vectorFromArray } from 'apache-arrow';
 import { orient2d } from 'robust-predicates';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { gpuTest, requireGpu } from '../../gpu/test/gpu-test-context.js';
 
 const sum = (a: Float64Array) => a.reduce((s, v) => s + (Number.isNaN(v) ? 0 : v), 0);
 
@@ -47,7 +48,7 @@ describe('voronoiPolygons (default, GeoPandas-compatible)', () => {
     expect(events).toEqual([
       expect.objectContaining({ type: 'dispatch', kernel: 'voronoiPolygons', rows: 300, path: 'cpu' }),
     ]);
-    expect(events[0].reason).toMatch(/no GPU implementation yet/);
+    expect(events[0].reason).toMatch(/300 < crossover/);
   });
 
   it('takes every vertex of non-point geometries and skips null and empty rows', async () => {
@@ -131,11 +132,52 @@ describe('voronoiPolygons (default, GeoPandas-compatible)', () => {
     expect(series.array.coords).toEqual(before);
   });
 
-  it("device 'gpu' is a typed error until the GPU pipeline exists; 'cpu' runs", async () => {
+  it("device 'cpu' runs on the CPU and says so", async () => {
     const series = GeoSeries.fromXY([0, 1, 0], [0, 0, 1]);
-    await expect(series.voronoiPolygons({ device: 'gpu' })).rejects.toBeInstanceOf(GpuRequiredError);
     await series.voronoiPolygons({ device: 'cpu' });
     expect(events.at(-1)).toMatchObject({ path: 'cpu', reason: "device 'cpu' requested" });
+  });
+
+  gpuTest("device 'gpu' runs the GPU pipeline: the CPU's cells, edges and ordered rows", async () => {
+    await requireGpu();
+    const xy = generatePoints('clusters', 2000, 12);
+    const series = sitesSeries(xy);
+    const gpu = await series.voronoiPolygons({ device: 'gpu' });
+    expect(events.at(-1)).toMatchObject({ path: 'gpu', reason: "device 'gpu' requested" });
+    const cpu = await series.voronoiPolygons({ device: 'cpu' });
+    expect(gpu.length).toBe(cpu.length);
+    const [ga, ca] = [gpu.area(), cpu.area()];
+    for (let i = 0; i < ca.length; i++)
+      expect(Math.abs(ga[i] - ca[i]), `cell ${i}`).toBeLessThanOrEqual(1e-9 * ca[i]);
+    const edges = await series.voronoiPolygons({ device: 'gpu', onlyEdges: true });
+    const cpuEdges = await series.voronoiPolygons({ device: 'cpu', onlyEdges: true });
+    expect(edges.length).toBe(1);
+    expect(Math.abs(edges.lengthOf()[0] - cpuEdges.lengthOf()[0])).toBeLessThan(
+      1e-9 * cpuEdges.lengthOf()[0],
+    );
+    const ordered = await GeoSeries.fromWKT([
+      'POINT (0 0)',
+      null,
+      'POINT (4 0)',
+      'POINT (0 0)',
+      'POINT (1 3)',
+    ]).voronoiPolygons({ device: 'gpu', ordered: true });
+    expect(Array.from(ordered.isNull)).toEqual([0, 1, 0, 0, 0]);
+    expect(ordered.array.coords.length).toBeGreaterThan(0);
+  });
+
+  gpuTest("'auto' takes the GPU from the crossover on (here overridden by environment)", async () => {
+    await requireGpu();
+    vi.stubEnv('GEOFRAME_CROSSOVER_VORONOIPOLYGONS', '100');
+    try {
+      await sitesSeries(generatePoints('uniform', 99, 3)).voronoiPolygons();
+      expect(events.at(-1)).toMatchObject({ path: 'cpu' });
+      await sitesSeries(generatePoints('uniform', 100, 3)).voronoiPolygons();
+      expect(events.at(-1)).toMatchObject({ path: 'gpu' });
+      expect(events.at(-1)?.reason).toContain('GEOFRAME_CROSSOVER_VORONOIPOLYGONS');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

@@ -14,7 +14,7 @@ export interface KernelProfile {
 }
 
 const KERNELS: Record<string, KernelProfile> = {
-  voronoiPolygons: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
+  voronoiPolygons: { gpu: true, crossover: 50_000, measured: 'provisional, not yet measured' },
   delaunayTriangles: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
   // rows = pixels (voxels) of the grid
   voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
@@ -87,4 +87,26 @@ export function planDispatch(kernel: string, rows: number, options: PlanOptions 
     return decide('cpu', `auto: ${rows} < crossover ${crossover} (${profile.measured}), CPU is faster`);
   }
   return decide('gpu', `auto: ${rows} ≥ crossover ${crossover} (${profile.measured})`);
+}
+
+/**
+ * What {@link planDispatch} would decide for `kernel` on `rows` elements, without running or
+ * emitting anything: the path, the reason, and the crossover in force with where it comes from.
+ * A forced 'gpu' that could not run is reported (path 'gpu', reason naming the problem) instead
+ * of thrown, so `explain` never fails for a valid device option.
+ */
+export function explainDispatch(
+  kernel: string,
+  rows: number,
+  options: PlanOptions = {},
+): DispatchEvent & { crossover: number; measured: string; gpuImplemented: boolean } {
+  const profile = kernelProfile(kernel);
+  const crossover = options.crossover ?? profile.crossover;
+  const extra = { crossover, measured: profile.measured, gpuImplemented: profile.gpu };
+  try {
+    return { ...planDispatch(kernel, rows, options), ...extra };
+  } catch (error) {
+    if (!(error instanceof GpuRequiredError)) throw error;
+    return { type: 'dispatch', kernel, rows, path: 'gpu', reason: `would fail: ${error.message}`, ...extra };
+  }
 }
