@@ -25,8 +25,10 @@ import {
 } from './cells/walk-kernels.js';
 import { encodeCircumcenters } from './circumcenters/circumcenters.js';
 import { cpuDelaunayStage, type DelaunayStage } from './delaunay/delaunay-stage.js';
+import { encodeTwins } from './delaunay/halfedge-kernels.js';
 import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
-import { type FixedGrid, fixedGrid, gridUniformWords } from './fixed/index.js';
+import { type FixedGrid, gridUniformWords } from './fixed/index.js';
+import { gridOfBounds, TO_GRID_KERNEL } from './fixed/to-grid-kernel.js';
 import { hilbertOrderGpu } from './hilbert-order/hilbert-order.js';
 import { submitAndRead, type UploadPart, uploadParts } from './transfer/staging.js';
 
@@ -274,7 +276,9 @@ class PipelineRun {
     this.stats.flips = delaunay.flips;
 
     const nt = delaunay.triangleCount;
-    const grid = fixedGrid(curve, box);
+    const nh = 3 * nt;
+    // the exponent on the host (one pass over the coordinates); the conversion on the device
+    const grid = gridOfBounds(curve, box);
     const front: Front = {
       n,
       nt,
@@ -290,16 +294,30 @@ class PipelineRun {
       ccFlags: this.buffer('cc-flags', 4 * nt),
       gridUniform: await uploadUniform(ctx, gridUniformWords(grid), 'voronoi/grid'),
     };
+    const xy = this.buffer('xy', 16 * n);
     const uploads: UploadPart[] = [
-      { data: grid.sites, target: front.sites },
+      { data: curve, target: xy },
       { data: orderArray, target: front.order },
     ];
     if (delaunay.triangles instanceof Uint32Array)
       uploads.push({ data: delaunay.triangles, target: front.triangles });
-    if (delaunay.halfedges instanceof Int32Array)
-      uploads.push({ data: delaunay.halfedges, target: front.halfedges });
     await uploadParts(ctx, front.encoder, 'voronoi/input', uploads);
     this.stats.bytesUp = uploads.reduce((sum, u) => sum + u.data.byteLength, 0);
+    this.lap('upload');
+    const encoder = front.encoder;
+    const toGrid = this.dispatch(TO_GRID_KERNEL as KernelSpec<never>, {}, n, [xy, front.sites]);
+    toGrid.params = [n, grid.exponent >>> 0];
+    await this.record(encoder, 'to grid', [toGrid]);
+    if (delaunay.halfedges instanceof Int32Array) {
+      // only the triangles went up: their twins are found on the device
+      await encodeTwins(ctx, encoder, {
+        triangles: front.triangles,
+        halfedges: front.halfedges,
+        sites: n,
+        halfedgeCount: nh,
+        pass: this.pass('twins'),
+      });
+    }
     await encodeCircumcenters(ctx, front.encoder, {
       sites: front.sites,
       triangles: front.triangles,
@@ -349,6 +367,7 @@ class PipelineRun {
     await submitAndRead(ctx, encoder, 'voronoi/slot-total', [
       { source: slots, sourceOffset: 4 * n, target: slotTotal },
     ]);
+    this.lap('gpu: grid, twins, circumcentres, plan');
     const ring = this.buffer('ring', 16 * Math.max(1, slotTotal[0]));
     const ringEncoder = ctx.device.createCommandEncoder({ label: 'voronoi/rings' });
     const rings = this.dispatch(RING_KERNEL as KernelSpec<never>, {}, n, [
@@ -371,10 +390,9 @@ class PipelineRun {
     const ringOffsets = new Int32Array(n + 1);
     await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [{ source: lengths, target: ringOffsets }]);
     this.stats.bytesDown += ringOffsets.byteLength;
-    this.lap('circumcentres + cells');
+    this.lap('gpu: rings, offsets back');
 
     const points = ringOffsets[n];
-    const coords = new Float64Array(2 * points);
     const out = this.buffer('coords', 16 * points);
     const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
     await this.record(emit, 'emit', [
@@ -391,9 +409,12 @@ class PipelineRun {
       ),
     ]);
     this.options.profiler?.resolve(emit);
-    await submitAndRead(ctx, emit, 'voronoi/coords', [{ source: out, target: coords }]);
+    const coords = new Float64Array(2 * points);
+    this.lap('allocate output');
+    const { copyMs } = await submitAndRead(ctx, emit, 'voronoi/coords', [{ source: out, target: coords }]);
     this.stats.bytesDown += coords.byteLength;
-    this.lap('emit + readback');
+    this.lap('gpu: emit, coordinates back');
+    this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
     return { coords, ringOffsets };
   }
 

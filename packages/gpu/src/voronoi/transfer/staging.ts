@@ -103,13 +103,14 @@ export interface ReadPart {
 /**
  * Reads `parts` back through the reused read staging buffer `name`: records their copies into
  * `encoder`, submits it, maps once and copies each range out. Work submitted before finishes first.
+ * Returns how long it waited for the GPU (submit to mapped) and how long the copies took, in ms.
  */
 export async function submitAndRead(
   ctx: GpuContext,
   encoder: GPUCommandEncoder,
   name: string,
   parts: readonly ReadPart[],
-): Promise<void> {
+): Promise<{ waitMs: number; copyMs: number }> {
   const sizes = parts.map((p) => Math.ceil(p.target.byteLength / 8) * 8);
   const total = sizes.reduce((a, b) => a + b, 0);
   const entry = total > 0 ? await staging(ctx, name, total, false) : null;
@@ -120,14 +121,16 @@ export async function submitAndRead(
       encoder.copyBufferToBuffer(p.source, p.sourceOffset ?? 0, entry.buffer, at, bytes);
     at += sizes[k];
   });
+  const submitted = performance.now();
   ctx.device.queue.submit([encoder.finish()]);
-  if (!entry) return;
+  if (!entry) return { waitMs: 0, copyMs: 0 };
   try {
     await entry.buffer.mapAsync(MapMode.READ, 0, total);
   } catch (cause) {
     ctx.assertUsable();
     throw cause;
   }
+  const mapped = performance.now();
   const range = entry.buffer.getMappedRange(0, total);
   at = 0;
   parts.forEach((p, k) => {
@@ -137,4 +140,5 @@ export async function submitAndRead(
     at += sizes[k];
   });
   entry.buffer.unmap();
+  return { waitMs: mapped - submitted, copyMs: performance.now() - mapped };
 }

@@ -1,0 +1,149 @@
+import type { Box } from '@geoframe/core';
+import { recordDispatches } from '../../primitives/dispatch-recorder.js';
+import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
+import type { GpuContext } from '../../runtime/gpu-context.js';
+import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { BufferUsage } from '../../runtime/usage.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL } from '../cells/walk-kernels.js';
+import { type FixedGrid, floorLog2, GRID_VALUE_BITS, toGrid } from './fixed-grid.js';
+
+/**
+ * The grid of {@link fixedGrid} without converting the sites on the host: the exponent (from the
+ * largest |coordinate| of the sites and the box) and the box words; `sites` is left empty because
+ * {@link TO_GRID_KERNEL} converts the f64 sites on the device, bit for bit as `fixedGrid` does.
+ */
+export function gridOfBounds(sites: Float64Array, box: Box): FixedGrid {
+  let max = Math.max(Math.abs(box.minX), Math.abs(box.minY), Math.abs(box.maxX), Math.abs(box.maxY));
+  for (let k = 0; k < sites.length; k++) {
+    const a = Math.abs(sites[k]);
+    if (a > max) max = a;
+  }
+  if (!Number.isFinite(max)) throw new RangeError('gridOfBounds: a coordinate is not finite');
+  const exponent = max === 0 ? 0 : floorLog2(max) - (GRID_VALUE_BITS - 1);
+  const words = new Uint32Array(8);
+  [box.minX, box.minY, box.maxX, box.maxY].forEach((v, k) => {
+    const q = toGrid(v, exponent);
+    const hi = Math.floor(q / 4294967296);
+    words[2 * k] = (q - hi * 4294967296) >>> 0;
+    words[2 * k + 1] = hi >>> 0;
+  });
+  return { exponent, sites: new Uint32Array(0), box: words, inexactSites: 0 };
+}
+
+/**
+ * One thread per site: its f64 coordinates (as bits) to grid values round(v / 2^e), rounding half
+ * toward +∞ like `Math.round` — the host's `toGrid`, in integer operations only. The exponent
+ * guarantees |v / 2^e| < 2^58, so a left shift never overflows.
+ */
+export const TO_GRID_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'voronoi/to-grid',
+  source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
+struct Params { sites: u32, exponent: i32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> xy: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> fixed: array<vec4u>;
+
+// (lo, hi) shifted left by s < 64
+fn shl64(v: vec2u, s: u32) -> vec2u {
+  if (s == 0u) { return v; }
+  if (s >= 32u) { return vec2u(0u, v.x << (s - 32u)); }
+  return vec2u(v.x << s, (v.y << s) | (v.x >> (32u - s)));
+}
+
+// (lo, hi) shifted right by s < 64
+fn shr64(v: vec2u, s: u32) -> vec2u {
+  if (s == 0u) { return v; }
+  if (s >= 32u) { return vec2u(v.y >> (s - 32u), 0u); }
+  return vec2u((v.x >> s) | (v.y << (32u - s)), v.y >> s);
+}
+
+fn to_grid(bits: vec2u, e: i32) -> vec2u {
+  let hi = bits.y;
+  let biased = i32((hi >> 20u) & 0x7ffu);
+  var m = vec2u(bits.x, hi & 0xfffffu);
+  if (biased != 0) {
+    m.y |= 0x100000u;
+  }
+  if (m.x == 0u && m.y == 0u) {
+    return vec2u(0u, 0u);
+  }
+  let negative = (hi >> 31u) != 0u;
+  // |v| = m · 2^(max(biased, 1) − 1075); the grid value is |v| · 2^−e
+  let s = max(biased, 1) - 1075 - e;
+  var q: vec2u;
+  if (s >= 0) {
+    q = shl64(m, u32(s));
+  } else if (s <= -54) {
+    q = vec2u(0u, 0u); // below half a unit (m < 2^53)
+  } else {
+    let k = u32(-s);
+    q = shr64(m, k);
+    let rest = m - shl64(q, k);
+    let restHi = select(rest.y, rest.y - 1u, rest.x > m.x); // borrow of the low word
+    let r = vec2u(rest.x, restHi);
+    let half = shl64(vec2u(1u, 0u), k - 1u);
+    // Math.round: half rounds toward +∞, i.e. up in magnitude for positives only
+    let above = r.y > half.y || (r.y == half.y && r.x > half.x);
+    let equal = all(r == half);
+    if (above || (equal && !negative)) {
+      let lo = q.x + 1u;
+      q = vec2u(lo, q.y + select(0u, 1u, lo == 0u));
+    }
+  }
+  if (negative && (q.x != 0u || q.y != 0u)) {
+    let lo = ~q.x + 1u;
+    q = vec2u(lo, ~q.y + select(0u, 1u, lo == 0u));
+  }
+  return q;
+}
+
+@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let i = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
+  if (i < params.sites) {
+    let v = xy[i];
+    fixed[i] = vec4u(to_grid(v.xy, params.exponent), to_grid(v.zw, params.exponent));
+  }
+}
+`,
+};
+
+/**
+ * {@link TO_GRID_KERNEL} on its own: the grid words of `xy` (4 per site) for `grid.exponent`,
+ * uploaded, converted and read back — for tests against `fixedGrid`.
+ */
+export async function toGridGpu(ctx: GpuContext, xy: Float64Array, grid: FixedGrid): Promise<Uint32Array> {
+  const n = xy.length >> 1;
+  const out = new Uint32Array(4 * n);
+  if (n === 0) return out;
+  const input = await uploadStorage(ctx, xy, 'to-grid input');
+  const fixed = await createStorage(ctx, 16 * n, 'to-grid output', BufferUsage.COPY_SRC);
+  try {
+    const encoder = ctx.device.createCommandEncoder();
+    await recordDispatches(
+      ctx,
+      encoder,
+      'voronoi/to-grid',
+      [
+        {
+          kernel: TO_GRID_KERNEL as KernelSpec<never>,
+          constants: {},
+          params: [n, grid.exponent >>> 0],
+          entries: [
+            { binding: 1, buffer: input },
+            { binding: 2, buffer: fixed },
+          ],
+          workgroups: Math.ceil(n / CELL_WORKGROUP_SIZE),
+        },
+      ],
+      ctx.limits.maxComputeWorkgroupsPerDimension,
+    );
+    ctx.device.queue.submit([encoder.finish()]);
+    return await readback(ctx, fixed, out);
+  } finally {
+    input.destroy();
+    fixed.destroy();
+  }
+}
