@@ -7,6 +7,12 @@ import {
   validateGeometryArray,
 } from '@geoframe/core';
 import { type Data, type Field, Table, type Vector } from 'apache-arrow';
+import {
+  type DispatchExplanation,
+  type ExplainOptions,
+  explainOperation,
+  FRAME_EXPLAINABLE,
+} from './dispatch/explain.js';
 import { formatFrame } from './display/format-frame.js';
 import { makeTable } from './frame/make-table.js';
 import { takeColumn } from './frame/take-column.js';
@@ -196,6 +202,17 @@ export class GeoDataFrame {
   /** Delaunay triangles (or edges) of the active geometry's vertices, as a GeoSeries. */
   async delaunayTriangles(options: DelaunayOptions = {}): Promise<GeoSeries> {
     return this.geometry.delaunayTriangles(options);
+  }
+
+  /**
+   * Where `op` ('voronoiPolygons' or 'delaunayTriangles') on the active geometry would run and
+   * why, without running it or emitting an event (see GeoSeries.explain).
+   */
+  explain<Op extends (typeof FRAME_EXPLAINABLE)[number]>(
+    op: Op,
+    options?: ExplainOptions[Op],
+  ): DispatchExplanation {
+    return explainOperation(this.geometry.array, op, options, FRAME_EXPLAINABLE);
   }
 
   /** An SVG picture of the active geometry (see GeoSeries.plot). */

@@ -20,6 +20,12 @@ import {
   writeWkt,
 } from '@geoframe/core';
 import type { Data, Field, Vector } from 'apache-arrow';
+import {
+  type DispatchExplanation,
+  type ExplainableOperation,
+  type ExplainOptions,
+  explainOperation,
+} from './dispatch/explain.js';
 import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
@@ -317,6 +323,17 @@ export class GeoSeries {
    */
   async delaunayTriangles(options: DelaunayOptions = {}): Promise<GeoSeries> {
     return new GeoSeries(computeDelaunay(this.array, options).geometry, { name: this.name });
+  }
+
+  /**
+   * Where `op` ('voronoiPolygons', 'delaunayTriangles', 'voronoiRaster', 'voronoiVolume') would
+   * run with `options` and why — `{kernel, rows, path, reason, crossover, measured,
+   * gpuImplemented}` — without running it or emitting a dispatch event. `rows` is the size the
+   * operation dispatches on (unique sites after `tolerance`; pixels or voxels); invalid options
+   * throw as the operation would. An unknown `op` is a TypeError listing the known ones.
+   */
+  explain<Op extends ExplainableOperation>(op: Op, options?: ExplainOptions[Op]): DispatchExplanation {
+    return explainOperation(this.array, op, options);
   }
 
   /**

@@ -10,7 +10,7 @@ import {
 } from '@geoframe/core';
 import { voronoiRasterCpu } from '@geoframe/cpu-fallback';
 import { getGpuContext, voronoiRasterGpu } from '@geoframe/gpu';
-import { defaultRasterBounds, rasterSites } from './raster-sites.js';
+import { defaultRasterBounds, type RasterSites, rasterSites } from './raster-sites.js';
 import { VoronoiRaster } from './voronoi-raster.js';
 
 /** Options shared by `voronoiRaster` and `voronoiVolume`. */
@@ -64,6 +64,40 @@ function checkBounds(what: string, bounds: readonly number[], dims: 2 | 3): numb
   return [...bounds];
 }
 
+/** What {@link prepareRaster} checked and derived: the grid, the mode and the sites. */
+export interface PreparedRaster {
+  grid: RasterGrid;
+  mode: RasterMode;
+  sites: RasterSites;
+}
+
+/**
+ * The checks of `voronoiRaster` (`dims` 2) / `voronoiVolume` (3), before anything is planned or
+ * run: grid sizes positive integers, a known mode, the input's sites (see `rasterSites`), and
+ * the bounds (given, or the sites' box). The grid's pixel (voxel) count decides the dispatch;
+ * `explain` calls this too, so it accepts and refuses exactly what the operation does.
+ */
+export function prepareRaster(
+  array: GeometryArray,
+  dims: 2 | 3,
+  sizes: readonly number[],
+  options: RasterCommonOptions & { bounds?: readonly number[]; z?: number },
+): PreparedRaster {
+  const what = dims === 2 ? 'voronoiRaster' : 'voronoiVolume';
+  const [width, height] = [checkSize(what, 'width', sizes[0]), checkSize(what, 'height', sizes[1])];
+  const depth = dims === 3 ? checkSize(what, 'depth', sizes[2]) : 1;
+  const mode = options.mode ?? 'exact';
+  if (!RASTER_MODES.includes(mode)) {
+    throw new RangeError(
+      `${what}: mode must be one of ${RASTER_MODES.join(', ')}, got ${JSON.stringify(mode)}`,
+    );
+  }
+  const sites = rasterSites(array, dims, options.z);
+  const bounds =
+    options.bounds === undefined ? defaultRasterBounds(sites) : checkBounds(what, options.bounds, dims);
+  return { grid: { width, height, depth, bounds }, mode, sites };
+}
+
 /**
  * The raster Voronoi diagram of a point column on a `sizes` grid (2D: [width, height]; 3D:
  * [nx, ny, nz]): validates the input (see `rasterSites`), plans the run with the dispatcher
@@ -77,19 +111,8 @@ export async function computeVoronoiRaster(
   sizes: readonly number[],
   options: RasterCommonOptions & { bounds?: readonly number[]; z?: number },
 ): Promise<VoronoiRaster> {
-  const what = dims === 2 ? 'voronoiRaster' : 'voronoiVolume';
-  const [width, height] = [checkSize(what, 'width', sizes[0]), checkSize(what, 'height', sizes[1])];
-  const depth = dims === 3 ? checkSize(what, 'depth', sizes[2]) : 1;
-  const mode = options.mode ?? 'exact';
-  if (!RASTER_MODES.includes(mode)) {
-    throw new RangeError(
-      `${what}: mode must be one of ${RASTER_MODES.join(', ')}, got ${JSON.stringify(mode)}`,
-    );
-  }
-  const sites = rasterSites(array, dims, options.z);
-  const bounds =
-    options.bounds === undefined ? defaultRasterBounds(sites) : checkBounds(what, options.bounds, dims);
-  const grid: RasterGrid = { width, height, depth, bounds };
+  const { grid, mode, sites } = prepareRaster(array, dims, sizes, options);
+  const { width, height, depth, bounds } = grid;
   const device = options.device ?? 'auto';
   const run = { mode, distance: options.distance, coarseLevel: options.coarseLevel };
   const decision = planDispatch('voronoiRaster', width * height * depth, { device });

@@ -2,14 +2,13 @@ import {
   type DeviceOption,
   type DispatchEvent,
   emitDispatch,
-  extractSites,
   GeometryArray,
   GeometryType,
   planDispatch,
-  uniqueSites,
 } from '@geoframe/core';
 import { delaunay, delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu-fallback';
 import { singleRingPolygons } from './cell-arrays.js';
+import { inputSites } from './input-sites.js';
 
 /** Options of `delaunayTriangles`. */
 export interface DelaunayOptions {
@@ -31,12 +30,8 @@ export function computeDelaunay(
   input: GeometryArray,
   options: DelaunayOptions = {},
 ): { geometry: GeometryArray; dispatch: DispatchEvent } {
-  const tolerance = options.tolerance ?? 0;
-  if (!Number.isFinite(tolerance) || tolerance < 0) {
-    throw new RangeError(`tolerance must be a finite number ≥ 0, got ${options.tolerance}`);
-  }
-  const unique = uniqueSites(extractSites(input).xy, { tolerance });
-  const dispatch = planDispatch('delaunayTriangles', unique.xy.length >> 1, { device: options.device });
+  const { unique, count } = inputSites(input, options.tolerance);
+  const dispatch = planDispatch('delaunayTriangles', count, { device: options.device });
   emitDispatch(dispatch);
   const tri = delaunay(unique.xy);
   if (options.onlyEdges) {

@@ -3,7 +3,6 @@ import {
   clipBox,
   type DeviceOption,
   type DispatchEvent,
-  extractSites,
   GeometryArray,
   GeometryType,
   geometryTypeName,
@@ -11,7 +10,6 @@ import {
   onDispatch,
   planDispatch,
   runDispatched,
-  uniqueSites,
 } from '@geoframe/core';
 import {
   clipCellsToRegion,
@@ -22,6 +20,7 @@ import {
 } from '@geoframe/cpu-fallback';
 import { getGpuContext, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
+import { type InputSites, inputSites } from './input-sites.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
 export interface VoronoiOptions {
@@ -77,11 +76,17 @@ function boxOf(extendTo: VoronoiOptions['extendTo']): Box | GeometryArray | null
   return { minX, minY, maxX, maxY };
 }
 
-function checkTolerance(tolerance: number | undefined): number {
-  const t = tolerance ?? 0;
-  if (!Number.isFinite(t) || t < 0)
-    throw new RangeError(`tolerance must be a finite number ≥ 0, got ${tolerance}`);
-  return t;
+/**
+ * The checks and the sites of `voronoiPolygons`, before anything is planned or run: `extendTo`
+ * and `tolerance` validated, and the unique sites (their count decides the dispatch). `explain`
+ * calls it too, so it answers for exactly the sites the operation would use.
+ */
+export function prepareVoronoi(
+  input: GeometryArray,
+  options: VoronoiOptions,
+): InputSites & { extendTo: Box | GeometryArray | null } {
+  const extendTo = boxOf(options.extendTo);
+  return { ...inputSites(input, options.tolerance), extendTo };
 }
 
 /** For `ordered`: the unique site of each input row (−1 for null and empty rows). */
@@ -113,11 +118,7 @@ export async function computeVoronoi(
   input: GeometryArray,
   options: VoronoiOptions = {},
 ): Promise<VoronoiResult> {
-  const tolerance = checkTolerance(options.tolerance);
-  const extendTo = boxOf(options.extendTo);
-  const sites = extractSites(input);
-  const unique = uniqueSites(sites.xy, { tolerance });
-  const n = unique.xy.length >> 1;
+  const { extendTo, sites, unique, count: n } = prepareVoronoi(input, options);
   const device = options.device ?? 'auto';
   const planned = planDispatch('voronoiPolygons', n, { device });
   const box = clipBox(unique.xy, extendTo);
