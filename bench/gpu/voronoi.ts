@@ -31,7 +31,9 @@ import {
 } from './bench-harness.js';
 
 const args = parseBenchArgs();
-const sizes = args.small ? [1e3, 1e4] : [1e4, 1e5, 1e6, 1e7];
+// VORONOI_SIZES=1e6,1e7 limits the sizes (e.g. for a quick check of one change)
+const sizes =
+  process.env.VORONOI_SIZES?.split(',').map(Number) ?? (args.small ? [1e3, 1e4] : [1e4, 1e5, 1e6, 1e7]);
 const crossoverSizes = args.small ? [1e3, 3e3] : [1e3, 3e3, 1e4, 3e4, 1e5, 3e5];
 const ctx = await createBenchContext();
 const [src, dst] = await createCopyPair(ctx, 64 << 20);
@@ -64,6 +66,7 @@ async function timeRuns<T>(
 const endToEnd: string[][] = [];
 const after: string[][] = [];
 const passRows: string[][] = [];
+const stageRows: string[][] = [];
 for (const n of sizes) {
   const { sites, box } = sitesOf(n);
   const runs = n >= 1e7 ? Math.min(args.runs, 3) : args.runs;
@@ -94,6 +97,7 @@ for (const n of sizes) {
   if (prepared === null) throw new Error('uniform sites have a triangulation');
   const afterTimes: number[] = [];
   const passTimes = new Map<string, number[]>();
+  const afterStages = new Map<string, number[]>();
   let bytes = { up: 0, down: 0 };
   for (let i = 0; i < warmup + runs; i++) {
     await heat(ctx, copy, 100);
@@ -106,6 +110,7 @@ for (const n of sizes) {
     if (i < warmup) continue;
     afterTimes.push(ms);
     bytes = { up: stats.bytesUp, down: stats.bytesDown };
+    for (const { stage, ms } of stats.stages) afterStages.set(stage, [...(afterStages.get(stage) ?? []), ms]);
     for (const p of passes) passTimes.set(p.name, [...(passTimes.get(p.name) ?? []), p.ms]);
   }
   const kernels = [...passTimes.values()].reduce((sum, t) => sum + median(t), 0);
@@ -120,6 +125,7 @@ for (const n of sizes) {
     fmt(floorMs),
   ]);
   passRows.push([n.toExponential(0), ...[...passTimes].map(([name, t]) => `${name} ${fmt(median(t))}`)]);
+  stageRows.push([n.toExponential(0), ...[...afterStages].map(([name, t]) => `${name} ${fmt(median(t))}`)]);
 }
 
 console.log('End to end, f64 sites in → ring buffers in host memory (ms; CPU = voronoiCellsParallel):');
@@ -130,13 +136,15 @@ console.log('\nAfter the CPU Delaunay stage, warm GPU (ms, MiB; floor = bytes at
 console.log(
   markdownTable(['sites', 'wall', 'kernels (timestamps)', 'up MiB', 'down MiB', 'transfer floor'], after),
 );
+console.log('\nAfter the Delaunay stage, wall time per step (ms):');
+for (const row of stageRows) console.log(`${row[0]}: ${row.slice(1).join('; ')}`);
 console.log('\nGPU passes (timestamps, ms):');
 for (const row of passRows) console.log(`${row[0]}: ${row.slice(1).join('; ')}`);
 
-// crossover: end to end on both paths from small sizes up
+// crossover: end to end on both paths from small sizes up (skipped when the sizes are limited)
 const cross: string[][] = [];
 let crossover: number | null = null;
-for (const n of crossoverSizes) {
+for (const n of process.env.VORONOI_SIZES ? [] : crossoverSizes) {
   const { sites, box } = sitesOf(n);
   const cpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsParallel(sites, box));
   const gpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsGpu(ctx, sites, box));

@@ -39,6 +39,7 @@ export {
   type Triangulation,
 } from './voronoi/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './voronoi/delaunay-output.js';
+export { preparedFloat64Array } from './voronoi/ring-workers.js';
 export {
   type OrderedTriangulation,
   type RobustTriangulation,

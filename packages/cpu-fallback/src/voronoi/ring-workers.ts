@@ -1,4 +1,4 @@
-import { certifyEdges, circumcentreRange } from './parallel-kernels.js';
+import { certifyEdges, circumcentreRange, touchPages } from './parallel-kernels.js';
 import { writeSimpleRings } from './simple-rings.js';
 
 /** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
@@ -23,7 +23,7 @@ interface RingWorker {
 
 // An eval'd CommonJS worker built from the function's own source: no separate file to ship, so
 // it runs the same from the TypeScript sources (tests), the built files and a bundle.
-const KERNELS = { writeSimpleRings, certifyEdges, circumcentreRange };
+const KERNELS = { writeSimpleRings, certifyEdges, circumcentreRange, touchPages };
 
 /** The name of a range kernel the pooled workers can run. */
 export type KernelName = keyof typeof KERNELS;
@@ -110,4 +110,21 @@ export async function runRanges(
   const kernel = KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
   const first = kernel(0, bound(1), ...args);
   return [first, ...(await Promise.all(jobs))];
+}
+
+/**
+ * A zero-filled Float64Array of `length` on a SharedArrayBuffer whose pages are already mapped,
+ * touched by up to 8 threads at once: for large outputs about to be filled by one copy (e.g. from
+ * GPU readback), whose page faults would otherwise cost more than the copy. Where worker threads
+ * or SharedArrayBuffer are unavailable, a plain Float64Array.
+ */
+export async function preparedFloat64Array(length: number): Promise<Float64Array> {
+  const threads = await availableThreads();
+  if (threads < 2 || typeof SharedArrayBuffer === 'undefined' || length < 1 << 18) {
+    return new Float64Array(length);
+  }
+  const out = new Float64Array(new SharedArrayBuffer(8 * length));
+  const bytes = new Uint8Array(out.buffer);
+  await runRanges('touchPages', Math.ceil(bytes.length / 4096), threads, [bytes]);
+  return out;
 }

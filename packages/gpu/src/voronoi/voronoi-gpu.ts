@@ -4,6 +4,7 @@ import {
   emptyPolygons,
   type LineBuffers,
   type PolygonBuffers,
+  preparedFloat64Array,
   voronoiCells,
   voronoiEdges,
 } from '@geoframe/cpu-fallback';
@@ -30,7 +31,7 @@ import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 import { type FixedGrid, gridUniformWords } from './fixed/index.js';
 import { gridOfBounds, TO_GRID_KERNEL } from './fixed/to-grid-kernel.js';
 import { hilbertOrderGpu } from './hilbert-order/hilbert-order.js';
-import { submitAndRead, type UploadPart, uploadParts } from './transfer/staging.js';
+import { submitAndRead, submitForRead, type UploadPart, uploadParts } from './transfer/staging.js';
 
 /** Storage buffers the ring kernel binds (WebGPU guarantees 8 per stage; adapters offer more). */
 const CELL_STORAGE_BUFFERS = 11;
@@ -409,11 +410,14 @@ class PipelineRun {
       ),
     ]);
     this.options.profiler?.resolve(emit);
-    const coords = new Float64Array(2 * points);
-    this.lap('allocate output');
-    const { copyMs } = await submitAndRead(ctx, emit, 'voronoi/coords', [{ source: out, target: coords }]);
+    const pending = await submitForRead(ctx, emit, 'voronoi/coords', [{ source: out, bytes: 16 * points }]);
+    // while the GPU emits: the output array, its pages mapped by several threads (a fresh 100 MB
+    // array faulted in by the one copy into it costs more than the copy)
+    const coords = await preparedFloat64Array(2 * points);
+    this.lap('emit submitted, output prepared');
+    const { copyMs } = await pending.into([coords]);
     this.stats.bytesDown += coords.byteLength;
-    this.lap('gpu: emit, coordinates back');
+    this.lap('coordinates back');
     this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
     return { coords, ringOffsets };
   }

@@ -100,9 +100,60 @@ export interface ReadPart {
   target: ArrayBufferView;
 }
 
+/** A submitted readback: {@link PendingRead.into} waits for it and copies the ranges out. */
+export interface PendingRead {
+  /** Waits for the mapping and copies range k into `targets[k]` (as many bytes as it holds). */
+  into(targets: readonly ArrayBufferView[]): Promise<{ waitMs: number; copyMs: number }>;
+}
+
+/**
+ * Records the copies of `parts` (source ranges of `bytes` each) into the reused read staging
+ * buffer `name` and submits `encoder`; returns at once, so the host can work (e.g. prepare the
+ * arrays the data goes to) while the GPU finishes. Work submitted before finishes first.
+ */
+export async function submitForRead(
+  ctx: GpuContext,
+  encoder: GPUCommandEncoder,
+  name: string,
+  parts: readonly { source: GPUBuffer; sourceOffset?: number; bytes: number }[],
+): Promise<PendingRead> {
+  const sizes = parts.map((p) => Math.ceil(p.bytes / 8) * 8);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const entry = total > 0 ? await staging(ctx, name, total, false) : null;
+  let at = 0;
+  parts.forEach((p, k) => {
+    const bytes = Math.ceil(p.bytes / 4) * 4;
+    if (entry && bytes > 0)
+      encoder.copyBufferToBuffer(p.source, p.sourceOffset ?? 0, entry.buffer, at, bytes);
+    at += sizes[k];
+  });
+  const submitted = performance.now();
+  ctx.device.queue.submit([encoder.finish()]);
+  return {
+    async into(targets) {
+      if (!entry) return { waitMs: 0, copyMs: 0 };
+      try {
+        await entry.buffer.mapAsync(MapMode.READ, 0, total);
+      } catch (cause) {
+        ctx.assertUsable();
+        throw cause;
+      }
+      const mapped = performance.now();
+      const range = entry.buffer.getMappedRange(0, total);
+      let offset = 0;
+      targets.forEach((t, k) => {
+        new Uint8Array(t.buffer, t.byteOffset, t.byteLength).set(new Uint8Array(range, offset, t.byteLength));
+        offset += sizes[k];
+      });
+      entry.buffer.unmap();
+      return { waitMs: mapped - submitted, copyMs: performance.now() - mapped };
+    },
+  };
+}
+
 /**
  * Reads `parts` back through the reused read staging buffer `name`: records their copies into
- * `encoder`, submits it, maps once and copies each range out. Work submitted before finishes first.
+ * `encoder`, submits it, maps once and copies each range out (see {@link submitForRead}).
  * Returns how long it waited for the GPU (submit to mapped) and how long the copies took, in ms.
  */
 export async function submitAndRead(
@@ -111,34 +162,11 @@ export async function submitAndRead(
   name: string,
   parts: readonly ReadPart[],
 ): Promise<{ waitMs: number; copyMs: number }> {
-  const sizes = parts.map((p) => Math.ceil(p.target.byteLength / 8) * 8);
-  const total = sizes.reduce((a, b) => a + b, 0);
-  const entry = total > 0 ? await staging(ctx, name, total, false) : null;
-  let at = 0;
-  parts.forEach((p, k) => {
-    const bytes = Math.ceil(p.target.byteLength / 4) * 4;
-    if (entry && bytes > 0)
-      encoder.copyBufferToBuffer(p.source, p.sourceOffset ?? 0, entry.buffer, at, bytes);
-    at += sizes[k];
-  });
-  const submitted = performance.now();
-  ctx.device.queue.submit([encoder.finish()]);
-  if (!entry) return { waitMs: 0, copyMs: 0 };
-  try {
-    await entry.buffer.mapAsync(MapMode.READ, 0, total);
-  } catch (cause) {
-    ctx.assertUsable();
-    throw cause;
-  }
-  const mapped = performance.now();
-  const range = entry.buffer.getMappedRange(0, total);
-  at = 0;
-  parts.forEach((p, k) => {
-    new Uint8Array(p.target.buffer, p.target.byteOffset, p.target.byteLength).set(
-      new Uint8Array(range, at, p.target.byteLength),
-    );
-    at += sizes[k];
-  });
-  entry.buffer.unmap();
-  return { waitMs: mapped - submitted, copyMs: performance.now() - mapped };
+  const pending = await submitForRead(
+    ctx,
+    encoder,
+    name,
+    parts.map((p) => ({ source: p.source, sourceOffset: p.sourceOffset, bytes: p.target.byteLength })),
+  );
+  return pending.into(parts.map((p) => p.target));
 }
