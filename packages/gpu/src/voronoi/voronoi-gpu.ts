@@ -31,7 +31,13 @@ import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 import { type FixedGrid, gridUniformWords } from './fixed/index.js';
 import { gridOfBounds, TO_GRID_KERNEL } from './fixed/to-grid-kernel.js';
 import { hilbertOrderGpu } from './hilbert-order/hilbert-order.js';
-import { submitAndRead, submitForRead, type UploadPart, uploadParts } from './transfer/staging.js';
+import {
+  remapUploads,
+  submitAndRead,
+  submitForRead,
+  type UploadPart,
+  uploadParts,
+} from './transfer/staging.js';
 
 /** Storage buffers the ring kernel binds (WebGPU guarantees 8 per stage; adapters offer more). */
 const CELL_STORAGE_BUFFERS = 11;
@@ -364,13 +370,23 @@ class PipelineRun {
     ]);
     await encodeScan(ctx, encoder, { input: slots, output: slots, count: n + 1 });
     // the scratch ring is sized by the slots' total (about 6 points a site), read back first
-    const slotTotal = new Uint32Array(1);
-    await submitAndRead(ctx, encoder, 'voronoi/slot-total', [
-      { source: slots, sourceOffset: 4 * n, target: slotTotal },
-    ]);
-    this.lap('gpu: grid, twins, circumcentres, plan');
-    const ring = this.buffer('ring', 16 * Math.max(1, slotTotal[0]));
-    const ringEncoder = ctx.device.createCommandEncoder({ label: 'voronoi/rings' });
+    // the scratch ring holds at most 2·degree + 8 points a site, and the degrees sum to the
+    // half-edge count; where that bound exceeds one binding (about 6M sites), the actual slot
+    // total comes back first (one more round trip) to size it
+    const bound = 16 * (2 * nh + 8 * n);
+    let ringBytes = bound;
+    let ringEncoder = encoder;
+    if (bound > ctx.limits.maxStorageBufferBindingSize) {
+      const slotTotal = new Uint32Array(1);
+      await submitAndRead(ctx, encoder, 'voronoi/slot-total', [
+        { source: slots, sourceOffset: 4 * n, target: slotTotal },
+      ]);
+      remapUploads(ctx, 'voronoi/input');
+      this.lap('gpu: grid, twins, circumcentres, plan');
+      ringBytes = 16 * Math.max(1, slotTotal[0]);
+      ringEncoder = ctx.device.createCommandEncoder({ label: 'voronoi/rings' });
+    }
+    const ring = this.buffer('ring', ringBytes);
     const rings = this.dispatch(RING_KERNEL as KernelSpec<never>, {}, n, [
       front.sites,
       front.triangles,
@@ -390,8 +406,9 @@ class PipelineRun {
     await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
     const ringOffsets = new Int32Array(n + 1);
     await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [{ source: lengths, target: ringOffsets }]);
+    remapUploads(ctx, 'voronoi/input');
     this.stats.bytesDown += ringOffsets.byteLength;
-    this.lap('gpu: rings, offsets back');
+    this.lap('gpu: cells, offsets back');
 
     const points = ringOffsets[n];
     const out = this.buffer('coords', 16 * points);
@@ -447,6 +464,7 @@ class PipelineRun {
     await submitAndRead(ctx, encoder, 'voronoi/edge-count', [
       { source: place, sourceOffset: 4 * nh, target: total },
     ]);
+    remapUploads(ctx, 'voronoi/input');
     this.lap('circumcentres + edges');
 
     const parts = total[0];

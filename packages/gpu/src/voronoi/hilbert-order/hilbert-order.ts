@@ -6,7 +6,7 @@ import { encodeRadixSort } from '../../primitives/sort/radix-sort.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { submitAndRead, uploadParts } from '../transfer/staging.js';
+import { remapUploads, submitAndRead, uploadParts } from '../transfer/staging.js';
 
 const WORKGROUP_SIZE = 256;
 
@@ -79,5 +79,6 @@ export async function hilbertOrderGpu(ctx: GpuContext, xy: Float64Array): Promis
   );
   await encodeRadixSort(ctx, encoder, { keys, values, count: n, scratchPrefix: 'voronoi/hilbert-sort' });
   await submitAndRead(ctx, encoder, 'voronoi/hilbert-order', [{ source: values, target: order }]);
+  remapUploads(ctx, 'voronoi/hilbert-grid');
   return order;
 }

@@ -13,6 +13,8 @@ interface Staging {
   buffer: GPUBuffer;
   /** Write staging: whether it is mapped (true after creation, false once used until mapped again). */
   mapped: boolean;
+  /** Write staging: a mapping started ahead by {@link remapUploads}, or null. */
+  mapping: Promise<void> | null;
 }
 
 const caches = new WeakMap<GpuContext, Map<string, Staging>>();
@@ -35,9 +37,29 @@ async function staging(ctx: GpuContext, name: string, bytes: number, write: bool
     usage: write ? BufferUsage.MAP_WRITE | BufferUsage.COPY_SRC : BufferUsage.MAP_READ | BufferUsage.COPY_DST,
     mappedAtCreation: write,
   });
-  const entry: Staging = { buffer, mapped: write };
+  const entry: Staging = { buffer, mapped: write, mapping: null };
   cache.set(key, entry);
   return entry;
+}
+
+/**
+ * Starts mapping again the write staging buffer `name` (after the submission that read it), so
+ * the next {@link uploadParts} through it finds it mapped instead of waiting a round trip. Call it
+ * once the work that used the staging buffer has been submitted; nothing is awaited.
+ */
+export function remapUploads(ctx: GpuContext, name: string): void {
+  const entry = caches.get(ctx)?.get(`up:${name}`);
+  if (!entry || entry.mapped || entry.mapping) return;
+  // a failure (device lost, buffer replaced) is left to the next upload, which maps again
+  entry.mapping = entry.buffer.mapAsync(MapMode.WRITE, 0, entry.buffer.size).then(
+    () => {
+      entry.mapped = true;
+      entry.mapping = null;
+    },
+    () => {
+      entry.mapping = null;
+    },
+  );
 }
 
 /** One array to upload and where it goes. */
@@ -64,6 +86,7 @@ export async function uploadParts(
   const total = sizes.reduce((a, b) => a + b, 0);
   if (total === 0) return;
   const entry = await staging(ctx, name, total, true);
+  if (entry.mapping) await entry.mapping;
   if (!entry.mapped) {
     try {
       await entry.buffer.mapAsync(MapMode.WRITE, 0, entry.buffer.size);
