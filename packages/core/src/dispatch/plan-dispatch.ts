@@ -14,7 +14,14 @@ export interface KernelProfile {
 }
 
 const KERNELS: Record<string, KernelProfile> = {
-  voronoiPolygons: { gpu: true, crossover: 50_000, measured: 'provisional, not yet measured' },
+  // bench/gpu/voronoi.ts, 2026-11-22, H100 (Dawn/Vulkan) and its 16-core host: the GPU path (CPU
+  // Delaunay stage) won 1.2–1.5× end to end at 1e6 and 1e7 sites in every run; between 3e4 and 3e5
+  // the runs disagreed (both paths within ~20 % there: the Delaunay stage dominates both)
+  voronoiPolygons: {
+    gpu: true,
+    crossover: 500_000,
+    measured: 'bench/gpu/voronoi.ts, H100 + 16-core host, 2026-11-22',
+  },
   delaunayTriangles: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
   // rows = pixels (voxels) of the grid
   voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
