@@ -7,7 +7,11 @@
 //
 // Bundle and run on the GPU host: `pack.sh bench/gpu/raster.ts`, then
 //   node .gpu/bundle/raster.mjs [--part 2d,3d,error|all] [--sides 4096,256] [--counts 10,1000]
+//                               [--modes jfa,facet-jfa] [--gather] [--passes] [--no-wall]
 //                               [--small] [--runs N] [--warmup N]
+// `--gather` adds rows for the 2D JFA modes with `carryPositions: false` (site positions gathered
+// through the labels, the kernel before carrying); `--passes` prints every profiled pass (each JFA
+// step) instead of the per-stage sums; `--no-wall` skips the wall times.
 // 2D: 1024², 4096², 8192² with 10, 1k, 100k sites; 3D: 256³, 512³; errors: 512², 1024², 4096²
 // with 10 to 100k sites. `--small` shrinks everything for a software GPU (checks the script only).
 import type { RasterGrid, RasterMode } from '../../packages/core/src/index.js';
@@ -34,6 +38,16 @@ function listOption(name: string): number[] | null {
 }
 const onlySides = listOption('--sides');
 const onlyCounts = listOption('--counts');
+function flag(name: string): boolean {
+  const at = argv.indexOf(name);
+  if (at >= 0) argv.splice(at, 1);
+  return at >= 0;
+}
+const modesAt = argv.indexOf('--modes');
+const onlyModes = modesAt >= 0 ? argv.splice(modesAt, 2)[1].split(',') : null;
+const withGather = flag('--gather');
+const everyPass = flag('--passes');
+const noWall = flag('--no-wall');
 const args: BenchArgs = parseBenchArgs(argv);
 const small = args.small;
 const timed = { runs: args.runs, warmup: args.warmup, heatMs: 150 };
@@ -70,15 +84,17 @@ function label(n: number): string {
 }
 
 /** Kernel and wall time of one configuration, plus what the run did. */
-async function timeMode(sites: Float64Array, dims: 2 | 3, side: number, mode: RasterMode) {
+async function timeMode(sites: Float64Array, dims: 2 | 3, side: number, mode: RasterMode, gather: boolean) {
   const grid = gridOf(side, dims);
+  const options = { mode, carryPositions: !gather };
   let plan: RasterPlan;
   try {
-    plan = await RasterPlan.create(ctx, sites, dims, grid, { mode });
+    plan = await RasterPlan.create(ctx, sites, dims, grid, options);
   } catch (error) {
     return { error: (error as Error).message };
   }
   let kernel: number;
+  let copyMs = 0;
   let passes = '';
   try {
     const t = await timedVsCopy(
@@ -89,6 +105,7 @@ async function timeMode(sites: Float64Array, dims: 2 | 3, side: number, mode: Ra
       timed,
     );
     kernel = t.median;
+    copyMs = t.copy;
     // one profiled run: time per stage (own passes; compaction passes are not profiled)
     const encoder = ctx.device.createCommandEncoder();
     await plan.encode(encoder, passProfiler);
@@ -96,7 +113,7 @@ async function timeMode(sites: Float64Array, dims: 2 | 3, side: number, mode: Ra
     ctx.device.queue.submit([encoder.finish()]);
     const stages = new Map<string, number>();
     for (const p of await passProfiler.read()) {
-      const key = p.name.replace(/ \d+$/, '');
+      const key = everyPass ? p.name : p.name.replace(/ \d+$/, '');
       stages.set(key, (stages.get(key) ?? 0) + p.ms);
     }
     passes = [...stages].map(([k, ms]) => `${k} ${ms.toFixed(3)}`).join(', ');
@@ -107,14 +124,21 @@ async function timeMode(sites: Float64Array, dims: 2 | 3, side: number, mode: Ra
   let stats: Awaited<ReturnType<typeof voronoiRasterGpu>>['stats'] | undefined;
   // grids of 2^27 voxels: one untimed and one timed wall run (each reads back 512 MiB)
   const huge = plan.setup.pixels >= 2 ** 27;
-  const runs = small || huge ? 1 : wallRuns;
-  for (let i = 0; i < runs + (small ? 0 : 1); i++) {
+  const runs = noWall ? 0 : small || huge ? 1 : wallRuns;
+  for (let i = 0; i < (noWall ? 1 : runs + (small ? 0 : 1)); i++) {
     const ms = await wallMs(async () => {
-      stats = (await voronoiRasterGpu(ctx, sites, dims, grid, { mode })).stats;
+      stats = (await voronoiRasterGpu(ctx, sites, dims, grid, options)).stats;
     });
-    if (small || i > 0) walls.push(ms);
+    if (!noWall && (small || i > 0)) walls.push(ms);
   }
-  return { kernel, wall: median(walls), wallRuns: walls.length, stats: stats!, passes };
+  return {
+    kernel,
+    copyMs,
+    wall: noWall ? Number.NaN : median(walls),
+    wallRuns: walls.length,
+    stats: stats!,
+    passes,
+  };
 }
 
 async function speedTable(dims: 2 | 3, sides: number[], counts: number[], modes: RasterMode[]) {
@@ -123,11 +147,22 @@ async function speedTable(dims: 2 | 3, sides: number[], counts: number[], modes:
   for (const side of sides.filter((s) => !onlySides || onlySides.includes(s))) {
     for (const n of counts.filter((c) => !onlyCounts || onlyCounts.includes(c))) {
       const sites = uniformSites(n, dims, 1000 + n);
-      for (const mode of modes) {
-        const r = await timeMode(sites, dims, side, mode);
+      const variants = modes
+        .filter((m) => !onlyModes || onlyModes.includes(m))
+        .flatMap((m) =>
+          withGather && dims === 2 && m !== 'exact'
+            ? [
+                [m, false],
+                [m, true],
+              ]
+            : [[m, false]],
+        );
+      for (const [mode, gather] of variants as [RasterMode, boolean][]) {
+        const r = await timeMode(sites, dims, side, mode, gather);
         const size = dims === 2 ? `${side}²` : `${side}³`;
+        const name = gather ? `${mode} (gather)` : mode;
         if ('error' in r) {
-          rows.push([size, label(n), mode, 'n/a', 'n/a', '', r.error ?? '']);
+          rows.push([size, label(n), name, 'n/a', 'n/a', '', r.error ?? '']);
           continue;
         }
         const s = r.stats;
@@ -137,10 +172,10 @@ async function speedTable(dims: 2 | 3, sides: number[], counts: number[], modes:
             : mode === 'exact'
               ? `${s.nearTies} near-ties (${s.nearTiesChanged} changed)`
               : `${s.jfaSteps.length} passes`;
-        rows.push([size, label(n), mode, r.kernel, r.wall, what]);
-        notes.push(`${size} ${label(n)} ${mode}: ${r.passes}`);
+        rows.push([size, label(n), name, r.kernel, r.wall, what]);
+        notes.push(`${size} ${label(n)} ${name}: ${r.passes}`);
         console.error(
-          `${size} ${label(n)} ${mode}: kernel ${r.kernel.toFixed(3)} ms, wall ${r.wall.toFixed(1)} ms`,
+          `${size} ${label(n)} ${name}: kernel ${r.kernel.toFixed(3)} ms, wall ${r.wall.toFixed(1)} ms (copy of the labels: ${r.copyMs.toFixed(3)} ms)`,
         );
       }
     }

@@ -103,3 +103,24 @@ test('grid and site validation', async () => {
     /storage binding/,
   );
 });
+
+test('2D passes that carry site positions give the labels of passes that gather them, on grids of ragged tiles', async () => {
+  const ctx = await requireGpu();
+  const cases: [Float64Array, RasterGrid][] = [
+    // 300 rows: 38 tile rows, so the step-256 pass visits 32 × 2 dispatch rows, 26 beyond the grid
+    [uniform(500, 2, 0, 1, 41), { width: 200, height: 300, depth: 1, bounds: [0, 0, 1, 1.5] }],
+    [generatePoints('lattice', 100, 2), { width: 97, height: 61, depth: 1, bounds: [-1, -1, 11, 11] }],
+    [generatePoints('clusters', 2000, 5), { width: 256, height: 256, depth: 1, bounds: [0, 0, 1000, 1000] }],
+  ];
+  for (const [sites, grid] of cases) {
+    for (const mode of [...MODES, 'facet-jfa'] as const) {
+      const carried = await voronoiRasterGpu(ctx, sites, 2, grid, { mode });
+      const gathered = await voronoiRasterGpu(ctx, sites, 2, grid, { mode, carryPositions: false });
+      expect(carried.stats.carriedPositions).toBe(true);
+      expect(gathered.stats.carriedPositions).toBe(false);
+      expect(carried.labels).toEqual(gathered.labels);
+      const ref = voronoiRasterCpu(sites, 2, grid, { mode }).labels;
+      expect(compareLabels(carried.labels, ref, sites, 2, grid).real).toEqual([]);
+    }
+  }
+});

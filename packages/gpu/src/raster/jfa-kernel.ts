@@ -48,7 +48,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   let step = i32(params.misc.x);
   var best = NONE;
   var best_d = BIG;
-  ${dims === 2 ? unrolledNearest(dims, 'step', (i) => `src[${i}]`, 'params.misc.y') : LOOPED}
+  ${dims === 2 ? unrolledNearest(dims, 'step', (i) => `src[${i}]`, { lastSite: 'params.misc.y' }) : LOOPED}
   dst[(g.z * params.size.y + g.y) * params.size.x + g.x] = best;
 }
 `;

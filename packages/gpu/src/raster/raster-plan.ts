@@ -1,5 +1,4 @@
 import type { RasterGrid, RasterMode } from '@geoframe/core';
-import { encodeCompact } from '../primitives/compact/compact.js';
 import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -14,12 +13,18 @@ import {
   FACET_REFINE_KERNEL,
   FACET_UPSAMPLE_KERNEL,
 } from './facet-kernels.js';
+import { JFA_CARRY_KERNEL } from './jfa-carry-kernel.js';
 import { JFA_STEP_KERNEL } from './jfa-kernel.js';
 import { boundMargin, toleranceFloor } from './near-ties-cpu.js';
 import { RasterProgram } from './raster-program.js';
 import { assertBindable, NO_SITE, nextPowerOfTwo, prepareRaster, type RasterSetup } from './raster-setup.js';
-import { gridWorkgroups, LIST_WORKGROUP, paramBlock } from './raster-wgsl.js';
-import { FILL_KERNEL, SEED_DISTANCE_KERNEL, SEED_LABEL_KERNEL } from './seed-kernels.js';
+import { gridWorkgroups, JFA_TILE, jfaTileOrder, LIST_WORKGROUP, paramBlock } from './raster-wgsl.js';
+import {
+  FILL_KERNEL,
+  SEED_DISTANCE_KERNEL,
+  SEED_LABEL_KERNEL,
+  SEED_POSITION_KERNEL,
+} from './seed-kernels.js';
 
 /** Options of a raster Voronoi computation on the GPU. */
 export interface RasterGpuOptions {
@@ -31,6 +36,14 @@ export interface RasterGpuOptions {
    * from the sites ({@link chooseCoarseLevel}). Clamped to the grid's deepest level.
    */
   coarseLevel?: number;
+  /**
+   * 2D JFA passes (every JFA mode, and Facet-JFA's coarse level): carry each pixel's site
+   * position next to its label, so that a pass reads a candidate's position from the pixel
+   * instead of gathering it from the sites through the label (default true; 8 more bytes per
+   * pixel in two buffers). Same labels either way. Grids whose positions exceed one storage
+   * binding, and 3D grids, gather.
+   */
+  carryPositions?: boolean;
 }
 
 /** What a GPU raster run did. */
@@ -40,6 +53,8 @@ export interface RasterGpuStats {
   passes: number;
   /** The JFA steps run (the coarse level's, for Facet-JFA), in order. */
   jfaSteps: number[];
+  /** Whether the JFA passes carried site positions with the labels (see `carryPositions`). */
+  carriedPositions: boolean;
   /**
    * Pixel visits of the neighbour search: for JFA passes every pixel of the grid (level) per
    * pass; for Facet-JFA's refinements the unmarked pixels only; for 'exact' every pixel once.
@@ -155,7 +170,14 @@ export class RasterPlan {
         ? await make.storage(bytes, 'raster distance', BufferUsage.COPY_SRC)
         : null;
       const program = new RasterProgram(ctx);
-      const stats: RasterGpuStats = { mode, passes: 0, jfaSteps: [], pixelsProcessed: 0, sitesUsed: 0 };
+      const stats: RasterGpuStats = {
+        mode,
+        passes: 0,
+        jfaSteps: [],
+        carriedPositions: false,
+        pixelsProcessed: 0,
+        sitesUsed: 0,
+      };
       const counters: RasterPlan['counters'] = { stats: null, ties: null, tieCount: null };
       let buckets: SiteBuckets | null = null;
       // at least one vec4, so that zero or one site still make a valid binding
@@ -242,13 +264,23 @@ function levelSize(setup: RasterSetup, level: number): [number, number, number] 
   return [Math.ceil(setup.width / f), Math.ceil(setup.height / f), Math.ceil(setup.depth / f)];
 }
 
-/** A parameter block for level `level`: size = level grid, misc as given, scale with block side 2^level, extra. */
-function gridParams(setup: RasterSetup, level: number, misc: number[], extra: number[] = []): Uint32Array {
+/**
+ * A parameter block for level `level`: size = level grid, misc as given, scale with block side
+ * 2^level, extra, auxu.
+ */
+function gridParams(
+  setup: RasterSetup,
+  level: number,
+  misc: number[],
+  extra: number[] = [],
+  auxu: number[] = [],
+): Uint32Array {
   const [w, h, d] = levelSize(setup, level);
   const [sx, sy, sz] = setup.scale;
   return paramBlock(
     [w, h, d, w * h * d, ...misc],
     [sx, sy, sz, 2 ** level, ...extra, 0, 0, 0, 0].slice(0, 8),
+    auxu,
   );
 }
 
@@ -295,6 +327,11 @@ async function buildJfaFamily(
   const constants = { dims };
   const levelPixels = cw * ch * cd;
   const seedMisc = [count, setup.width, setup.height, level];
+  const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+  const carry = dims === 2 && options.carryPositions !== false && levelPixels * 8 <= maxBinding;
+  stats.carriedPositions = carry;
+  let pos = carry ? await make.storage(levelPixels * 8, 'raster positions') : null;
+  let nextPos = carry ? await make.storage(levelPixels * 8, 'raster positions (ping-pong)') : null;
   program
     .pass('seed')
     .dispatch({
@@ -335,39 +372,78 @@ async function buildJfaFamily(
       ],
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     });
-  program.pass(mode === 'facet-jfa' ? 'facet coarse jfa' : mode);
-  const groups = gridWorkgroups(dims, cw, ch, cd);
-  for (const step of steps) {
+  if (pos) {
     program.dispatch({
-      kernel: JFA_STEP_KERNEL,
+      kernel: SEED_POSITION_KERNEL,
       constants,
-      params: gridParams(setup, level, [step, Math.max(count, 1) - 1]),
+      params: gridParams(setup, level, seedMisc),
       bindings: [
         { binding: 1, buffer: sitesBuffer },
-        { binding: 2, buffer: current },
-        { binding: 3, buffer: next },
+        { binding: 2, buffer: seed },
+        { binding: 3, buffer: current },
+        { binding: 4, buffer: pos },
       ],
-      workgroups: { grid: groups },
+      workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     });
-    [current, next] = [next, current];
   }
+  // one compute pass per step, so that a profiler times each step
+  const passName = mode === 'facet-jfa' ? 'facet coarse jfa' : mode;
+  const groups = gridWorkgroups(dims, cw, ch, cd);
+  steps.forEach((step, k) => {
+    program.pass(`${passName} step ${step}`);
+    if (pos && nextPos) {
+      const last = k === steps.length - 1;
+      const { classStride, perClass } = jfaTileOrder(ch, step);
+      program.dispatch({
+        kernel: JFA_CARRY_KERNEL,
+        constants: { writePositions: last ? 0 : 1 },
+        params: gridParams(setup, level, [step, classStride, perClass]),
+        bindings: [
+          { binding: 1, buffer: current },
+          { binding: 2, buffer: pos },
+          { binding: 3, buffer: next },
+          ...(last ? [] : [{ binding: 4, buffer: nextPos }]),
+        ],
+        workgroups: { grid: [Math.ceil(cw / JFA_TILE[0]), classStride * perClass, 1] },
+      });
+      [pos, nextPos] = [nextPos, pos];
+    } else {
+      program.dispatch({
+        kernel: JFA_STEP_KERNEL,
+        constants,
+        params: gridParams(setup, level, [step, Math.max(count, 1) - 1]),
+        bindings: [
+          { binding: 1, buffer: sitesBuffer },
+          { binding: 2, buffer: current },
+          { binding: 3, buffer: next },
+        ],
+        workgroups: { grid: groups },
+      });
+    }
+    [current, next] = [next, current];
+  });
   if (mode !== 'facet-jfa' || level === 0) return;
 
-  // Facet-JFA: mark the coarse level, then per finer level upsample, compact, refine, mark
-  let flags = await make.storage(setup.pixels * 4, 'facet flags A');
-  let nextFlags = await make.storage(setup.pixels * 4, 'facet flags B');
-  const list = await make.storage(setup.pixels * 4, 'facet list');
-  const countBuffer = await make.storage(4, 'facet count', BufferUsage.COPY_SRC | BufferUsage.COPY_DST);
+  // Facet-JFA: mark the coarse level, appending the children of its boundary pixels to the list
+  // of level − 1; then per finer level j: upsample, refine the listed pixels, mark them (appending
+  // the children of boundary pixels to the list of level j − 1). counts[j] = list length of level
+  // j, cleared per run; lists alternate between two buffers.
+  const lists = [
+    await make.storage(setup.pixels * 4, 'facet list A'),
+    await make.storage(setup.pixels * 4, 'facet list B'),
+  ];
+  const counts = await make.storage(level * 4, 'facet counts', BufferUsage.COPY_SRC | BufferUsage.COPY_DST);
   const args = await make.storage(12, 'facet args', BufferUsage.INDIRECT);
-  const statsBuffer = await make.storage(level * 4, 'facet stats', BufferUsage.COPY_SRC);
-  counters.stats = statsBuffer;
+  counters.stats = counts;
+  program.encode((encoder) => encoder.clearBuffer(counts));
   program.pass(`facet mark ${level}`).dispatch({
     kernel: FACET_MARK_KERNEL,
     constants: { dims, fromList: 0 },
-    params: gridParams(setup, level, []),
+    params: gridParams(setup, level, [level], [], levelSize(setup, level - 1)),
     bindings: [
       { binding: 1, buffer: current },
-      { binding: 2, buffer: flags },
+      { binding: 2, buffer: counts },
+      { binding: 3, buffer: lists[(level - 1) % 2] },
     ],
     workgroups: { grid: groups },
   });
@@ -377,29 +453,17 @@ async function buildJfaFamily(
     const [pw, ph, pd] = levelSize(setup, j + 1);
     const coarseLabels = current;
     const fineLabels = next;
-    const fineFlags = nextFlags;
-    const coarseFlags = flags;
+    const list = lists[j % 2];
     program.pass(`facet upsample ${j}`).dispatch({
       kernel: FACET_UPSAMPLE_KERNEL,
       constants,
       params: gridParams(setup, j, [pw, ph, pd, 0]),
       bindings: [
         { binding: 1, buffer: coarseLabels },
-        { binding: 2, buffer: coarseFlags },
         { binding: 3, buffer: fineLabels },
-        { binding: 4, buffer: fineFlags },
       ],
       workgroups: { grid: gridWorkgroups(dims, w, h, d) },
     });
-    const levelCount = w * h * d;
-    program.encode((encoder) =>
-      encodeCompact(ctx, encoder, {
-        flags: fineFlags,
-        count: levelCount,
-        indicesOut: list,
-        countOut: countBuffer,
-      }),
-    );
     const indirect = { indirect: args, offset: 0 };
     program
       .pass(`facet refine ${j}`)
@@ -408,20 +472,19 @@ async function buildJfaFamily(
         constants,
         params: gridParams(setup, j, [maxGroups, j]),
         bindings: [
-          { binding: 1, buffer: countBuffer },
+          { binding: 1, buffer: counts },
           { binding: 2, buffer: args },
-          { binding: 3, buffer: statsBuffer },
         ],
         workgroups: { grid: [1, 1, 1] },
       })
       .dispatch({
         kernel: FACET_REFINE_KERNEL,
         constants,
-        params: gridParams(setup, j, [pw, ph, pd, 0]),
+        params: gridParams(setup, j, [pw, ph, pd, j]),
         bindings: [
           { binding: 1, buffer: sitesBuffer },
           { binding: 2, buffer: list },
-          { binding: 3, buffer: countBuffer },
+          { binding: 3, buffer: counts },
           { binding: 4, buffer: coarseLabels },
           { binding: 5, buffer: fineLabels },
         ],
@@ -431,18 +494,17 @@ async function buildJfaFamily(
       program.dispatch({
         kernel: FACET_MARK_KERNEL,
         constants: { dims, fromList: 1 },
-        params: gridParams(setup, j, []),
+        params: gridParams(setup, j, [j], [], levelSize(setup, j - 1)),
         bindings: [
           { binding: 1, buffer: fineLabels },
-          { binding: 2, buffer: fineFlags },
-          { binding: 3, buffer: list },
-          { binding: 4, buffer: countBuffer },
+          { binding: 2, buffer: counts },
+          { binding: 3, buffer: lists[(j - 1) % 2] },
+          { binding: 4, buffer: list },
         ],
         workgroups: indirect,
       });
     }
     [current, next] = [next, current];
-    [flags, nextFlags] = [nextFlags, flags];
   }
 }
 

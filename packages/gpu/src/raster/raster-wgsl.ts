@@ -36,8 +36,7 @@ export function rasterHeader(dims: 2 | 3, sitesBinding: number | null): string {
         ? /* wgsl */ `@group(0) @binding(${sitesBinding}) var<storage, read> sites: array<vec2f>;
 // squared distance from a pixel centre to site i, in scaled pixel units (full resolution)
 fn dist2(c: vec3f, i: u32) -> f32 {
-  let d = sites[i] - c.xy;
-  return d.x * d.x + d.y * d.y;
+  return dist2_at(c, sites[i]);
 }`
         : /* wgsl */ `@group(0) @binding(${sitesBinding}) var<storage, read> sites: array<vec4f>;
 fn dist2(c: vec3f, i: u32) -> f32 {
@@ -66,6 +65,11 @@ fn coords_of(p: u32) -> vec3u {
   let plane = params.size.x * params.size.y;
   let r = p % plane;
   return vec3u(r % params.size.x, r / params.size.x, p / plane);
+}
+// squared distance from a pixel centre to a 2D site position (the one formula of every 2D kernel)
+fn dist2_at(c: vec3f, s: vec2f) -> f32 {
+  let d = s - c.xy;
+  return d.x * d.x + d.y * d.y;
 }
 // centre of level pixel q in full-resolution scaled units: ((q + 0.5)·2^level)·scale, rounded as
 // the CPU implementation rounds it
@@ -143,17 +147,24 @@ export function paramBlock(
  * Straight-line WGSL choosing, among the labels of the 3×3 (2D) or 3×3×3 (3D) pixels at offsets
  * {−`step`, 0, `step`} around grid thread `g` that lie in the level grid, the site nearest to
  * centre `c` (ties to the lower index) into `best` / `best_d` (declared by the caller). All labels
- * are loaded first and every candidate's site is gathered unconditionally (labels outside the
- * grid or NONE are discarded afterwards), so the loads are independent and overlap: the JFA
- * passes are bound by the latency of these gathers, not by arithmetic. The result is the
- * lexicographic minimum of (distance, index) over the candidates, as a sequential scan gives.
- * `readLabel(index)` reads a label; `lastSite` bounds the gather index.
+ * are loaded first and every candidate's position is loaded unconditionally (labels outside the
+ * grid or NONE are discarded afterwards), so the loads are independent and overlap. The result is
+ * the lexicographic minimum of (distance, index) over the candidates, as a sequential scan gives.
+ *
+ * Where a candidate's position comes from:
+ * - `{ lastSite }`: gathered from `sites` through its label (`dist2`), the index clamped to
+ *   `lastSite` — a dependent load per candidate;
+ * - `{ readPosition }` (2D): read next to the label from the same pixel (`readPosition(index)`, a
+ *   vec2f), so no load depends on another; the winner's position goes to `best_pos` (declared by
+ *   the caller).
+ *
+ * `readLabel(index)` reads a label.
  */
 export function unrolledNearest(
   dims: 2 | 3,
   step: string,
   readLabel: (index: string) => string,
-  lastSite: string,
+  source: { lastSite: string } | { readPosition: (index: string) => string },
 ): string {
   const axes = dims === 2 ? (['x', 'y'] as const) : (['x', 'y', 'z'] as const);
   const lines: string[] = [];
@@ -172,6 +183,8 @@ export function unrolledNearest(
       const plane = dims === 2 ? '' : `z${dz} * params.size.y + `;
       lines.push(`let row_${dz}${dy} = (${plane}y${dy}) * params.size.x;`);
     }
+  const carried = 'readPosition' in source;
+  if (carried && dims !== 2) throw new RangeError('unrolledNearest: carried positions are 2D only');
   let k = 0;
   const labels: string[] = [];
   for (const dz of zs)
@@ -182,18 +195,46 @@ export function unrolledNearest(
           dy !== 1 ? `ok_y${dy}` : '',
           dims === 3 && dz !== 1 ? `ok_z${dz}` : '',
         ].filter(Boolean);
-        const load = readLabel(`row_${dz}${dy} + x${dx}`);
+        const index = `row_${dz}${dy} + x${dx}`;
+        const load = readLabel(index);
         lines.push(
           ok.length === 0 ? `let l${k} = ${load};` : `let l${k} = select(NONE, ${load}, ${ok.join(' && ')});`,
         );
+        if (carried) lines.push(`let s_l${k} = ${source.readPosition(index)};`);
         labels.push(`l${k}`);
         k++;
       }
-  for (const l of labels) lines.push(`let d_${l} = dist2(c, min(${l}, ${lastSite}));`);
   for (const l of labels) {
     lines.push(
-      `if (${l} != NONE && (d_${l} < best_d || (d_${l} == best_d && ${l} < best))) { best_d = d_${l}; best = ${l}; }`,
+      carried
+        ? `let d_${l} = dist2_at(c, s_${l});`
+        : `let d_${l} = dist2(c, min(${l}, ${(source as { lastSite: string }).lastSite}));`,
+    );
+  }
+  for (const l of labels) {
+    const pos = carried ? ` best_pos = s_${l};` : '';
+    lines.push(
+      `if (${l} != NONE && (d_${l} < best_d || (d_${l} == best_d && ${l} < best))) { best_d = d_${l}; best = ${l};${pos} }`,
     );
   }
   return lines.join('\n  ');
+}
+
+/** Threads per workgroup (x, y) of the 2D JFA pass over a tile of `x × y` pixels. */
+export const JFA_TILE: readonly [number, number] = [32, 8];
+
+/**
+ * The order in which a 2D JFA pass at step `step` visits its rows of tiles ({@link JFA_TILE}):
+ * `classStride` = step / tile height (at least 1) and `perClass` rows per residue class, so that
+ * dispatch row i covers tile row (i mod perClass)·classStride + ⌊i / perClass⌋ (beyond the grid
+ * for the last `classStride·perClass − tileRows` dispatch rows). Pixel rows y − step, y and
+ * y + step then lie in consecutive tile rows of the order, so the three reads of a pixel row (as
+ * the row above, itself and the row below of other pixels) come close together and hit L2; in
+ * row-major order they lie `step` pixel rows of traffic apart (at 4096² and step 2048, about
+ * 200 MB of a carrying pass: more than L2 holds, so each label would come from memory 3 times).
+ */
+export function jfaTileOrder(height: number, step: number): { classStride: number; perClass: number } {
+  const tileRows = Math.ceil(height / JFA_TILE[1]);
+  const classStride = Math.max(1, Math.floor(step / JFA_TILE[1]));
+  return { classStride, perClass: Math.ceil(tileRows / classStride) };
 }

@@ -95,3 +95,35 @@ fn main(${LIST_BUILTINS}) {
 }
 `,
 };
+
+/**
+ * Seeding for the 2D passes that carry positions ({@link JFA_CARRY_KERNEL}): one thread per site
+ * with a seed pixel; the site that won its pixel (`labels[pixel] == i`) writes its position into
+ * `pos[pixel]`. Pixels without a site keep whatever `pos` holds: their NONE label discards it.
+ */
+export const SEED_POSITION_KERNEL: KernelSpec<DimsConstants> = {
+  name: 'raster/seed-position',
+  source: ({ dims }) => /* wgsl */ `
+${rasterHeader(dims, 1)}
+@group(0) @binding(2) var<storage, read> seed: array<u32>;
+@group(0) @binding(3) var<storage, read> labels: array<u32>;
+@group(0) @binding(4) var<storage, read_write> pos: array<vec2f>;
+${LEVEL_COORDS}
+
+@compute @workgroup_size(${LIST_WORKGROUP})
+fn main(${LIST_BUILTINS}) {
+  let i = ${LIST_INDEX};
+  if (i >= params.misc.x) {
+    return;
+  }
+  let p = seed[i];
+  if (p == NONE) {
+    return;
+  }
+  let lp = linear_of(level_coords(p));
+  if (labels[lp] == i) {
+    pos[lp] = sites[i];
+  }
+}
+`,
+};

@@ -24,9 +24,13 @@ export interface VoronoiRasterGpuOptions extends RasterGpuOptions {
  *   pixel centre when several do, ties to the lower index); sites outside the bounds seed nothing.
  *   Candidates compare by squared f32 distance in scaled pixel units, ties to the lower index.
  * - 'facet-jfa': JFA on the coarsest 2^p grid where no two sites collide (`coarseLevel`
- *   overrides p), then per finer level: upsample, refine only the unmarked pixels (found by
- *   stream compaction, launched by indirect dispatch) with one step-1 pass, mark pixels whose
- *   neighbours all share their label. Approximate like JFA; `stats.pixelsProcessed` shows the work.
+ *   overrides p), then per finer level: upsample, refine only the unmarked pixels (the children
+ *   of the coarser level's boundary pixels, listed as they are found, launched by indirect
+ *   dispatch) with one step-1 pass, mark pixels whose neighbours all share their label.
+ *   Approximate like JFA; `stats.pixelsProcessed` shows the work.
+ *
+ * In 2D the JFA passes carry each pixel's site position next to its label (`carryPositions`),
+ * which changes their speed, not their labels.
  * - 'exact': nearest site over all sites (also outside the bounds) by a ring search over site
  *   buckets in f32 with a conservative error bound; pixels whose two best candidates are within
  *   it are re-decided on the CPU in f64 (`stats.nearTies`), so the labels equal an f64 brute force
