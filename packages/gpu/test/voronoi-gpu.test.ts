@@ -1,6 +1,6 @@
 import { type Box, clipBox, generatePoints, pointSets, SeededRandom, uniqueSites } from '@geoframe/core';
 import { type LineBuffers, type PolygonBuffers, voronoiCells, voronoiEdges } from '@geoframe/cpu-fallback';
-import { GpuProfiler, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
+import { GpuOutOfMemoryError, GpuProfiler, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
@@ -179,6 +179,38 @@ describe('voronoiCellsGpu', () => {
     expect(sites).toEqual(before);
   });
 });
+
+describe('voronoiCellsGpu on a device too small for the input', () => {
+  gpuTest(
+    'reports a buffer over the binding limit as out of GPU memory (auto dispatch then runs the CPU)',
+    async () => {
+      const ctx = await requireGpu();
+      const sites = uniqueSites(generatePoints('uniform', 2000, 4)).xy;
+      // the same device, seen through limits that cannot hold the 2000 sites' buffers
+      const small = Object.create(ctx, {
+        limits: { value: { ...limitsOf(ctx.limits), maxStorageBufferBindingSize: 4096 } },
+      }) as typeof ctx;
+      const failing = voronoiCellsGpu(small, sites, clipBox(sites, null));
+      await expect(failing).rejects.toBeInstanceOf(GpuOutOfMemoryError);
+      await expect(failing).rejects.toMatchObject({ code: 'GPU_OUT_OF_MEMORY' });
+      // and the device is fine afterwards
+      const { cells } = await voronoiCellsGpu(ctx, sites, clipBox(sites, null));
+      expect(cells.ringOffsets.length).toBe(2001);
+    },
+  );
+});
+
+/** A plain copy of a GPUSupportedLimits (its fields are getters on the prototype). */
+function limitsOf(limits: GPUSupportedLimits): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let proto = limits; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      const value = (limits as unknown as Record<string, unknown>)[key];
+      if (typeof value === 'number') out[key] = value;
+    }
+  }
+  return out;
+}
 
 describe('voronoiEdgesGpu', () => {
   gpuTest(

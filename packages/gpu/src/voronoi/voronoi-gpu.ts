@@ -13,7 +13,7 @@ import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { uploadUniform } from '../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
-import { GpuUnavailableError } from '../runtime/errors.js';
+import { GpuOutOfMemoryError, GpuUnavailableError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -98,9 +98,30 @@ export async function voronoiCellsGpu(
   const n = run.stats.sites;
   if (n === 0) return { cells: emptyPolygons(), stats: run.stats };
   if (n < 3) return { cells: voronoiCells(sites, box), stats: run.stats };
-  const prepared = await run.prepare();
-  if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
-  return { cells: await run.cells(await run.frontStages(box, prepared)), stats: run.stats };
+  return withDeviceErrors(ctx, 'voronoiCellsGpu', async () => {
+    const prepared = await run.prepare();
+    if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
+    return { cells: await run.cells(await run.frontStages(box, prepared)), stats: run.stats };
+  });
+}
+
+/**
+ * Runs `work` inside an `out-of-memory` error scope: an allocation the device could not make
+ * becomes a {@link GpuOutOfMemoryError} (which `'auto'` dispatch answers with the CPU) instead of
+ * an uncaptured error and a later failure elsewhere.
+ */
+async function withDeviceErrors<T>(ctx: GpuContext, label: string, work: () => Promise<T>): Promise<T> {
+  ctx.device.pushErrorScope('out-of-memory');
+  let outcome: { value: T } | { error: unknown };
+  try {
+    outcome = { value: await work() };
+  } catch (error) {
+    outcome = { error };
+  }
+  const memory = await ctx.device.popErrorScope();
+  if (memory) throw new GpuOutOfMemoryError(label, 0, memory.message);
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 /**
@@ -122,7 +143,10 @@ export async function voronoiCellsPrepared(
   options: VoronoiGpuOptions = {},
 ): Promise<{ cells: PolygonBuffers; stats: VoronoiGpuStats }> {
   const run = new PipelineRun(ctx, prepared.curve, options);
-  return { cells: await run.cells(await run.frontStages(box, prepared)), stats: run.stats };
+  return withDeviceErrors(ctx, 'voronoiCellsPrepared', async () => ({
+    cells: await run.cells(await run.frontStages(box, prepared)),
+    stats: run.stats,
+  }));
 }
 
 /**
@@ -142,9 +166,11 @@ export async function voronoiEdgesGpu(
   const n = run.stats.sites;
   if (n < 2) return { edges: emptyLines(), stats: run.stats };
   if (n < 3) return { edges: voronoiEdges(sites, box), stats: run.stats };
-  const prepared = await run.prepare();
-  if (prepared === null) return { edges: voronoiEdges(sites, box), stats: run.stats };
-  return { edges: await run.edges(await run.frontStages(box, prepared)), stats: run.stats };
+  return withDeviceErrors(ctx, 'voronoiEdgesGpu', async () => {
+    const prepared = await run.prepare();
+    if (prepared === null) return { edges: voronoiEdges(sites, box), stats: run.stats };
+    return { edges: await run.edges(await run.frontStages(box, prepared)), stats: run.stats };
+  });
 }
 
 /**
@@ -206,9 +232,25 @@ class PipelineRun {
     this.clock = now;
   }
 
-  /** A device buffer of the pipeline, kept per context and reused by later runs. */
+  /**
+   * A device buffer of the pipeline, kept per context and reused by later runs. One larger than a
+   * storage binding allows (the output of ~18M sites on a 2 GiB limit) is reported as out of
+   * memory, so `'auto'` answers with the CPU instead of failing.
+   */
   private buffer(name: string, bytes: number): GPUBuffer {
+    this.checkFits(name, bytes);
     return scratchBuffer(this.ctx, `voronoi/${name}`, bytes);
+  }
+
+  private checkFits(name: string, bytes: number): void {
+    const limit = Math.min(this.ctx.limits.maxStorageBufferBindingSize, this.ctx.limits.maxBufferSize);
+    if (bytes > limit) {
+      throw new GpuOutOfMemoryError(
+        `voronoi/${name}`,
+        bytes,
+        `over the device's ${limit}-byte binding limit`,
+      );
+    }
   }
 
   private pass(name: string): GPUComputePassDescriptor | undefined {
@@ -251,6 +293,8 @@ class PipelineRun {
   async prepare(): Promise<PreparedSites | null> {
     const { ctx, sites } = this;
     const n = sites.length >> 1;
+    // the sort's buffers (keys, values and their ping-pong copies) are one word a site each
+    this.checkFits('hilbert order', 4 * n);
     const order = await hilbertOrderGpu(ctx, sites);
     const curve = new Float64Array(2 * n);
     for (let k = 0; k < n; k++) {
