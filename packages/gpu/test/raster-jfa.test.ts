@@ -10,6 +10,22 @@ function uniform(n: number, dims: 2 | 3, lo: number, hi: number, seed: number): 
   return Float64Array.from({ length: n * dims }, () => lo + (hi - lo) * rng.next());
 }
 
+/** Integer lattice points 0..side−1 per axis in a seeded random order (index order ≠ space order). */
+function shuffledLattice(side: number, dims: 2 | 3, seed: number): Float64Array {
+  const n = side ** dims;
+  const order = Array.from({ length: n }, (_, i) => i);
+  const rng = new SeededRandom(seed);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const out = new Float64Array(n * dims);
+  order.forEach((v, k) => {
+    for (let a = 0; a < dims; a++) out[k * dims + a] = Math.floor(v / side ** a) % side;
+  });
+  return out;
+}
+
 const MODES: RasterMode[] = ['jfa', 'jfa+1', '1+jfa'];
 
 const CASES: [string, Float64Array, 2 | 3, RasterGrid][] = [
@@ -38,6 +54,19 @@ const CASES: [string, Float64Array, 2 | 3, RasterGrid][] = [
     { width: 64, height: 48, depth: 1, bounds: [0, 0, 1000, 1000] },
   ],
   ['2D one site', Float64Array.of(3, 4), 2, { width: 64, height: 64, depth: 1, bounds: [0, 0, 10, 10] }],
+  [
+    // pixel centres at half-integers: every pixel is equidistant from 4 sites, whose order is random
+    '2D shuffled lattice, exact 4-way ties',
+    shuffledLattice(24, 2, 7),
+    2,
+    { width: 24, height: 24, depth: 1, bounds: [0, 0, 24, 24] },
+  ],
+  [
+    '3D shuffled lattice, exact 8-way ties',
+    shuffledLattice(8, 3, 8),
+    3,
+    { width: 8, height: 8, depth: 8, bounds: [0, 0, 0, 8, 8, 8] },
+  ],
   [
     '3D uniform 80 sites, 32×24×16',
     uniform(80, 3, 0, 8, 12),
@@ -110,6 +139,8 @@ test('2D passes that carry site positions give the labels of passes that gather 
     // 300 rows: 38 tile rows, so the step-256 pass visits 32 × 2 dispatch rows, 26 beyond the grid
     [uniform(500, 2, 0, 1, 41), { width: 200, height: 300, depth: 1, bounds: [0, 0, 1, 1.5] }],
     [generatePoints('lattice', 100, 2), { width: 97, height: 61, depth: 1, bounds: [-1, -1, 11, 11] }],
+    // exact ties everywhere, decided by site index (ranks in the gathering passes, see rankSites)
+    [shuffledLattice(24, 2, 9), { width: 24, height: 24, depth: 1, bounds: [0, 0, 24, 24] }],
     [generatePoints('clusters', 2000, 5), { width: 256, height: 256, depth: 1, bounds: [0, 0, 1000, 1000] }],
   ];
   for (const [sites, grid] of cases) {

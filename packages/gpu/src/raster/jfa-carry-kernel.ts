@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { JFA_TILE, rasterHeader, unrolledNearest } from './raster-wgsl.js';
+import { JFA_TILE, rasterHeader, tieOrder, unrolledNearest } from './raster-wgsl.js';
 
 /** Constants of {@link JFA_CARRY_KERNEL}. */
 export interface CarryConstants {
@@ -35,6 +35,7 @@ ${rasterHeader(2, null)}
 @group(0) @binding(2) var<storage, read> src_pos: array<vec2f>;
 @group(0) @binding(3) var<storage, read_write> dst_label: array<u32>;
 ${dstPos}
+${tieOrder(false, 0, '')}
 
 @compute @workgroup_size(${tw}, ${th}, 1)
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {

@@ -1,6 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { gatherLoop, gridWorkgroup, rasterHeader, unrolledNearest } from './raster-wgsl.js';
-import type { DimsConstants } from './seed-kernels.js';
+import { gatherLoop, gridWorkgroup, rasterHeader, tieOrder, unrolledNearest } from './raster-wgsl.js';
 
 /**
  * The 3D candidate scan as a loop that skips NONE and repeated labels before gathering: with 27
@@ -15,29 +14,43 @@ const LOOPED = gatherLoop(
   /* wgsl */ `let l = src[qi];
       if (l != NONE && l != best) {
         let d = dist2(c, l);
-        if (d < best_d || (d == best_d && l < best)) {
+        if (d < best_d || (d == best_d && before(l, best))) {
           best_d = d;
           best = l;
         }
       }`,
 );
 
+/** Constants of {@link JFA_STEP_KERNEL}. */
+export interface StepConstants {
+  [key: string]: number;
+  dims: 2 | 3;
+  /** 1: labels are ranks (`rankSites`), `sites` the ranked positions, ties by `original`. */
+  ranked: number;
+  /** 1 (with `ranked`): write site indices (`original[best]`) instead of ranks — the last pass. */
+  toOriginal: number;
+}
+
 /**
  * One gather-style jump-flooding pass at step `misc.x`: each pixel looks at the labels of the
  * 9 (2D) or 27 (3D) pixels at offsets {−step, 0, step} per axis in `src` (inside the grid) and
  * writes to `dst` the one whose site is nearest to its centre — squared f32 distance in scaled
  * pixel units, ties to the lower site index — or NONE when all are NONE. Reads one buffer and
- * writes another, so there are no write conflicts. `misc.y` is the last site index (gathers of
- * discarded candidates are clamped to it).
+ * writes another, so there are no write conflicts. `misc.y` is the last site index or rank
+ * (gathers of discarded candidates are clamped to it). With `ranked`, labels are ranks of a
+ * Z-order of the sites (`rankSites`), so that neighbouring pixels' gathers hit nearby positions.
  */
-export const JFA_STEP_KERNEL: KernelSpec<DimsConstants> = {
+export const JFA_STEP_KERNEL: KernelSpec<StepConstants> = {
   name: 'raster/jfa-step',
-  source: ({ dims }) => {
+  source: ({ dims, ranked, toOriginal }) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
+    const out =
+      ranked && toOriginal ? 'select(original[min(best, params.misc.y)], NONE, best == NONE)' : 'best';
     return /* wgsl */ `
 ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> src: array<u32>;
 @group(0) @binding(3) var<storage, read_write> dst: array<u32>;
+${tieOrder(ranked === 1, 4, 'params.misc.y')}
 
 @compute @workgroup_size(${wx}, ${wy}, ${wz})
 fn main(@builtin(global_invocation_id) g: vec3u) {
@@ -49,7 +62,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   var best = NONE;
   var best_d = BIG;
   ${dims === 2 ? unrolledNearest(dims, 'step', (i) => `src[${i}]`, { lastSite: 'params.misc.y' }) : LOOPED}
-  dst[(g.z * params.size.y + g.y) * params.size.x + g.x] = best;
+  dst[(g.z * params.size.y + g.y) * params.size.x + g.x] = ${out};
 }
 `;
   },

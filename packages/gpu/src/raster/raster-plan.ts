@@ -25,6 +25,7 @@ import {
   SEED_LABEL_KERNEL,
   SEED_POSITION_KERNEL,
 } from './seed-kernels.js';
+import { rankSites } from './site-order.js';
 
 /** Options of a raster Voronoi computation on the GPU. */
 export interface RasterGpuOptions {
@@ -252,6 +253,14 @@ export class RasterPlan {
   }
 }
 
+/** `data` padded to at least one vec4 (a valid binding for zero or one site). */
+function padTo4(data: Float32Array): Float32Array {
+  if (data.length >= 4) return data;
+  const out = new Float32Array(4);
+  out.set(data);
+  return out;
+}
+
 /** Allocations of a plan: every buffer made through it is destroyed with the plan. */
 interface Alloc {
   storage(size: number, label: string, usage?: number): Promise<GPUBuffer>;
@@ -330,6 +339,14 @@ async function buildJfaFamily(
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
   const carry = dims === 2 && options.carryPositions !== false && levelPixels * 8 <= maxBinding;
   stats.carriedPositions = carry;
+  // gathering passes: labels are Z-order ranks of the sites until the last pass
+  const ranks = carry || steps.length === 0 ? null : rankSites(setup, level);
+  const rankBuffer = ranks
+    ? await make.upload(ranks.rank.length > 0 ? ranks.rank : Uint32Array.of(0), 'raster site ranks')
+    : null;
+  const original = ranks ? await make.upload(ranks.original, 'raster rank sites') : null;
+  const rankedSites = ranks ? await make.upload(padTo4(ranks.positions), 'raster ranked positions') : null;
+  const lastRank = ranks ? ranks.original.length - 1 : Math.max(count, 1) - 1;
   let pos = carry ? await make.storage(levelPixels * 8, 'raster positions') : null;
   let nextPos = carry ? await make.storage(levelPixels * 8, 'raster positions (ping-pong)') : null;
   program
@@ -362,13 +379,14 @@ async function buildJfaFamily(
     })
     .dispatch({
       kernel: SEED_LABEL_KERNEL,
-      constants,
+      constants: { dims, ranked: rankBuffer ? 1 : 0 },
       params: gridParams(setup, level, seedMisc),
       bindings: [
         { binding: 2, buffer: seed },
         { binding: 3, buffer: siteBits },
         { binding: 4, buffer: next },
         { binding: 5, buffer: current },
+        ...(rankBuffer ? [{ binding: 6, buffer: rankBuffer }] : []),
       ],
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     });
@@ -407,15 +425,16 @@ async function buildJfaFamily(
         workgroups: { grid: [Math.ceil(cw / JFA_TILE[0]), classStride * perClass, 1] },
       });
       [pos, nextPos] = [nextPos, pos];
-    } else {
+    } else if (rankedSites && original) {
       program.dispatch({
         kernel: JFA_STEP_KERNEL,
-        constants,
-        params: gridParams(setup, level, [step, Math.max(count, 1) - 1]),
+        constants: { dims, ranked: 1, toOriginal: k === steps.length - 1 ? 1 : 0 },
+        params: gridParams(setup, level, [step, lastRank]),
         bindings: [
-          { binding: 1, buffer: sitesBuffer },
+          { binding: 1, buffer: rankedSites },
           { binding: 2, buffer: current },
           { binding: 3, buffer: next },
+          { binding: 4, buffer: original },
         ],
         workgroups: { grid: groups },
       });

@@ -149,7 +149,8 @@ export function paramBlock(
  * centre `c` (ties to the lower index) into `best` / `best_d` (declared by the caller). All labels
  * are loaded first and every candidate's position is loaded unconditionally (labels outside the
  * grid or NONE are discarded afterwards), so the loads are independent and overlap. The result is
- * the lexicographic minimum of (distance, index) over the candidates, as a sequential scan gives.
+ * the lexicographic minimum of (distance, index) over the candidates, as a sequential scan gives;
+ * the index order is the caller's `fn before(a: u32, b: u32) -> bool` (see {@link tieOrder}).
  *
  * Where a candidate's position comes from:
  * - `{ lastSite }`: gathered from `sites` through its label (`dist2`), the index clamped to
@@ -214,7 +215,7 @@ export function unrolledNearest(
   for (const l of labels) {
     const pos = carried ? ` best_pos = s_${l};` : '';
     lines.push(
-      `if (${l} != NONE && (d_${l} < best_d || (d_${l} == best_d && ${l} < best))) { best_d = d_${l}; best = ${l};${pos} }`,
+      `if (${l} != NONE && (d_${l} < best_d || (d_${l} == best_d && ${l} != best && before(${l}, best)))) { best_d = d_${l}; best = ${l};${pos} }`,
     );
   }
   return lines.join('\n  ');
@@ -237,4 +238,21 @@ export function jfaTileOrder(height: number, step: number): { classStride: numbe
   const tileRows = Math.ceil(height / JFA_TILE[1]);
   const classStride = Math.max(1, Math.floor(step / JFA_TILE[1]));
   return { classStride, perClass: Math.ceil(tileRows / classStride) };
+}
+
+/**
+ * WGSL `fn before(a, b)`: whether label a precedes label b among candidates at equal distance,
+ * i.e. has the lower site index. Labels are site indices (`ranked` false), or ranks
+ * (`rankSites`) whose site indices are read from `original` at binding `binding` (indices
+ * clamped to `lastRank`, a WGSL expression).
+ */
+export function tieOrder(ranked: boolean, binding: number, lastRank: string): string {
+  return ranked
+    ? /* wgsl */ `@group(0) @binding(${binding}) var<storage, read> original: array<u32>;
+fn before(a: u32, b: u32) -> bool {
+  return original[min(a, ${lastRank})] < original[min(b, ${lastRank})];
+}`
+    : /* wgsl */ `fn before(a: u32, b: u32) -> bool {
+  return a < b;
+}`;
 }

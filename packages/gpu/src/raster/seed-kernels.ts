@@ -64,18 +64,27 @@ fn main(${LIST_BUILTINS}) {
 `,
 };
 
+/** Constants of {@link SEED_LABEL_KERNEL}. */
+export interface SeedLabelConstants extends DimsConstants {
+  /** 1: write the site's rank (`rank[i]`, binding 6) instead of its index. */
+  ranked: number;
+}
+
 /**
  * Seeding, second half: among the sites of a pixel whose distance bits equal the pixel's minimum,
- * the lowest index wins (`atomicMin` into the label buffer, filled with NONE before).
+ * the lowest index wins (`atomicMin` into the label buffer, filled with NONE before). With
+ * `ranked`, the label is the winner's rank, and the lowest rank is the lowest index because
+ * `rankSites` orders the sites of one pixel by index.
  */
-export const SEED_LABEL_KERNEL: KernelSpec<DimsConstants> = {
+export const SEED_LABEL_KERNEL: KernelSpec<SeedLabelConstants> = {
   name: 'raster/seed-label',
-  source: ({ dims }) => /* wgsl */ `
+  source: ({ dims, ranked }) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(2) var<storage, read> seed: array<u32>;
 @group(0) @binding(3) var<storage, read> site_bits: array<u32>;
 @group(0) @binding(4) var<storage, read> best_bits: array<u32>;
 @group(0) @binding(5) var<storage, read_write> labels: array<atomic<u32>>;
+${ranked ? '@group(0) @binding(6) var<storage, read> rank: array<u32>;' : ''}
 ${LEVEL_COORDS}
 
 @compute @workgroup_size(${LIST_WORKGROUP})
@@ -90,7 +99,7 @@ fn main(${LIST_BUILTINS}) {
   }
   let lp = linear_of(level_coords(p));
   if (site_bits[i] == best_bits[lp]) {
-    atomicMin(&labels[lp], i);
+    atomicMin(&labels[lp], ${ranked ? 'rank[i]' : 'i'});
   }
 }
 `,
