@@ -1,3 +1,4 @@
+import { DELAUNAY_PREDICATES_WGSL } from '../src/delaunay/predicates/predicates-wgsl.js';
 import {
   BufferUsage,
   createStorage,
@@ -5,8 +6,7 @@ import {
   readback,
   uploadStorage,
   uploadUniform,
-} from '@geoframe/gpu';
-import { DELAUNAY_PREDICATES_WGSL } from '../src/delaunay/predicates/predicates-wgsl.js';
+} from '../src/index.js';
 import { dispatchThreads } from '../src/runtime/dispatch.js';
 import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
 import { FIXED_WGSL } from '../src/voronoi/fixed/fixed-wgsl.js';
@@ -39,26 +39,32 @@ export const OUT_WORDS: Record<PredicateOp, number> = {
   copy: 2,
 };
 
-// One evaluation of the op: `r` is the repetition (arguments rotated cyclically: the sign is the
-// same, so repetitions cannot be folded away and do not change the answer)
+// One evaluation of the op: `r` is the repetition; the three first arguments are rotated
+// cyclically by r (the sign is the same, so repetitions cannot be folded away and do not change
+// the answer), selected rather than indexed so the harness itself stays cheap
 function evaluate(op: PredicateOp): string {
+  // `out`0..2 = the words at `at` rotated by r % 3 (`read` loads one value of type `type`)
+  const rotate = (out: string, at: [number, number, number], type: string, read: string) => `
+    let ${out}_in0: ${type} = ${read}(${at[0]}u);
+    let ${out}_in1: ${type} = ${read}(${at[1]}u);
+    let ${out}_in2: ${type} = ${read}(${at[2]}u);
+    let ${out}0 = select(select(${out}_in2, ${out}_in1, r % 3u == 1u), ${out}_in0, r % 3u == 0u);
+    let ${out}1 = select(select(${out}_in0, ${out}_in2, r % 3u == 1u), ${out}_in1, r % 3u == 0u);
+    let ${out}2 = select(select(${out}_in1, ${out}_in0, r % 3u == 1u), ${out}_in2, r % 3u == 0u);`;
+  const points = rotate('v', [0, 4, 8], 'vec4<u32>', 'in4');
   switch (op) {
     case 'orient':
-      return `var p = array<vec4<u32>, 3>(in4(0u), in4(4u), in4(8u));
-    let res = orient_sign_path(p[r % 3u], p[(r + 1u) % 3u], p[(r + 2u) % 3u]);`;
+      return `${points}
+    let res = orient_sign_path(v0, v1, v2);`;
     case 'incircle':
-      return `var p = array<vec4<u32>, 3>(in4(0u), in4(4u), in4(8u));
-    let res = incircle_sign_path(p[r % 3u], p[(r + 1u) % 3u], p[(r + 2u) % 3u], in4(12u));`;
+      return `${points}
+    let res = incircle_sign_path(v0, v1, v2, in4(12u));`;
     case 'orient-sos':
-      return `var p = array<vec4<u32>, 3>(in4(0u), in4(4u), in4(8u));
-    let ix = vec3<u32>(in_word(12u), in_word(13u), in_word(14u));
-    let res = vec2<i32>(orient_sos(p[r % 3u], p[(r + 1u) % 3u], p[(r + 2u) % 3u],
-                                   ix[r % 3u], ix[(r + 1u) % 3u], ix[(r + 2u) % 3u]), 0);`;
+      return `${points}${rotate('ix', [12, 13, 14], 'u32', 'in_word')}
+    let res = vec2<i32>(orient_sos(v0, v1, v2, ix0, ix1, ix2), 0);`;
     case 'incircle-sos':
-      return `var p = array<vec4<u32>, 3>(in4(0u), in4(4u), in4(8u));
-    let ix = vec3<u32>(in_word(16u), in_word(17u), in_word(18u));
-    let res = vec2<i32>(incircle_sos(p[r % 3u], p[(r + 1u) % 3u], p[(r + 2u) % 3u], in4(12u),
-                                     ix[r % 3u], ix[(r + 1u) % 3u], ix[(r + 2u) % 3u], in_word(19u)), 0);`;
+      return `${points}${rotate('ix', [16, 17, 18], 'u32', 'in_word')}
+    let res = vec2<i32>(incircle_sos(v0, v1, v2, in4(12u), ix0, ix1, ix2, in_word(19u)), 0);`;
     case 'copy':
       return `let v = in4(0u) ^ in4(4u) ^ in4(8u) ^ in4(12u) ^ vec4<u32>(r);
     let res = vec2<i32>(bitcast<i32>(v.x ^ v.y ^ v.z ^ v.w), 0);`;

@@ -42,20 +42,21 @@
  *   collinear hull runs (they are legal under the perturbation) and handle them at its boundary.
  */
 export const SOS_WGSL = /* wgsl */ `
-// rows of the other three of four (ascending), or the other two of three
-fn sos_others4(r: u32) -> vec3<u32> {
-  return vec3<u32>(select(0u, 1u, r == 0u), select(1u, 2u, r <= 1u), select(2u, 3u, r <= 2u));
+// Rows are 0..3 (a..d). Everything is selected, not indexed: private arrays indexed at run time
+// spill to memory on most GPUs.
+
+// the row of rank k given each row's rank
+fn sos_row_of_rank(ranks: vec4<u32>, k: u32) -> u32 {
+  return select(select(select(3u, 2u, ranks.z == k), 1u, ranks.y == k), 0u, ranks.x == k);
 }
 
-// rank of row r among indices (ties by row): its position in increasing site index
-fn sos_rank4(idx: vec4<u32>, r: u32) -> u32 {
-  var rank = 0u;
-  for (var j = 0u; j < 4u; j++) {
-    if (idx[j] < idx[r] || (idx[j] == idx[r] && j < r)) {
-      rank++;
-    }
-  }
-  return rank;
+// each row's position in increasing site index (equal indices: the earlier row first)
+fn sos_ranks(ia: u32, ib: u32, ic: u32, id: u32) -> vec4<u32> {
+  return vec4<u32>(
+    u32(ib < ia) + u32(ic < ia) + u32(id < ia),
+    u32(ia <= ib) + u32(ic < ib) + u32(id < ib),
+    u32(ia <= ic) + u32(ib <= ic) + u32(id < ic),
+    u32(ia <= id) + u32(ib <= id) + u32(ic <= id));
 }
 
 // sign of det [u z 1] of rows p, q, r: u = x (use_y false) or y, z = x² + y², exact
@@ -76,28 +77,25 @@ fn incircle_sos(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>, d: vec4<u32>,
   if (s != 0) {
     return s;
   }
-  var pts = array<vec4<u32>, 4>(a, b, c, d);
-  let idx = vec4<u32>(ia, ib, ic, id);
-  var order = array<u32, 4>(0u, 1u, 2u, 3u);
-  for (var r = 0u; r < 4u; r++) {
-    order[sos_rank4(idx, r)] = r;
-  }
+  let ranks = sos_ranks(ia, ib, ic, id);
   for (var k = 0u; k < 4u; k++) {
-    let r = order[k];
-    let o = sos_others4(r);
-    let v = orient_sign(pts[o.x], pts[o.y], pts[o.z]);
+    let r = sos_row_of_rank(ranks, k);
+    // the other three rows in order, and the cofactor's sign (−1)^r
+    let v = orient_sign(select(a, b, r == 0u), select(b, c, r <= 1u), select(c, d, r <= 2u));
     if (v != 0) {
       return select(-v, v, (r & 1u) == 0u);
     }
   }
   // all four collinear: the first y term, then (vertical line) the first x term
-  let r = order[0];
-  let o = sos_others4(r);
-  let vy = sos_lifted_minor(pts[o.x], pts[o.y], pts[o.z], false);
+  let r = sos_row_of_rank(ranks, 0u);
+  let p = select(a, b, r == 0u);
+  let q = select(b, c, r <= 1u);
+  let t = select(c, d, r <= 2u);
+  let vy = sos_lifted_minor(p, q, t, false);
   if (vy != 0) {
     return select(vy, -vy, (r & 1u) == 0u);
   }
-  let vx = sos_lifted_minor(pts[o.x], pts[o.y], pts[o.z], true);
+  let vx = sos_lifted_minor(p, q, t, true);
   return select(-vx, vx, (r & 1u) == 0u);
 }
 
@@ -106,32 +104,25 @@ fn orient_sos(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>, ia: u32, ib: u32, ic: u3
   if (s != 0) {
     return s;
   }
-  var pts = array<vec4<u32>, 3>(a, b, c);
-  let idx = vec4<u32>(ia, ib, ic, 0xffffffffu);
-  var order = array<u32, 3>(0u, 1u, 2u);
-  for (var r = 0u; r < 3u; r++) {
-    order[sos_rank4(idx, r)] = r; // the padding row ranks last
-  }
+  let ranks = sos_ranks(ia, ib, ic, 0xffffffffu); // the padding row ranks last
   for (var k = 0u; k < 3u; k++) {
-    let r = order[k];
-    let p = pts[select(0u, 1u, r == 0u)];
-    let q = pts[select(1u, 2u, r <= 1u)];
-    let v = i64_sign(i64_sub(p.xy, q.xy));
+    let r = sos_row_of_rank(ranks, k);
+    let v = i64_sign(i64_sub(select(a.xy, b.xy, r == 0u), select(b.xy, c.xy, r <= 1u)));
     if (v != 0) {
       return select(v, -v, (r & 1u) == 0u);
     }
   }
-  let r = order[0];
-  let p = pts[select(0u, 1u, r == 0u)];
-  let q = pts[select(1u, 2u, r <= 1u)];
-  let v = i64_sign(i64_sub(p.zw, q.zw));
+  let r = sos_row_of_rank(ranks, 0u);
+  let v = i64_sign(i64_sub(select(a.zw, b.zw, r == 0u), select(b.zw, c.zw, r <= 1u)));
   if (v != 0) {
     return select(-v, v, (r & 1u) == 0u);
   }
   // coincident sites: the term ξ(first)·η(second), coefficient ±1: the parity of the rows
   // listed in index order
-  let inversions = select(0u, 1u, order[0] > order[1]) + select(0u, 1u, order[0] > order[2])
-    + select(0u, 1u, order[1] > order[2]);
+  let r0 = r;
+  let r1 = sos_row_of_rank(ranks, 1u);
+  let r2 = sos_row_of_rank(ranks, 2u);
+  let inversions = u32(r0 > r1) + u32(r0 > r2) + u32(r1 > r2);
   return select(-1, 1, (inversions & 1u) == 0u);
 }
 `;
