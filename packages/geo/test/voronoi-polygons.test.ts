@@ -166,6 +166,36 @@ describe('voronoiPolygons (default, GeoPandas-compatible)', () => {
     expect(ordered.array.coords.length).toBeGreaterThan(0);
   });
 
+  gpuTest(
+    "device 'gpu' with ordered rows, duplicates, nulls and clipTo: the CPU's rows and areas",
+    async () => {
+      await requireGpu();
+      // 3000 clustered points, every 7th a duplicate of an earlier one, every 11th row null
+      const xy = generatePoints('clusters', 3000, 31);
+      const wkt = Array.from({ length: 3000 }, (_, i) => {
+        if (i % 11 === 10) return null;
+        const k = i % 7 === 6 ? i - 3 : i;
+        return `POINT (${xy[2 * k]} ${xy[2 * k + 1]})`;
+      });
+      const series = GeoSeries.fromWKT(wkt);
+      const [x0, y0, x1, y1] = series.totalBounds;
+      const clipTo = GeoSeries.fromWKT([
+        `POLYGON ((${x0} ${y0}, ${x1} ${y0}, ${(x0 + x1) / 2} ${y1}, ${x0} ${y0}))`,
+      ]).array;
+      for (const options of [{ ordered: true }, { ordered: true, clipTo }, { clipTo }]) {
+        const gpu = await series.voronoiPolygons({ ...options, device: 'gpu' });
+        const cpu = await series.voronoiPolygons({ ...options, device: 'cpu' });
+        expect(gpu.length).toBe(cpu.length);
+        expect(Array.from(gpu.isNull)).toEqual(Array.from(cpu.isNull));
+        const [ga, ca] = [gpu.area(), cpu.area()];
+        for (let i = 0; i < ca.length; i++) {
+          if (Number.isNaN(ca[i])) expect(ga[i]).toBeNaN();
+          else expect(Math.abs(ga[i] - ca[i]), `row ${i}`).toBeLessThanOrEqual(1e-9 * Math.max(ca[i], 1e-6));
+        }
+      }
+    },
+  );
+
   gpuTest("'auto' takes the GPU from the crossover on (here overridden by environment)", async () => {
     await requireGpu();
     vi.stubEnv('GEOFRAME_CROSSOVER_VORONOIPOLYGONS', '100');
