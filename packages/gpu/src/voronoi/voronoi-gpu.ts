@@ -11,7 +11,6 @@ import {
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
-import { uploadUniform } from '../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import { GpuOutOfMemoryError, GpuUnavailableError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
@@ -38,6 +37,7 @@ import {
   type UploadPart,
   uploadParts,
 } from './transfer/staging.js';
+import { uniformBlock } from './transfer/uniform-block.js';
 
 /** Storage buffers the ring kernel binds (WebGPU guarantees 8 per stage; adapters offer more). */
 const CELL_STORAGE_BUFFERS = 11;
@@ -343,7 +343,7 @@ class PipelineRun {
         delaunay.halfedges instanceof Int32Array ? this.buffer('halfedges', 12 * nt) : delaunay.halfedges,
       cc: this.buffer('cc', 16 * nt),
       ccFlags: this.buffer('cc-flags', 4 * nt),
-      gridUniform: await uploadUniform(ctx, gridUniformWords(grid), 'voronoi/grid'),
+      gridUniform: uniformBlock(ctx, gridUniformWords(grid), 'voronoi/grid'),
     };
     const xy = this.buffer('xy', 16 * n);
     const uploads: UploadPart[] = [

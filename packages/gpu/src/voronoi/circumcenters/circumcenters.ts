@@ -1,10 +1,11 @@
-import { createStorage, readback, uploadStorage, uploadUniform } from '../../runtime/buffers.js';
+import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchThreads } from '../../runtime/dispatch.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import type { FixedGrid } from '../fixed/fixed-grid.js';
 import { gridUniformWords } from '../fixed/fixed-point-wgsl.js';
+import { uniformBlock } from '../transfer/uniform-block.js';
 import { CIRCUMCENTER_KERNEL } from './circumcenter-kernel.js';
 
 const WORKGROUP_SIZE = 128;
@@ -53,7 +54,7 @@ export async function encodeCircumcenters(
   const params = new Uint32Array(16);
   params.set(gridUniformWords(args.grid), 0);
   params[12] = nt;
-  const uniform = await uploadUniform(ctx, params, 'voronoi/circumcenters params');
+  const uniform = uniformBlock(ctx, params, 'voronoi/circumcenters params');
   const pass = encoder.beginComputePass(args.pass ?? { label: 'voronoi/circumcenters' });
   if (nt > 0) {
     pass.setPipeline(pipeline);
