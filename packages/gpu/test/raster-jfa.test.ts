@@ -139,19 +139,27 @@ test('2D passes that carry site positions give the labels of passes that gather 
     // 300 rows: 38 tile rows, so the step-256 pass visits 32 × 2 dispatch rows, 26 beyond the grid
     [uniform(500, 2, 0, 1, 41), { width: 200, height: 300, depth: 1, bounds: [0, 0, 1, 1.5] }],
     [generatePoints('lattice', 100, 2), { width: 97, height: 61, depth: 1, bounds: [-1, -1, 11, 11] }],
-    // exact ties everywhere, decided by site index (ranks in the gathering passes, see rankSites)
+    // exact ties everywhere, decided by site index (ranks in the passes, see rankSites)
     [shuffledLattice(24, 2, 9), { width: 24, height: 24, depth: 1, bounds: [0, 0, 24, 24] }],
     [generatePoints('clusters', 2000, 5), { width: 256, height: 256, depth: 1, bounds: [0, 0, 1000, 1000] }],
+    // dense enough that 'auto' carries the middle passes only (gather → carry → gather)
+    [uniform(20000, 2, 0, 1, 42), { width: 512, height: 512, depth: 1, bounds: [0, 0, 1, 1] }],
   ];
   for (const [sites, grid] of cases) {
     for (const mode of [...MODES, 'facet-jfa'] as const) {
-      const carried = await voronoiRasterGpu(ctx, sites, 2, grid, { mode });
-      const gathered = await voronoiRasterGpu(ctx, sites, 2, grid, { mode, carryPositions: false });
-      expect(carried.stats.carriedPositions).toBe(true);
-      expect(gathered.stats.carriedPositions).toBe(false);
-      expect(carried.labels).toEqual(gathered.labels);
+      const all = await voronoiRasterGpu(ctx, sites, 2, grid, { mode, carryPositions: true });
+      const none = await voronoiRasterGpu(ctx, sites, 2, grid, { mode, carryPositions: false });
+      const auto = await voronoiRasterGpu(ctx, sites, 2, grid, { mode });
+      expect(all.stats.carriedPasses).toBe(all.stats.jfaSteps.length);
+      expect(none.stats.carriedPasses).toBe(0);
+      expect(all.labels).toEqual(none.labels);
+      expect(auto.labels).toEqual(none.labels);
       const ref = voronoiRasterCpu(sites, 2, grid, { mode }).labels;
-      expect(compareLabels(carried.labels, ref, sites, 2, grid).real).toEqual([]);
+      expect(compareLabels(all.labels, ref, sites, 2, grid).real).toEqual([]);
     }
   }
+  const dense = cases[4];
+  const mixed = await voronoiRasterGpu(ctx, dense[0], 2, dense[1], { mode: 'jfa+1' });
+  expect(mixed.stats.carriedPasses).toBeGreaterThan(0);
+  expect(mixed.stats.carriedPasses).toBeLessThan(mixed.stats.jfaSteps.length - 1);
 });

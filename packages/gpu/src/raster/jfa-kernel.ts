@@ -29,6 +29,11 @@ export interface StepConstants {
   ranked: number;
   /** 1 (with `ranked`): write site indices (`original[best]`) instead of ranks — the last pass. */
   toOriginal: number;
+  /**
+   * 1 (2D): also write the winner's position into `dst_pos` (binding 5), for a next pass that
+   * carries positions ({@link JFA_CARRY_KERNEL}).
+   */
+  writePositions: number;
 }
 
 /**
@@ -42,7 +47,7 @@ export interface StepConstants {
  */
 export const JFA_STEP_KERNEL: KernelSpec<StepConstants> = {
   name: 'raster/jfa-step',
-  source: ({ dims, ranked, toOriginal }) => {
+  source: ({ dims, ranked, toOriginal, writePositions }) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
     const out =
       ranked && toOriginal ? 'select(original[min(best, params.misc.y)], NONE, best == NONE)' : 'best';
@@ -51,6 +56,7 @@ ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> src: array<u32>;
 @group(0) @binding(3) var<storage, read_write> dst: array<u32>;
 ${tieOrder(ranked === 1, 4, 'params.misc.y')}
+${writePositions ? '@group(0) @binding(5) var<storage, read_write> dst_pos: array<vec2f>;' : ''}
 
 @compute @workgroup_size(${wx}, ${wy}, ${wz})
 fn main(@builtin(global_invocation_id) g: vec3u) {
@@ -62,7 +68,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   var best = NONE;
   var best_d = BIG;
   ${dims === 2 ? unrolledNearest(dims, 'step', (i) => `src[${i}]`, { lastSite: 'params.misc.y' }) : LOOPED}
-  dst[(g.z * params.size.y + g.y) * params.size.x + g.x] = ${out};
+  let p = (g.z * params.size.y + g.y) * params.size.x + g.x;
+  dst[p] = ${out};
+  ${writePositions ? 'dst_pos[p] = sites[min(best, params.misc.y)];' : ''}
 }
 `;
   },

@@ -3,6 +3,7 @@ import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage } from '../runtime/usage.js';
+import { carryPlan } from './carry-plan.js';
 import { chooseCoarseLevel, maxCoarseLevel } from './coarse-level.js';
 import { DISTANCE_KERNEL } from './distance-kernel.js';
 import { bucketSites, type SiteBuckets } from './exact-buckets.js';
@@ -24,6 +25,7 @@ import {
   SEED_DISTANCE_KERNEL,
   SEED_LABEL_KERNEL,
   SEED_POSITION_KERNEL,
+  SEED_RESET_KERNEL,
 } from './seed-kernels.js';
 import { rankSites } from './site-order.js';
 
@@ -38,13 +40,14 @@ export interface RasterGpuOptions {
    */
   coarseLevel?: number;
   /**
-   * 2D JFA passes (every JFA mode, and Facet-JFA's coarse level): carry each pixel's site
-   * position next to its label, so that a pass reads a candidate's position from the pixel
-   * instead of gathering it from the sites through the label (default true; 8 more bytes per
-   * pixel in two buffers). Same labels either way. Grids whose positions exceed one storage
-   * binding, and 3D grids, gather.
+   * 2D JFA passes (every JFA mode, and Facet-JFA's coarse level): which of them carry each
+   * pixel's site position next to its label, so that they read a candidate's position from the
+   * pixel instead of gathering it through the label — `'auto'` (default: where that is faster,
+   * see `carryPlan`), `true` (all), `false` (none). Same labels either way; the positions take two
+   * buffers of 8 bytes per pixel. Grids whose positions exceed one storage binding, and 3D grids,
+   * always gather.
    */
-  carryPositions?: boolean;
+  carryPositions?: boolean | 'auto';
 }
 
 /** What a GPU raster run did. */
@@ -54,8 +57,8 @@ export interface RasterGpuStats {
   passes: number;
   /** The JFA steps run (the coarse level's, for Facet-JFA), in order. */
   jfaSteps: number[];
-  /** Whether the JFA passes carried site positions with the labels (see `carryPositions`). */
-  carriedPositions: boolean;
+  /** How many of the JFA passes carried site positions with the labels (see `carryPositions`). */
+  carriedPasses: number;
   /**
    * Pixel visits of the neighbour search: for JFA passes every pixel of the grid (level) per
    * pass; for Facet-JFA's refinements the unmarked pixels only; for 'exact' every pixel once.
@@ -175,7 +178,7 @@ export class RasterPlan {
         mode,
         passes: 0,
         jfaSteps: [],
-        carriedPositions: false,
+        carriedPasses: 0,
         pixelsProcessed: 0,
         sitesUsed: 0,
       };
@@ -337,18 +340,26 @@ async function buildJfaFamily(
   const levelPixels = cw * ch * cd;
   const seedMisc = [count, setup.width, setup.height, level];
   const maxBinding = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
-  const carry = dims === 2 && options.carryPositions !== false && levelPixels * 8 <= maxBinding;
-  stats.carriedPositions = carry;
-  // gathering passes: labels are Z-order ranks of the sites until the last pass
-  const ranks = carry || steps.length === 0 ? null : rankSites(setup, level);
-  const rankBuffer = ranks
-    ? await make.upload(ranks.rank.length > 0 ? ranks.rank : Uint32Array.of(0), 'raster site ranks')
-    : null;
-  const original = ranks ? await make.upload(ranks.original, 'raster rank sites') : null;
-  const rankedSites = ranks ? await make.upload(padTo4(ranks.positions), 'raster ranked positions') : null;
-  const lastRank = ranks ? ranks.original.length - 1 : Math.max(count, 1) - 1;
-  let pos = carry ? await make.storage(levelPixels * 8, 'raster positions') : null;
-  let nextPos = carry ? await make.storage(levelPixels * 8, 'raster positions (ping-pong)') : null;
+  const carried =
+    dims === 2 && levelPixels * 8 <= maxBinding
+      ? carryPlan(options.carryPositions ?? 'auto', mode, steps, setup.seeded, levelPixels)
+      : steps.map(() => false);
+  stats.carriedPasses = carried.filter(Boolean).length;
+  // the passes label pixels with Z-order ranks of the sites (nearby sites, nearby ranks: the
+  // gathers of neighbouring pixels share cache lines); the last pass writes site indices
+  const ranks = steps.length > 0 ? rankSites(setup, level) : null;
+  const rankBuffer = await make.upload(
+    ranks && ranks.rank.length > 0 ? ranks.rank : Uint32Array.of(0),
+    'raster site ranks',
+  );
+  const original = await make.upload(ranks ? ranks.original : Uint32Array.of(0), 'raster rank sites');
+  const rankedSites = ranks
+    ? await make.upload(padTo4(ranks.positions), 'raster ranked positions')
+    : sitesBuffer;
+  const lastRank = ranks ? ranks.original.length - 1 : 0;
+  const anyCarry = stats.carriedPasses > 0;
+  let pos = anyCarry ? await make.storage(levelPixels * 8, 'raster positions') : null;
+  let nextPos = anyCarry ? await make.storage(levelPixels * 8, 'raster positions (ping-pong)') : null;
   program
     .pass('seed')
     .dispatch({
@@ -359,11 +370,14 @@ async function buildJfaFamily(
       workgroups: { linear: Math.ceil(levelPixels / LIST_WORKGROUP) },
     })
     .dispatch({
-      kernel: FILL_KERNEL,
+      kernel: SEED_RESET_KERNEL,
       constants,
-      params: gridParams(setup, level, [levelPixels, 0xffffffff]),
-      bindings: [{ binding: 1, buffer: next }],
-      workgroups: { linear: Math.ceil(levelPixels / LIST_WORKGROUP) },
+      params: gridParams(setup, level, seedMisc),
+      bindings: [
+        { binding: 2, buffer: seed },
+        { binding: 3, buffer: next },
+      ],
+      workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     })
     .dispatch({
       kernel: SEED_DISTANCE_KERNEL,
@@ -379,18 +393,18 @@ async function buildJfaFamily(
     })
     .dispatch({
       kernel: SEED_LABEL_KERNEL,
-      constants: { dims, ranked: rankBuffer ? 1 : 0 },
+      constants: { dims, ranked: ranks ? 1 : 0 },
       params: gridParams(setup, level, seedMisc),
       bindings: [
         { binding: 2, buffer: seed },
         { binding: 3, buffer: siteBits },
         { binding: 4, buffer: next },
         { binding: 5, buffer: current },
-        ...(rankBuffer ? [{ binding: 6, buffer: rankBuffer }] : []),
+        ...(ranks ? [{ binding: 6, buffer: rankBuffer }] : []),
       ],
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     });
-  if (pos) {
+  if (pos && carried[0]) {
     program.dispatch({
       kernel: SEED_POSITION_KERNEL,
       constants,
@@ -400,6 +414,7 @@ async function buildJfaFamily(
         { binding: 2, buffer: seed },
         { binding: 3, buffer: current },
         { binding: 4, buffer: pos },
+        { binding: 5, buffer: rankBuffer },
       ],
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     });
@@ -409,36 +424,40 @@ async function buildJfaFamily(
   const groups = gridWorkgroups(dims, cw, ch, cd);
   steps.forEach((step, k) => {
     program.pass(`${passName} step ${step}`);
-    if (pos && nextPos) {
-      const last = k === steps.length - 1;
+    const last = k === steps.length - 1 ? 1 : 0;
+    const writePositions = !last && carried[k + 1] ? 1 : 0;
+    const posOut = writePositions && nextPos ? [{ binding: 4, buffer: nextPos }] : [];
+    if (carried[k] && pos) {
       const { classStride, perClass } = jfaTileOrder(ch, step);
       program.dispatch({
         kernel: JFA_CARRY_KERNEL,
-        constants: { writePositions: last ? 0 : 1 },
-        params: gridParams(setup, level, [step, classStride, perClass]),
+        constants: { writePositions, toOriginal: last },
+        params: gridParams(setup, level, [step, classStride, perClass, lastRank]),
         bindings: [
           { binding: 1, buffer: current },
           { binding: 2, buffer: pos },
           { binding: 3, buffer: next },
-          ...(last ? [] : [{ binding: 4, buffer: nextPos }]),
+          ...posOut,
+          { binding: 5, buffer: original },
         ],
         workgroups: { grid: [Math.ceil(cw / JFA_TILE[0]), classStride * perClass, 1] },
       });
-      [pos, nextPos] = [nextPos, pos];
-    } else if (rankedSites && original) {
+    } else {
       program.dispatch({
         kernel: JFA_STEP_KERNEL,
-        constants: { dims, ranked: 1, toOriginal: k === steps.length - 1 ? 1 : 0 },
+        constants: { dims, ranked: 1, toOriginal: last, writePositions },
         params: gridParams(setup, level, [step, lastRank]),
         bindings: [
           { binding: 1, buffer: rankedSites },
           { binding: 2, buffer: current },
           { binding: 3, buffer: next },
           { binding: 4, buffer: original },
+          ...posOut.map((b) => ({ ...b, binding: 5 })),
         ],
         workgroups: { grid: groups },
       });
     }
+    if (writePositions) [pos, nextPos] = [nextPos, pos];
     [current, next] = [next, current];
   });
   if (mode !== 'facet-jfa' || level === 0) return;

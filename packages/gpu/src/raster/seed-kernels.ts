@@ -33,6 +33,32 @@ fn level_coords(p: u32) -> vec3u {
 }`;
 
 /**
+ * Seeding, before the first half: every seeded pixel's distance bits (`best_bits`) to +∞ bits —
+ * one thread per site (misc.x sites) rather than a fill of the whole level.
+ */
+export const SEED_RESET_KERNEL: KernelSpec<DimsConstants> = {
+  name: 'raster/seed-reset',
+  source: ({ dims }) => /* wgsl */ `
+${rasterHeader(dims, null)}
+@group(0) @binding(2) var<storage, read> seed: array<u32>;
+@group(0) @binding(3) var<storage, read_write> best_bits: array<u32>;
+${LEVEL_COORDS}
+
+@compute @workgroup_size(${LIST_WORKGROUP})
+fn main(${LIST_BUILTINS}) {
+  let i = ${LIST_INDEX};
+  if (i >= params.misc.x) {
+    return;
+  }
+  let p = seed[i];
+  if (p != NONE) {
+    best_bits[linear_of(level_coords(p))] = 0xffffffffu;
+  }
+}
+`,
+};
+
+/**
  * Seeding, first half: one thread per site (misc.x sites) with a seed pixel; the squared distance
  * from the centre of its pixel at the current level to the site, as f32 bits (non-negative floats
  * order like their bits), goes to `site_bits[i]` and is `atomicMin`ed into `best_bits[pixel]`.
@@ -106,9 +132,10 @@ fn main(${LIST_BUILTINS}) {
 };
 
 /**
- * Seeding for the 2D passes that carry positions ({@link JFA_CARRY_KERNEL}): one thread per site
- * with a seed pixel; the site that won its pixel (`labels[pixel] == i`) writes its position into
- * `pos[pixel]`. Pixels without a site keep whatever `pos` holds: their NONE label discards it.
+ * Seeding for a first pass that carries positions ({@link JFA_CARRY_KERNEL}; 2D): one thread per
+ * site with a seed pixel; the site that won its pixel (`labels[pixel] == rank[i]`) writes its
+ * position into `pos[pixel]`. Pixels without a site keep whatever `pos` holds: their NONE label
+ * discards it.
  */
 export const SEED_POSITION_KERNEL: KernelSpec<DimsConstants> = {
   name: 'raster/seed-position',
@@ -117,6 +144,7 @@ ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> seed: array<u32>;
 @group(0) @binding(3) var<storage, read> labels: array<u32>;
 @group(0) @binding(4) var<storage, read_write> pos: array<vec2f>;
+@group(0) @binding(5) var<storage, read> rank: array<u32>;
 ${LEVEL_COORDS}
 
 @compute @workgroup_size(${LIST_WORKGROUP})
@@ -130,7 +158,7 @@ fn main(${LIST_BUILTINS}) {
     return;
   }
   let lp = linear_of(level_coords(p));
-  if (labels[lp] == i) {
+  if (labels[lp] == rank[i]) {
     pos[lp] = sites[i];
   }
 }
