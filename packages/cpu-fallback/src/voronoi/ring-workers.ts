@@ -76,45 +76,64 @@ export async function runRanges(
   threads: number,
   args: unknown[],
 ): Promise<unknown[]> {
-  const { Worker } = await import('node:worker_threads');
-  while (pool.length < threads - 1) {
-    const worker = new Worker(SOURCE, { eval: true }) as unknown as RingWorker;
-    worker.unref();
-    pool.push(worker);
-  }
-  const bound = (w: number) => Math.round((n * w) / threads);
-  const jobs: Promise<unknown>[] = [];
-  for (let w = 1; w < threads; w++) {
-    const worker = pool[w - 1];
-    jobs.push(
-      new Promise<unknown>((resolve, reject) => {
-        const onError = (error: Error) => {
-          worker.off('message', onMessage);
-          worker.unref();
-          pool.splice(pool.indexOf(worker), 1);
-          reject(error);
-        };
-        const onMessage = (result: unknown) => {
-          worker.off('error', onError);
-          worker.unref();
-          resolve(result);
-        };
-        worker.once('message', onMessage);
-        worker.once('error', onError);
-        // held referenced while it works, so the process waits for the result
-        worker.ref();
-        worker.postMessage([name, bound(w), bound(w + 1), ...args]);
-      }),
-    );
-  }
-  const kernel = KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
-  const first = kernel(0, bound(1), ...args);
-  return [first, ...(await Promise.all(jobs))];
+  return runOnPool(name, n, threads, args, true);
+}
+
+/**
+ * Starts `workers` ranges of the kernel on pooled worker threads only (none on this thread) and
+ * resolves with their results when all are done: this thread stays free meanwhile (e.g. to record
+ * and submit GPU work).
+ */
+function runOnPool(
+  name: KernelName,
+  n: number,
+  threads: number,
+  args: unknown[],
+  here: boolean,
+): Promise<unknown[]> {
+  return import('node:worker_threads').then(({ Worker }) => {
+    const workers = here ? threads - 1 : threads;
+    while (pool.length < workers) {
+      const worker = new Worker(SOURCE, { eval: true }) as unknown as RingWorker;
+      worker.unref();
+      pool.push(worker);
+    }
+    const bound = (w: number) => Math.round((n * w) / threads);
+    const first = here ? 1 : 0;
+    const jobs: Promise<unknown>[] = [];
+    for (let w = first; w < threads; w++) {
+      const worker = pool[w - first];
+      jobs.push(
+        new Promise<unknown>((resolve, reject) => {
+          const onError = (error: Error) => {
+            worker.off('message', onMessage);
+            worker.unref();
+            pool.splice(pool.indexOf(worker), 1);
+            reject(error);
+          };
+          const onMessage = (result: unknown) => {
+            worker.off('error', onError);
+            worker.unref();
+            resolve(result);
+          };
+          worker.once('message', onMessage);
+          worker.once('error', onError);
+          // held referenced while it works, so the process waits for the result
+          worker.ref();
+          worker.postMessage([name, bound(w), bound(w + 1), ...args]);
+        }),
+      );
+    }
+    if (!here) return Promise.all(jobs);
+    const kernel = KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
+    const mine = kernel(0, bound(1), ...args);
+    return Promise.all(jobs).then((rest) => [mine, ...rest]);
+  });
 }
 
 /**
  * A zero-filled Float64Array of `length` on a SharedArrayBuffer whose pages are already mapped,
- * touched by up to 8 threads at once: for large outputs about to be filled by one copy (e.g. from
+ * touched by the worker threads (up to 7) while this thread goes on: for large outputs about to be filled by one copy (e.g. from
  * GPU readback), whose page faults would otherwise cost more than the copy. Where worker threads
  * or SharedArrayBuffer are unavailable, a plain Float64Array.
  */
@@ -125,6 +144,7 @@ export async function preparedFloat64Array(length: number): Promise<Float64Array
   }
   const out = new Float64Array(new SharedArrayBuffer(8 * length));
   const bytes = new Uint8Array(out.buffer);
-  await runRanges('touchPages', Math.ceil(bytes.length / 4096), threads, [bytes]);
+  // on the workers only: the caller's thread stays free for the work this overlaps with
+  await runOnPool('touchPages', Math.ceil(bytes.length / 4096), threads - 1, [bytes], false);
   return out;
 }

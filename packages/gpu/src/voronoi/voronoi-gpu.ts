@@ -386,6 +386,12 @@ class PipelineRun {
     const { ctx } = this;
     const { n, nt, encoder } = front;
     const nh = 3 * nt;
+    // The output array is prepared (its pages mapped by worker threads) while the GPU works, for
+    // a point count guessed from the triangulation: a cell inside the box has degree + 1 points
+    // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
+    // cells along the box, which are O(√n). A larger actual count prepares a new array at the end.
+    const guess = nh + n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
+    const early = preparedFloat64Array(2 * guess);
     const start = this.buffer('start', 4 * n);
     const kind = this.buffer('kind', 4 * n);
     const slots = this.buffer('slots', 4 * (n + 1));
@@ -472,9 +478,10 @@ class PipelineRun {
     ]);
     this.options.profiler?.resolve(emit);
     const pending = await submitForRead(ctx, emit, 'voronoi/coords', [{ source: out, bytes: 16 * points }]);
-    // while the GPU emits: the output array, its pages mapped by several threads (a fresh 100 MB
-    // array faulted in by the one copy into it costs more than the copy)
-    const coords = await preparedFloat64Array(2 * points);
+    // a fresh 100 MB array faulted in by the one copy into it would cost more than the copy
+    const prepared = await early;
+    const coords =
+      points <= guess ? prepared.subarray(0, 2 * points) : await preparedFloat64Array(2 * points);
     this.lap('emit submitted, output prepared');
     const { copyMs } = await pending.into([coords]);
     this.stats.bytesDown += coords.byteLength;
