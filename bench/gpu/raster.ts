@@ -84,9 +84,18 @@ function label(n: number): string {
 }
 
 /** Kernel and wall time of one configuration, plus what the run did. */
-async function timeMode(sites: Float64Array, dims: 2 | 3, side: number, mode: RasterMode, gather: boolean) {
+async function timeMode(
+  sites: Float64Array,
+  dims: 2 | 3,
+  side: number,
+  mode: RasterMode,
+  gather: boolean,
+  wall = !noWall,
+) {
   const grid = gridOf(side, dims);
-  const options = { mode, carryPositions: !gather };
+  const options: { mode: RasterMode; carryPositions?: boolean } = gather
+    ? { mode, carryPositions: false }
+    : { mode };
   let plan: RasterPlan;
   try {
     plan = await RasterPlan.create(ctx, sites, dims, grid, options);
@@ -124,17 +133,17 @@ async function timeMode(sites: Float64Array, dims: 2 | 3, side: number, mode: Ra
   let stats: Awaited<ReturnType<typeof voronoiRasterGpu>>['stats'] | undefined;
   // grids of 2^27 voxels: one untimed and one timed wall run (each reads back 512 MiB)
   const huge = plan.setup.pixels >= 2 ** 27;
-  const runs = noWall ? 0 : small || huge ? 1 : wallRuns;
-  for (let i = 0; i < (noWall ? 1 : runs + (small ? 0 : 1)); i++) {
+  const runs = !wall ? 0 : small || huge ? 1 : wallRuns;
+  for (let i = 0; i < (!wall ? 1 : runs + (small ? 0 : 1)); i++) {
     const ms = await wallMs(async () => {
       stats = (await voronoiRasterGpu(ctx, sites, dims, grid, options)).stats;
     });
-    if (!noWall && (small || i > 0)) walls.push(ms);
+    if (wall && (small || i > 0)) walls.push(ms);
   }
   return {
     kernel,
     copyMs,
-    wall: noWall ? Number.NaN : median(walls),
+    wall: !wall ? Number.NaN : median(walls),
     wallRuns: walls.length,
     stats: stats!,
     passes,
@@ -145,6 +154,9 @@ async function speedTable(dims: 2 | 3, sides: number[], counts: number[], modes:
   const rows: (string | number)[][] = [];
   const notes: string[] = [];
   for (const side of sides.filter((s) => !onlySides || onlySides.includes(s))) {
+    // one untimed configuration first at each size: the first one timed at a new size read
+    // 40–60 % high in every mode (all its passes alike), the same one timed later did not
+    await timeMode(uniformSites(10, dims, 999), dims, side, 'jfa', false, false);
     for (const n of counts.filter((c) => !onlyCounts || onlyCounts.includes(c))) {
       const sites = uniformSites(n, dims, 1000 + n);
       const variants = modes
@@ -171,7 +183,7 @@ async function speedTable(dims: 2 | 3, sides: number[], counts: number[], modes:
             ? `level ${s.coarseLevel}, ${(s.pixelsProcessed / 1e6).toFixed(2)}M px visited`
             : mode === 'exact'
               ? `${s.nearTies} near-ties (${s.nearTiesChanged} changed)`
-              : `${s.jfaSteps.length} passes`;
+              : `${s.jfaSteps.length} passes, ${s.carriedPasses} carrying`;
         rows.push([size, label(n), name, r.kernel, r.wall, what]);
         notes.push(`${size} ${label(n)} ${name}: ${r.passes}`);
         console.error(
