@@ -93,7 +93,7 @@ for (const n of sizes) {
   ]);
 
   // everything after the Delaunay stage, on a warm GPU
-  const prepared = await prepareVoronoiSites(ctx, sites);
+  const prepared = await prepareVoronoiSites(ctx, sites, box);
   if (prepared === null) throw new Error('uniform sites have a triangulation');
   const afterTimes: number[] = [];
   const passTimes = new Map<string, number[]>();
@@ -103,7 +103,7 @@ for (const n of sizes) {
     await heat(ctx, copy, 100);
     const profiler = new GpuProfiler(ctx);
     const t0 = performance.now();
-    const { stats } = await voronoiCellsPrepared(ctx, prepared, box, { profiler });
+    const { stats } = await voronoiCellsPrepared(ctx, prepared, { profiler });
     const ms = performance.now() - t0;
     const passes = await profiler.read();
     profiler.destroy();

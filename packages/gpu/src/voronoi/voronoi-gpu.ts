@@ -28,8 +28,8 @@ import { cpuDelaunayStage, type DelaunayStage } from './delaunay/delaunay-stage.
 import { encodeTwins } from './delaunay/halfedge-kernels.js';
 import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 import { type FixedGrid, gridUniformWords } from './fixed/index.js';
-import { gridOfBounds, TO_GRID_KERNEL } from './fixed/to-grid-kernel.js';
-import { hilbertOrderGpu } from './hilbert-order/hilbert-order.js';
+import { gridOfBounds } from './fixed/to-grid-kernel.js';
+import { type DeviceSites, GATHER_SITES_KERNEL, hilbertOrderGpu } from './hilbert-order/hilbert-order.js';
 import {
   remapUploads,
   submitAndRead,
@@ -99,9 +99,9 @@ export async function voronoiCellsGpu(
   if (n === 0) return { cells: emptyPolygons(), stats: run.stats };
   if (n < 3) return { cells: voronoiCells(sites, box), stats: run.stats };
   return withDeviceErrors(ctx, 'voronoiCellsGpu', async () => {
-    const prepared = await run.prepare();
+    const prepared = await run.prepare(box);
     if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
-    return { cells: await run.cells(await run.frontStages(box, prepared)), stats: run.stats };
+    return { cells: await run.cells(await run.frontStages(prepared)), stats: run.stats };
   });
 }
 
@@ -131,20 +131,23 @@ async function withDeviceErrors<T>(ctx: GpuContext, label: string, work: () => P
 export async function prepareVoronoiSites(
   ctx: GpuContext,
   sites: Float64Array,
+  box: Box,
 ): Promise<PreparedSites | null> {
-  return new PipelineRun(ctx, sites, {}).prepare();
+  return new PipelineRun(ctx, sites, {}).prepare(box);
 }
 
-/** Stages 3–5 of {@link voronoiCellsGpu} on prepared sites (see {@link prepareVoronoiSites}). */
+/**
+ * Stages 3–5 of {@link voronoiCellsGpu} on prepared sites (see {@link prepareVoronoiSites}; the
+ * box is the one they were prepared with).
+ */
 export async function voronoiCellsPrepared(
   ctx: GpuContext,
   prepared: PreparedSites,
-  box: Box,
   options: VoronoiGpuOptions = {},
 ): Promise<{ cells: PolygonBuffers; stats: VoronoiGpuStats }> {
   const run = new PipelineRun(ctx, prepared.curve, options);
   return withDeviceErrors(ctx, 'voronoiCellsPrepared', async () => ({
-    cells: await run.cells(await run.frontStages(box, prepared)),
+    cells: await run.cells(await run.frontStages(prepared)),
     stats: run.stats,
   }));
 }
@@ -167,9 +170,9 @@ export async function voronoiEdgesGpu(
   if (n < 2) return { edges: emptyLines(), stats: run.stats };
   if (n < 3) return { edges: voronoiEdges(sites, box), stats: run.stats };
   return withDeviceErrors(ctx, 'voronoiEdgesGpu', async () => {
-    const prepared = await run.prepare();
+    const prepared = await run.prepare(box);
     if (prepared === null) return { edges: voronoiEdges(sites, box), stats: run.stats };
-    return { edges: await run.edges(await run.frontStages(box, prepared)), stats: run.stats };
+    return { edges: await run.edges(await run.frontStages(prepared)), stats: run.stats };
   });
 }
 
@@ -183,6 +186,10 @@ export interface PreparedSites {
   /** `order[k]`: the caller's index of curve site k. */
   order: Uint32Array;
   delaunay: DelaunayStage;
+  /** The fixed-point grid of the sites and the box. */
+  grid: FixedGrid;
+  /** What stage 1 left on the device (valid until the next pipeline run on the context). */
+  device: DeviceSites;
 }
 
 /** The triangulation and the device buffers stages 4–5 start from. */
@@ -290,12 +297,17 @@ class PipelineRun {
   }
 
   /** Stages 1–2: Hilbert order and Delaunay. Null when the sites have no triangle (collinear). */
-  async prepare(): Promise<PreparedSites | null> {
+  async prepare(box: Box): Promise<PreparedSites | null> {
     const { ctx, sites } = this;
     const n = sites.length >> 1;
-    // the sort's buffers (keys, values and their ping-pong copies) are one word a site each
-    this.checkFits('hilbert order', 4 * n);
-    const order = await hilbertOrderGpu(ctx, sites);
+    if (!(boxArea(box) > 0)) {
+      throw new RangeError('the clip box of two or more sites must have positive width and height');
+    }
+    // the sites go up once, as f64, and stay on the device on the fixed-point grid
+    this.checkFits('sites', 16 * n);
+    const grid = gridOfBounds(sites, box);
+    const device = await hilbertOrderGpu(ctx, sites, grid);
+    const { order } = device;
     const curve = new Float64Array(2 * n);
     for (let k = 0; k < n; k++) {
       curve[2 * k] = sites[2 * order[k]];
@@ -304,11 +316,11 @@ class PipelineRun {
     this.lap('hilbert order');
     const delaunay = cpuDelaunayStage(curve);
     this.lap('delaunay');
-    return delaunay === null ? null : { curve, order, delaunay };
+    return delaunay === null ? null : { curve, order, delaunay, grid, device };
   }
 
   /** Stage 3 (upload and circumcentres), recorded into a new encoder, not yet submitted. */
-  async frontStages(box: Box, prepared: PreparedSites): Promise<Front> {
+  async frontStages(prepared: PreparedSites): Promise<Front> {
     const { ctx } = this;
     if (ctx.limits.maxStorageBuffersPerShaderStage < CELL_STORAGE_BUFFERS) {
       // a device that cannot run the cell kernel counts as no GPU for this operation ('auto' falls back)
@@ -316,11 +328,8 @@ class PipelineRun {
         `the Voronoi cell kernel binds ${CELL_STORAGE_BUFFERS} storage buffers, this device allows ${ctx.limits.maxStorageBuffersPerShaderStage}`,
       );
     }
-    const { curve, order: orderArray, delaunay } = prepared;
+    const { curve, delaunay, grid, device } = prepared;
     const n = curve.length >> 1;
-    if (!(boxArea(box) > 0)) {
-      throw new RangeError('the clip box of two or more sites must have positive width and height');
-    }
     this.clock = performance.now();
     this.stats.path = 'gpu';
     this.stats.triangles = delaunay.triangleCount;
@@ -328,15 +337,13 @@ class PipelineRun {
 
     const nt = delaunay.triangleCount;
     const nh = 3 * nt;
-    // the exponent on the host (one pass over the coordinates); the conversion on the device
-    const grid = gridOfBounds(curve, box);
     const front: Front = {
       n,
       nt,
       grid,
       encoder: ctx.device.createCommandEncoder({ label: 'voronoi' }),
       sites: this.buffer('sites', 16 * n),
-      order: this.buffer('order', 4 * n),
+      order: device.orderBuffer,
       triangles:
         delaunay.triangles instanceof Uint32Array ? this.buffer('triangles', 12 * nt) : delaunay.triangles,
       halfedges:
@@ -345,20 +352,21 @@ class PipelineRun {
       ccFlags: this.buffer('cc-flags', 4 * nt),
       gridUniform: uniformBlock(ctx, gridUniformWords(grid), 'voronoi/grid'),
     };
-    const xy = this.buffer('xy', 16 * n);
-    const uploads: UploadPart[] = [
-      { data: curve, target: xy },
-      { data: orderArray, target: front.order },
-    ];
+    // the sites and their order are on the device since stage 1: only the triangles go up
+    const uploads: UploadPart[] = [];
     if (delaunay.triangles instanceof Uint32Array)
       uploads.push({ data: delaunay.triangles, target: front.triangles });
     await uploadParts(ctx, front.encoder, 'voronoi/input', uploads);
     this.stats.bytesUp = uploads.reduce((sum, u) => sum + u.data.byteLength, 0);
     this.lap('upload');
     const encoder = front.encoder;
-    const toGrid = this.dispatch(TO_GRID_KERNEL as KernelSpec<never>, {}, n, [xy, front.sites]);
-    toGrid.params = [n, grid.exponent >>> 0];
-    await this.record(encoder, 'to grid', [toGrid]);
+    await this.record(encoder, 'gather sites', [
+      this.dispatch(GATHER_SITES_KERNEL as KernelSpec<never>, {}, n, [
+        device.fixed,
+        device.orderBuffer,
+        front.sites,
+      ]),
+    ]);
     if (delaunay.halfedges instanceof Int32Array) {
       // only the triangles went up: their twins are found on the device
       await encodeTwins(ctx, encoder, {

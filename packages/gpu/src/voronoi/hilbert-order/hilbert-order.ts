@@ -1,11 +1,14 @@
 import { recordDispatches } from '../../primitives/dispatch-recorder.js';
 import { encodeHilbertKeys } from '../../primitives/hilbert/hilbert.js';
-import { quantizeHilbertGrid } from '../../primitives/hilbert/hilbert-grid.js';
+import { hilbertBounds } from '../../primitives/hilbert/hilbert-grid.js';
 import { scratchBuffer } from '../../primitives/scratch.js';
 import { encodeRadixSort } from '../../primitives/sort/radix-sort.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { CELL_WORKGROUP_SIZE } from '../cells/walk-kernels.js';
+import { type FixedGrid, floorLog2, toGrid } from '../fixed/fixed-grid.js';
+import { TO_GRID_KERNEL } from '../fixed/to-grid-kernel.js';
 import { remapUploads, submitAndRead, uploadParts } from '../transfer/staging.js';
 
 const WORKGROUP_SIZE = 256;
@@ -30,55 +33,158 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
 };
 
 /**
- * Stage 1 of the GPU Voronoi pipeline: the sites' order along a Hilbert curve (16 bits per
- * axis over their bounding box), computed on the GPU: the CPU quantizes each site to its grid
- * cell (4 bytes a site travel instead of 16), the GPU computes the curve keys and sorts the
- * site indices by them (stable radix sort, so sites in one cell keep their input order), and
- * the order comes back. `order[k]` is the input index of the k-th site along the curve.
+ * Cells of a 2^16 × 2^16 grid over the sites' bounding box, from their fixed-point grid values:
+ * (q − min) shifted right so the span fits 16 bits, packed as x | y << 16 for the Hilbert kernel.
+ * Integer operations only, so the order does not depend on the device's float rounding.
+ */
+const QUANTIZE_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'voronoi/hilbert-quantize',
+  source: () => /* wgsl */ `
+struct Params { count: u32, shift_x: u32, shift_y: u32, _pad: u32, min: vec4u }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
+@group(0) @binding(2) var<storage, read_write> cells: array<u32>;
+
+// (a − b) >> s for a ≥ b, i64 words, clamped to 16 bits
+fn cell(a: vec2u, b: vec2u, s: u32) -> u32 {
+  let lo = a.x - b.x;
+  let hi = a.y - b.y - select(0u, 1u, a.x < b.x);
+  var v: u32;
+  if (s == 0u) {
+    v = select(lo, 0xffffffffu, hi != 0u);
+  } else if (s < 32u) {
+    v = select((lo >> s) | (hi << (32u - s)), 0xffffffffu, (hi >> s) != 0u);
+  } else {
+    v = hi >> (s - 32u);
+  }
+  return min(v, 0xffffu);
+}
+
+@compute @workgroup_size(${WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let i = (wid.y * nwg.x + wid.x) * ${WORKGROUP_SIZE}u + lid;
+  if (i < params.count) {
+    let q = fixed[i];
+    cells[i] = cell(q.xy, params.min.xy, params.shift_x) | (cell(q.zw, params.min.zw, params.shift_y) << 16u);
+  }
+}
+`,
+};
+
+/** What stage 1 leaves: the order on the host (for the CPU Delaunay) and on the device. */
+export interface DeviceSites {
+  /** `order[k]`: the caller's index of the k-th site along the curve. */
+  order: Uint32Array;
+  /** The same order on the device (u32 per site). */
+  orderBuffer: GPUBuffer;
+  /** The sites on the fixed-point grid, in the caller's order (`vec4<u32>` per site). */
+  fixed: GPUBuffer;
+}
+
+/**
+ * Stage 1 of the GPU Voronoi pipeline: the sites go up once (f64, 16 bytes a site), are put on
+ * the fixed-point `grid` on the device (where they stay for the later stages) and ordered along a
+ * Hilbert curve (16 bits per axis over their bounding box): cells, curve keys, a stable radix sort
+ * of the site indices (sites in one cell keep their input order). Only the order comes back.
  *
  * Sorting makes the CPU Delaunay stage faster (delaunator walks a local neighbourhood) and every
- * later GPU stage local in memory: neighbouring triangles and sites are near each other.
+ * later GPU stage local in memory: neighbouring triangles and sites are near each other. The
+ * device buffers are the context's named scratch buffers: valid until the next pipeline run.
  */
-export async function hilbertOrderGpu(ctx: GpuContext, xy: Float64Array): Promise<Uint32Array> {
+export async function hilbertOrderGpu(
+  ctx: GpuContext,
+  xy: Float64Array,
+  grid: FixedGrid,
+): Promise<DeviceSites> {
   const n = xy.length >> 1;
   const order = new Uint32Array(n);
-  if (n < 2) {
-    if (n === 1) order[0] = 0;
-    return order;
-  }
-  const grid = quantizeHilbertGrid(xy, { bits: 16 });
-  const gridBuffer = scratchBuffer(ctx, 'voronoi/hilbert-grid', 4 * n);
+  const input = scratchBuffer(ctx, 'voronoi/input-xy', 16 * n);
+  const fixed = scratchBuffer(ctx, 'voronoi/input-fixed', 16 * n);
+  const cells = scratchBuffer(ctx, 'voronoi/hilbert-cells', 4 * n);
   const keys = scratchBuffer(ctx, 'voronoi/hilbert-keys', 4 * n);
   const values = scratchBuffer(ctx, 'voronoi/hilbert-order', 4 * n);
   const encoder = ctx.device.createCommandEncoder({ label: 'voronoi/hilbert-order' });
-  await uploadParts(ctx, encoder, 'voronoi/hilbert-grid', [{ data: grid, target: gridBuffer }]);
-  await encodeHilbertKeys(ctx, encoder, {
-    bits: 16,
-    count: n,
-    grid: gridBuffer,
-    keys,
+  await uploadParts(ctx, encoder, 'voronoi/input-xy', [{ data: xy, target: input }]);
+  // the box of the sites in grid values, and the shifts that bring each span into 16 bits
+  const [minX, minY, maxX, maxY] = hilbertBounds(xy);
+  const min = new Uint32Array(4);
+  const shifts = [0, 0];
+  [
+    [minX, maxX],
+    [minY, maxY],
+  ].forEach(([lo, hi], axis) => {
+    const qlo = toGrid(lo, grid.exponent);
+    const span = toGrid(hi, grid.exponent) - qlo;
+    shifts[axis] = span > 0 ? Math.max(0, floorLog2(span) + 1 - 16) : 0;
+    const high = Math.floor(qlo / 4294967296);
+    min[2 * axis] = (qlo - high * 4294967296) >>> 0;
+    min[2 * axis + 1] = high >>> 0;
   });
   const maxPerDimension = Math.min(
     DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
     ctx.limits.maxComputeWorkgroupsPerDimension,
   );
+  const workgroups = Math.ceil(n / WORKGROUP_SIZE);
   await recordDispatches(
     ctx,
     encoder,
-    'voronoi/iota',
+    'voronoi/hilbert-prepare',
     [
+      {
+        kernel: TO_GRID_KERNEL as KernelSpec<never>,
+        constants: {},
+        params: [n, grid.exponent >>> 0],
+        entries: [
+          { binding: 1, buffer: input },
+          { binding: 2, buffer: fixed },
+        ],
+        workgroups: Math.ceil(n / CELL_WORKGROUP_SIZE),
+      },
+      {
+        kernel: QUANTIZE_KERNEL as KernelSpec<never>,
+        constants: {},
+        params: [n, shifts[0], shifts[1], 0, ...min],
+        entries: [
+          { binding: 1, buffer: fixed },
+          { binding: 2, buffer: cells },
+        ],
+        workgroups,
+      },
       {
         kernel: IOTA_KERNEL as KernelSpec<never>,
         constants: {},
         params: [n],
         entries: [{ binding: 1, buffer: values, offset: 0, size: 4 * n }],
-        workgroups: Math.ceil(n / WORKGROUP_SIZE),
+        workgroups,
       },
     ],
     maxPerDimension,
   );
+  await encodeHilbertKeys(ctx, encoder, { bits: 16, count: n, grid: cells, keys });
   await encodeRadixSort(ctx, encoder, { keys, values, count: n, scratchPrefix: 'voronoi/hilbert-sort' });
   await submitAndRead(ctx, encoder, 'voronoi/hilbert-order', [{ source: values, target: order }]);
-  remapUploads(ctx, 'voronoi/hilbert-grid');
-  return order;
+  remapUploads(ctx, 'voronoi/input-xy');
+  return { order, orderBuffer: values, fixed };
 }
+
+/** `out[k] = fixed[order[k]]`: the grid sites in curve order, gathered on the device. */
+export const GATHER_SITES_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'voronoi/gather-sites',
+  source: () => /* wgsl */ `
+struct Params { count: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
+@group(0) @binding(2) var<storage, read> order: array<u32>;
+@group(0) @binding(3) var<storage, read_write> curve: array<vec4u>;
+
+@compute @workgroup_size(${WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let k = (wid.y * nwg.x + wid.x) * ${WORKGROUP_SIZE}u + lid;
+  if (k < params.count) {
+    curve[k] = fixed[order[k]];
+  }
+}
+`,
+};
