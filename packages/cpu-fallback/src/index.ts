@@ -39,12 +39,13 @@ export {
   type Triangulation,
 } from './voronoi/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './voronoi/delaunay-output.js';
-export { preparedFloat64Array } from './voronoi/ring-workers.js';
+export { availableThreads, preparedFloat64Array } from './voronoi/ring-workers.js';
 export {
   type OrderedTriangulation,
   type RobustTriangulation,
   triangulate,
   triangulateOrdered,
+  triangulatePresortedParallel,
 } from './voronoi/triangulate.js';
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
 export { voronoiEdges } from './voronoi/voronoi-edges.js';

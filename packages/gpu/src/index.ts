@@ -111,7 +111,12 @@ export {
 } from './runtime/profiler.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
-export { cpuDelaunayStage, type DelaunayStage } from './voronoi/delaunay/delaunay-stage.js';
+export {
+  cpuDelaunayStage,
+  cpuDelaunayStageParallel,
+  type DelaunayStage,
+  PARALLEL_DELAUNAY_FROM,
+} from './voronoi/delaunay/delaunay-stage.js';
 export { encodeTwins, twinsGpu } from './voronoi/delaunay/halfedge-kernels.js';
 export { type FixedGrid, fixedGrid } from './voronoi/fixed/index.js';
 export { gridOfBounds, TO_GRID_KERNEL, toGridGpu } from './voronoi/fixed/to-grid-kernel.js';

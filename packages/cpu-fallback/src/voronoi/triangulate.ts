@@ -113,6 +113,36 @@ export async function triangulateOrderedParallel(
   return { tri: finishTriangulation(n, frame, order, d, certified), order, sites: world };
 }
 
+/**
+ * {@link triangulateOrdered} with `sort = false` — the sites already in a local order, e.g. along
+ * a curve computed elsewhere — with the float filter of the exact verification split over
+ * `threads` threads (as {@link triangulateOrderedParallel}). The same triangles (numbered along
+ * the sites' order), on SharedArrayBuffers.
+ */
+export async function triangulatePresortedParallel(
+  sites: Float64Array,
+  threads: number,
+): Promise<RobustTriangulation | null> {
+  const n = sites.length >> 1;
+  if (n < 3) return null;
+  const frame = localFrame(sites);
+  const local = new Float64Array(new SharedArrayBuffer(8 * 2 * n));
+  local.set(frame.xy);
+  frame.xy = local;
+  const ids = new Uint32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
+  const d = delaunayStage(n, frame, ids, true);
+  if (d === null) return null;
+  const certified = new Uint8Array(new SharedArrayBuffer(d.triangles.length));
+  await runRanges('certifyEdges', d.triangles.length, threads, [
+    frame.xy,
+    d.triangles,
+    d.halfedges,
+    certified,
+  ]);
+  return finishTriangulation(n, frame, ids, d, certified);
+}
+
 /** The sites renumbered along a Hilbert curve, in world and local coordinates (`shared`: on SharedArrayBuffers). */
 function gatherAlongCurve(
   sites: Float64Array,

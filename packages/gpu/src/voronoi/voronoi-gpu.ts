@@ -24,7 +24,7 @@ import {
   WALK_START_KERNEL,
 } from './cells/walk-kernels.js';
 import { encodeCircumcenters } from './circumcenters/circumcenters.js';
-import { cpuDelaunayStage, type DelaunayStage } from './delaunay/delaunay-stage.js';
+import { cpuDelaunayStageParallel, type DelaunayStage } from './delaunay/delaunay-stage.js';
 import { encodeTwins } from './delaunay/halfedge-kernels.js';
 import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 import { type FixedGrid, gridUniformWords } from './fixed/index.js';
@@ -314,7 +314,7 @@ class PipelineRun {
       curve[2 * k + 1] = sites[2 * order[k] + 1];
     }
     this.lap('hilbert order');
-    const delaunay = cpuDelaunayStage(curve);
+    const delaunay = await cpuDelaunayStageParallel(curve);
     this.lap('delaunay');
     return delaunay === null ? null : { curve, order, delaunay, grid, device };
   }

@@ -1,4 +1,9 @@
-import { triangulateOrdered } from '@geoframe/cpu-fallback';
+import {
+  availableThreads,
+  type RobustTriangulation,
+  triangulateOrdered,
+  triangulatePresortedParallel,
+} from '@geoframe/cpu-fallback';
 
 /**
  * Stage 2 of the GPU Voronoi pipeline: the Delaunay triangulation of the sites (numbered along
@@ -17,6 +22,9 @@ export interface DelaunayStage {
   flips: number;
 }
 
+/** Fewest sites for which {@link cpuDelaunayStageParallel} splits its verification over threads. */
+export const PARALLEL_DELAUNAY_FROM = 200_000;
+
 /**
  * The CPU Delaunay stage: delaunator on the curve-ordered sites, verified and repaired with exact
  * predicates (`triangulateOrdered` of @geoframe/cpu-fallback, ADR 0004), keeping their numbering.
@@ -24,8 +32,25 @@ export interface DelaunayStage {
  */
 export function cpuDelaunayStage(curveSites: Float64Array): DelaunayStage | null {
   const ordered = triangulateOrdered(curveSites, false);
-  if (ordered === null) return null;
-  const { tri } = ordered;
+  return ordered === null ? null : stageOf(ordered.tri);
+}
+
+/**
+ * {@link cpuDelaunayStage} with the exact verification's float filter on worker threads from
+ * `parallelFrom` sites (default {@link PARALLEL_DELAUNAY_FROM}): the same triangles, numbered along
+ * the sites' order. What the GPU pipeline runs.
+ */
+export async function cpuDelaunayStageParallel(
+  curveSites: Float64Array,
+  parallelFrom = PARALLEL_DELAUNAY_FROM,
+): Promise<DelaunayStage | null> {
+  const threads = curveSites.length >> 1 >= parallelFrom ? await availableThreads() : 1;
+  if (threads < 2) return cpuDelaunayStage(curveSites);
+  const tri = await triangulatePresortedParallel(curveSites, threads);
+  return tri === null ? null : stageOf(tri);
+}
+
+function stageOf(tri: RobustTriangulation): DelaunayStage {
   return {
     triangles: tri.triangles,
     halfedges: tri.halfedges,
