@@ -1,0 +1,385 @@
+import type { Box } from '@geoframe/core';
+import { encodeCompact } from '../primitives/compact/compact.js';
+import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { encodeScan } from '../primitives/scan/encode-scan.js';
+import { scratchBuffer } from '../primitives/scratch.js';
+import { readback, uploadStorage } from '../runtime/buffers.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import type { GpuProfiler } from '../runtime/profiler.js';
+import { CELL_WORKGROUP_SIZE } from '../voronoi/cells/walk-kernels.js';
+import { cpuDelaunayStage, type DelaunayStage } from '../voronoi/delaunay/delaunay-stage.js';
+import { encodeTwins } from '../voronoi/delaunay/halfedge-kernels.js';
+import type { FixedGrid } from '../voronoi/fixed/fixed-grid.js';
+import { toGrid } from '../voronoi/fixed/fixed-grid.js';
+import { gridOfBounds, TO_GRID_KERNEL } from '../voronoi/fixed/to-grid-kernel.js';
+import { BUCKET_WORKGROUP_SIZE, CELL_COUNT_KERNEL, CELL_SCATTER_KERNEL } from './bucket-kernels.js';
+import { hullOfCandidates } from './hull-chain.js';
+import {
+  EXTREMES_ITEMS,
+  EXTREMES_KERNEL,
+  EXTREMES_WORKGROUP_SIZE,
+  HULL_SCATTER_KERNEL,
+  OCTAGON_FILTER_KERNEL,
+} from './hull-kernels.js';
+import { type StarGrid, starGridOf } from './star-grid.js';
+import {
+  STAR_CAPACITY,
+  STAR_COUNT_KERNEL,
+  STAR_EMIT_KERNEL,
+  STAR_KERNEL,
+  STAR_STATS_WORDS,
+  STAR_WORKGROUP_SIZE,
+} from './star-kernels.js';
+
+/** Options of {@link gpuDelaunayStage} and {@link delaunayGpu}. */
+export interface DelaunayGpuOptions {
+  /**
+   * Rings of cells searched around a site before it is given up (counted; CPU fallback). Default:
+   * the whole grid (only cells that can still hold a conflicting site are visited once the star
+   * is closed, so the candidate budget is what bounds the work).
+   */
+  ringLimit?: number;
+  /** Candidate sites one star may examine before it is given up. Default 65536. */
+  candidateBudget?: number;
+  /** Average sites per bucket cell aimed at. Default 2. */
+  sitesPerCell?: number;
+  /** The sites already on the fixed grid (`vec4u` a site) with its grid; converted here otherwise. */
+  fixed?: { sites: GPUBuffer; grid: FixedGrid };
+  /** Times the passes of the main submission (buckets, stars, count, scan, emit, twins). */
+  profiler?: GpuProfiler;
+  /** `'never'` reports failures as stats without the CPU answer (for benchmarks and tests). */
+  fallback?: 'cpu' | 'never';
+}
+
+/** What a GPU Delaunay run did. */
+export interface DelaunayGpuStats {
+  /** Where the answer came from: the stars, or the CPU after a failure (see `fallbackReason`). */
+  path: 'gpu' | 'cpu';
+  fallbackReason: string | null;
+  sites: number;
+  /** Sites that survived the octagon filter and went to the CPU monotone chain. */
+  hullCandidates: number;
+  /** Convex hull vertices (collinear boundary sites included). */
+  hull: number;
+  /** Triangles of the GPU stars (2n − 2 − h when complete). */
+  triangles: number;
+  grid: { width: number; height: number; shift: number };
+  /** Sites whose star was not final (ring limit, overflow, budget, inconsistency). */
+  failedSites: number;
+  /** Final stars that disagree with a neighbour's. */
+  disagreeingSites: number;
+  meanRing: number;
+  maxRing: number;
+  /** Candidates inserted or tested, summed over sites. */
+  candidates: number;
+  /** Finite incircle tests, and the fraction the float filter could not decide. */
+  incircleTests: number;
+  exactFraction: number;
+  /** Wall time of the hull round trip (extremes, filter, compaction, readback, chain, upload), ms. */
+  hullMs: number;
+}
+
+/** A GPU Delaunay stage: the pipeline's {@link DelaunayStage} plus what happened. */
+export interface GpuDelaunayResult {
+  stage: DelaunayStage;
+  stats: DelaunayGpuStats;
+}
+
+interface Bounds {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+function boundsOf(xy: Float64Array): Bounds {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let k = 0; k < xy.length; k += 2) {
+    const x = xy[k];
+    const y = xy[k + 1];
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+/**
+ * The Delaunay triangulation of `sites` on the GPU by per-site stars (ADR 0013), left in device
+ * buffers: the pipeline's {@link DelaunayStage} (triangles clockwise in a y-up frame, delaunator's
+ * half-edges) in this context's scratch buffers `delaunay/triangles` and `delaunay/halfedges`,
+ * valid until the next call on the context.
+ *
+ * Sites must be unique and finite (as for the CPU's triangulation); the predicates are exact on
+ * the fixed grid (ADR 0010) and cocircular ties are broken by index, so the result is a Delaunay
+ * triangulation of the grid sites with every site a vertex and no flat triangle. When any star is
+ * not final after the ring limit, overflows, disagrees with a neighbour, or the triangle count is
+ * not 2n − 2 − h, the whole answer is the CPU's (`triangulateOrdered`, host arrays, stats say
+ * why) unless `fallback: 'never'`, which returns the GPU buffers anyway with the failure in stats.
+ *
+ * Returns null when there is no triangle: fewer than 3 sites, or all collinear (exact).
+ * Round trips: two for the hull candidates (count, then indices), one for the statistics.
+ */
+export async function gpuDelaunayStage(
+  ctx: GpuContext,
+  sites: Float64Array,
+  options: DelaunayGpuOptions = {},
+): Promise<GpuDelaunayResult | null> {
+  const n = sites.length >> 1;
+  if (n < 3) return null;
+  const bounds = boundsOf(sites);
+  const maxPerDimension = ctx.limits.maxComputeWorkgroupsPerDimension;
+  const plan = (
+    kernel: KernelSpec<Record<string, never>>,
+    params: ArrayLike<number>,
+    buffers: GPUBuffer[],
+    threads: number,
+    size: number,
+  ): PlannedDispatch => ({
+    kernel: kernel as KernelSpec<never>,
+    constants: {},
+    params,
+    entries: buffers.map((buffer, i) => ({ binding: i + 1, buffer })),
+    workgroups: Math.ceil(threads / size),
+  });
+  const buffer = (name: string, bytes: number): GPUBuffer => scratchBuffer(ctx, `delaunay/${name}`, bytes);
+
+  // sites on the fixed grid
+  let grid: FixedGrid;
+  let fixed: GPUBuffer;
+  let upload: GPUBuffer | null = null;
+  const first = ctx.device.createCommandEncoder({ label: 'delaunay hull' });
+  if (options.fixed) {
+    grid = options.fixed.grid;
+    fixed = options.fixed.sites;
+  } else {
+    const box: Box = bounds;
+    grid = gridOfBounds(sites, box);
+    fixed = buffer('fixed', 16 * n);
+    const xy = await uploadStorage(ctx, sites, 'delaunay sites');
+    upload = xy;
+    await recordDispatches(
+      ctx,
+      first,
+      'delaunay/to-grid',
+      [plan(TO_GRID_KERNEL, [n, grid.exponent >>> 0], [xy, fixed], n, CELL_WORKGROUP_SIZE)],
+      maxPerDimension,
+    );
+  }
+
+  // hull candidates: 8 extremes, octagon filter, compaction
+  const hullStart = performance.now();
+  const chunk = EXTREMES_WORKGROUP_SIZE * EXTREMES_ITEMS;
+  let groups = Math.ceil(n / chunk);
+  let from = buffer('extremes-a', 32 * groups);
+  let to = buffer('extremes-b', 32 * groups);
+  const extremePlans: PlannedDispatch[] = [];
+  extremePlans.push({ ...plan(EXTREMES_KERNEL, [n, 0], [fixed, fixed, from], 1, 1), workgroups: groups });
+  while (groups > 1) {
+    const items = 8 * groups;
+    groups = Math.ceil(items / chunk);
+    extremePlans.push({ ...plan(EXTREMES_KERNEL, [items, 1], [fixed, from, to], 1, 1), workgroups: groups });
+    [from, to] = [to, from];
+  }
+  const flags = buffer('hull-flags', 4 * n);
+  const candidates = buffer('hull-candidates', 4 * n);
+  const candidateCount = buffer('hull-candidate-count', 4);
+  for (const p of extremePlans)
+    await recordDispatches(ctx, first, 'delaunay/hull-extremes', [p], maxPerDimension);
+  await recordDispatches(
+    ctx,
+    first,
+    'delaunay/hull-filter',
+    [plan(OCTAGON_FILTER_KERNEL, [n], [fixed, from, flags], n, EXTREMES_WORKGROUP_SIZE)],
+    maxPerDimension,
+  );
+  await encodeCompact(ctx, first, { flags, count: n, indicesOut: candidates, countOut: candidateCount });
+  ctx.device.queue.submit([first.finish()]);
+  const m = (await readback(ctx, candidateCount, new Uint32Array(1)))[0];
+  const ids = await readback(ctx, candidates, new Uint32Array(m));
+  const candidateXy = new Float64Array(2 * m);
+  for (let k = 0; k < m; k++) {
+    candidateXy[2 * k] = toGrid(sites[2 * ids[k]], grid.exponent);
+    candidateXy[2 * k + 1] = toGrid(sites[2 * ids[k] + 1], grid.exponent);
+  }
+  const hull = hullOfCandidates(ids, candidateXy);
+  if (hull === null) return null;
+  const h = hull.length;
+  const triples = new Uint32Array(3 * h);
+  for (let k = 0; k < h; k++) {
+    triples[3 * k] = hull[k];
+    triples[3 * k + 1] = hull[(k + h - 1) % h];
+    triples[3 * k + 2] = hull[(k + 1) % h];
+  }
+  const triplesBuffer = await uploadStorage(ctx, triples, 'delaunay hull triples');
+  const hullMs = performance.now() - hullStart;
+
+  // bucket grid
+  const e = grid.exponent;
+  const star: StarGrid = starGridOf(
+    n,
+    toGrid(bounds.minX, e),
+    toGrid(bounds.minY, e),
+    toGrid(bounds.maxX, e),
+    toGrid(bounds.maxY, e),
+    options.sitesPerCell ?? 2,
+  );
+  const cells = star.width * star.height;
+  const gridParams = [n, star.width, star.shift, 0, ...star.minWords];
+  const encoder = ctx.device.createCommandEncoder({ label: 'delaunay stars' });
+  const prof = options.profiler;
+  const pass = (name: string): GPUComputePassDescriptor | undefined => prof?.passDescriptor(name);
+  const hullNbr = buffer('hull-neighbours', 8 * n);
+  const cellOf = buffer('cell-of', 4 * n);
+  const cellStart = buffer('cell-start', 4 * (cells + 1));
+  const cursor = buffer('cell-cursor', 4 * cells);
+  const cellSites = buffer('cell-sites', 4 * n);
+  const stars = buffer('stars', 4 * STAR_CAPACITY * n);
+  const starInfo = buffer('star-info', 8 * n);
+  const stats = buffer('stats', 4 * STAR_STATS_WORDS);
+  const counts = buffer('triangle-offsets', 4 * (n + 1));
+  const nt = 2 * n - 2 - h;
+  const triangles = buffer('triangles', 12 * nt);
+  const halfedges = buffer('halfedges', 12 * nt);
+  encoder.clearBuffer(hullNbr, 0, 8 * n);
+  encoder.clearBuffer(cellStart, 0, 4 * (cells + 1));
+  encoder.clearBuffer(cursor, 0, 4 * cells);
+  encoder.clearBuffer(stats, 0, 4 * STAR_STATS_WORDS);
+  encoder.clearBuffer(counts, 4 * n, 4);
+  await recordDispatches(
+    ctx,
+    encoder,
+    'delaunay/buckets',
+    [
+      plan(HULL_SCATTER_KERNEL, [h], [triplesBuffer, hullNbr], h, EXTREMES_WORKGROUP_SIZE),
+      plan(CELL_COUNT_KERNEL, gridParams, [fixed, cellOf, cellStart], n, BUCKET_WORKGROUP_SIZE),
+    ],
+    maxPerDimension,
+    pass('hull + cell count'),
+  );
+  await encodeScan(ctx, encoder, { input: cellStart, output: cellStart, count: cells + 1 });
+  await recordDispatches(
+    ctx,
+    encoder,
+    'delaunay/cell-scatter',
+    [plan(CELL_SCATTER_KERNEL, gridParams, [cellOf, cellStart, cursor, cellSites], n, BUCKET_WORKGROUP_SIZE)],
+    maxPerDimension,
+    pass('cell scatter'),
+  );
+  const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
+  const starParams = [n, star.width, star.height, star.shift, ...star.minWords, ringLimit];
+  starParams.push(options.candidateBudget ?? 65536);
+  await recordDispatches(
+    ctx,
+    encoder,
+    'delaunay/stars',
+    [
+      plan(
+        STAR_KERNEL,
+        starParams,
+        [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats],
+        n,
+        STAR_WORKGROUP_SIZE,
+      ),
+    ],
+    maxPerDimension,
+    pass('stars'),
+  );
+  await recordDispatches(
+    ctx,
+    encoder,
+    'delaunay/star-count',
+    [plan(STAR_COUNT_KERNEL, [n], [stars, starInfo, counts, stats], n, STAR_WORKGROUP_SIZE)],
+    maxPerDimension,
+    pass('star count'),
+  );
+  await encodeScan(ctx, encoder, { input: counts, output: counts, count: n + 1 });
+  await recordDispatches(
+    ctx,
+    encoder,
+    'delaunay/star-emit',
+    [plan(STAR_EMIT_KERNEL, [n], [stars, starInfo, counts, triangles], n, STAR_WORKGROUP_SIZE)],
+    maxPerDimension,
+    pass('emit'),
+  );
+  // half-edge twins for the expected count; checked against the emitted count below
+  await encodeTwins(ctx, encoder, {
+    triangles,
+    halfedges,
+    sites: n,
+    halfedgeCount: 3 * nt,
+    pass: pass('twins'),
+  });
+  prof?.resolve(encoder);
+  ctx.device.queue.submit([encoder.finish()]);
+  const words = await readback(ctx, stats, new Uint32Array(STAR_STATS_WORDS));
+  const emitted = (await readback(ctx, counts, new Uint32Array(1), 4 * n))[0];
+  triplesBuffer.destroy();
+  upload?.destroy();
+
+  const result: DelaunayGpuStats = {
+    path: 'gpu',
+    fallbackReason: null,
+    sites: n,
+    hullCandidates: m,
+    hull: h,
+    triangles: emitted,
+    grid: { width: star.width, height: star.height, shift: star.shift },
+    failedSites: words[0],
+    disagreeingSites: words[6],
+    meanRing: words[1] / n,
+    maxRing: words[2],
+    candidates: words[5],
+    incircleTests: words[3],
+    exactFraction: words[3] > 0 ? words[4] / words[3] : 0,
+    hullMs,
+  };
+  if (words[0] > 0) result.fallbackReason = `${words[0]} stars not final`;
+  else if (words[6] > 0) result.fallbackReason = `${words[6]} stars disagree with a neighbour`;
+  else if (emitted !== nt) result.fallbackReason = `${emitted} triangles, expected 2n - 2 - h = ${nt}`;
+  if (result.fallbackReason !== null && options.fallback !== 'never') {
+    const cpu = cpuDelaunayStage(sites);
+    if (cpu === null) return null; // not reached: the hull said there is a triangle
+    return { stage: cpu, stats: { ...result, path: 'cpu' } };
+  }
+  return {
+    stage: { triangles, halfedges, triangleCount: nt, path: 'gpu', flips: 0 },
+    stats: result,
+  };
+}
+
+/** A GPU Delaunay triangulation on the host: delaunator's arrays plus what happened. */
+export interface DelaunayGpuOutput {
+  /** Site indices, three per triangle, clockwise in a y-up frame. */
+  triangles: Uint32Array;
+  /** Per half-edge its twin, or −1 on the hull. */
+  halfedges: Int32Array;
+  stats: DelaunayGpuStats;
+}
+
+/**
+ * {@link gpuDelaunayStage} with the result read back: the triangulation of `sites` (interleaved
+ * xy, unique and finite; e.g. curve-ordered) in their numbering. Null when there is no triangle
+ * (fewer than 3 sites or all collinear).
+ */
+export async function delaunayGpu(
+  ctx: GpuContext,
+  sites: Float64Array,
+  options: DelaunayGpuOptions = {},
+): Promise<DelaunayGpuOutput | null> {
+  const result = await gpuDelaunayStage(ctx, sites, options);
+  if (result === null) return null;
+  const { stage, stats } = result;
+  if (stage.triangles instanceof Uint32Array && stage.halfedges instanceof Int32Array) {
+    return { triangles: stage.triangles, halfedges: stage.halfedges, stats };
+  }
+  const nh = 3 * stage.triangleCount;
+  const triangles = await readback(ctx, stage.triangles as GPUBuffer, new Uint32Array(nh));
+  const halfedges = await readback(ctx, stage.halfedges as GPUBuffer, new Int32Array(nh));
+  return { triangles, halfedges, stats };
+}

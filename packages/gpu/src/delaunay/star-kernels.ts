@@ -1,0 +1,551 @@
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { HALFEDGE_WGSL } from '../voronoi/cells/walk-kernels.js';
+import { FIXED_WGSL } from '../voronoi/fixed/fixed-wgsl.js';
+import { DELAUNAY_PREDICATES_WGSL } from './predicates/predicates-wgsl.js';
+
+/*
+ * Per-site Delaunay stars (ADR 0013). One thread per site i builds the cyclic counter-clockwise
+ * list of its Delaunay neighbours by inserting the sites of the bucket grid ring by ring around
+ * its cell. The list may hold the marker NONE (the vertex at infinity): a pair (a, NONE) or
+ * (NONE, b) is an infinite triangle, an open wedge of the star. Conflicts:
+ * - finite (i, a, b): `incircle_sos(i, a, b, l) > 0` (exact, ties by index);
+ * - (i, a, ∞): l strictly left of i→a, or on the line strictly between i and a;
+ * - (i, ∞, b): l strictly right of i→b, or on the line strictly between i and b.
+ * The orientation tests are exact and unperturbed: with `incircle_sos` that is the lifted-weight
+ * perturbation only, whose triangulation has every site on a hull edge as a vertex and no flat
+ * triangle. The conflicting triangles are contiguous; the neighbours strictly inside the run are
+ * replaced by l. A single neighbour a (the star [a, NONE]) is a half-plane, handled on its own:
+ * a candidate on the line through i and a either splits it into a strip (opposite side),
+ * replaces a (between) or is dropped (beyond).
+ */
+
+/** Most entries (neighbours and infinity markers) a star may hold; more flags the site. */
+export const STAR_CAPACITY = 48;
+/** Threads per workgroup of the star kernels. */
+export const STAR_WORKGROUP_SIZE = 64;
+
+/** Star status: final (its neighbours are the site's Delaunay neighbours). */
+export const STAR_FINAL = 1;
+/** Star status: more than {@link STAR_CAPACITY} entries were needed. */
+export const STAR_OVERFLOW = 2;
+/** Star status: still open or too large after the ring limit. */
+export const STAR_RING_LIMIT = 4;
+/** Star status: the predicates gave a non-contiguous or otherwise impossible conflict set. */
+export const STAR_INCONSISTENT = 8;
+/** Star status: more candidates than the budget were examined. */
+export const STAR_BUDGET = 16;
+
+/**
+ * Words of the star statistics buffer: sites not final, sum of rings, largest ring, finite
+ * conflict tests, tests not decided by the float filter, candidates examined, sites whose star
+ * disagrees with a neighbour's (written by the count kernel), 9 words in all (two spare).
+ */
+export const STAR_STATS_WORDS = 9;
+
+const COMMON = /* wgsl */ `
+${HALFEDGE_WGSL}
+${FIXED_WGSL}
+${DELAUNAY_PREDICATES_WGSL}
+const CAP: u32 = ${STAR_CAPACITY}u;
+const STATUS_FINAL: u32 = ${STAR_FINAL}u;
+const STATUS_OVERFLOW: u32 = ${STAR_OVERFLOW}u;
+const STATUS_RING_LIMIT: u32 = ${STAR_RING_LIMIT}u;
+const STATUS_INCONSISTENT: u32 = ${STAR_INCONSISTENT}u;
+const STATUS_BUDGET: u32 = ${STAR_BUDGET}u;
+`;
+
+const MAIN = /* wgsl */ `@compute @workgroup_size(${STAR_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let i = thread_index(wid, nwg, lid, ${STAR_WORKGROUP_SIZE}u);
+  if (i >= params.sites) {
+    return;
+  }`;
+
+/**
+ * Builds every site's star. Params: sites, grid width, grid height, shift (a cell is 2^shift grid
+ * units), min x (i64), min y (i64), ring limit, candidate budget. Bindings: 1 fixed sites
+ * (`vec4u`), 2 cell starts (scanned counts, cells + 1), 3 site indices by cell, 4 hull neighbours
+ * (`vec2u` (prev + 1, next + 1) on the convex hull, zero elsewhere), 5 stars (`CAP` words a
+ * site), 6 star info (`vec2u` (length, status)), 7 statistics (atomic words, cleared).
+ */
+export const STAR_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'delaunay/stars',
+  source: () => /* wgsl */ `${COMMON}
+struct Params {
+  sites: u32, grid_w: u32, grid_h: u32, shift: u32,
+  min_x: vec2u, min_y: vec2u,
+  max_ring: u32, max_candidates: u32,
+}
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> sites: array<vec4u>;
+@group(0) @binding(2) var<storage, read> cell_start: array<u32>;
+@group(0) @binding(3) var<storage, read> cell_sites: array<u32>;
+@group(0) @binding(4) var<storage, read> hull_nbr: array<vec2u>;
+@group(0) @binding(5) var<storage, read_write> stars: array<u32>;
+@group(0) @binding(6) var<storage, read_write> star_info: array<vec2u>;
+@group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
+
+var<private> star: array<u32, CAP>;
+var<private> tmp: array<u32, CAP>;
+var<private> len: u32;
+var<private> tests: u32;
+var<private> filtered_out: u32;
+// circumdisks still meeting unsearched cells after the last ring, and their bounding box
+var<private> pend: array<vec3f, CAP>;
+var<private> npend: u32;
+var<private> pend_lo: vec2f;
+var<private> pend_hi: vec2f;
+const NO_SKIP: u32 = 0xffffffffu; // npend: the star has an open wedge to close, visit every cell
+
+// 2R < r cells, conservatively: false whenever unsure (it only decides when to stop searching)
+const RADIUS_SLACK: f32 = 3.814697265625e-6; // 2^-18, covers conversion and product roundings
+const RADIUS_MARGIN: f32 = 1.0009765625; // 1 + 2^-10
+const CELL_MARGIN: f32 = 0.0009765625; // 2^-10 cells: the site's position inside its cell
+
+fn nxt(t: u32) -> u32 {
+  return select(t + 1u, 0u, t + 1u == len);
+}
+
+fn prv(t: u32) -> u32 {
+  return select(t - 1u, len - 1u, t == 0u);
+}
+
+// l strictly between p and q, all three on one line (distinct): lexicographic order is line order
+fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
+  return (fixed_less(p, l) && fixed_less(l, q)) || (fixed_less(q, l) && fixed_less(l, p));
+}
+
+fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u) -> bool {
+  let a = star[t];
+  let b = star[nxt(t)];
+  if (a == NONE) {
+    let pb = sites[b];
+    let o = orient_sign(pi, pl, pb);
+    return o > 0 || (o == 0 && strictly_between(pi, pl, pb));
+  }
+  let pa = sites[a];
+  if (b == NONE) {
+    let o = orient_sign(pi, pa, pl);
+    return o > 0 || (o == 0 && strictly_between(pi, pl, pa));
+  }
+  let pb = sites[b];
+  tests += 1u;
+  let s = incircle_sign_path(pi, pa, pb, pl);
+  if (s.y != 0) {
+    filtered_out += 1u;
+  }
+  if (s.x != 0) {
+    return s.x > 0;
+  }
+  return incircle_sos(pi, pa, pb, pl, i, a, b, l) > 0;
+}
+
+fn bit_of(mask: vec2u, t: u32) -> bool {
+  return select((mask.y >> (t - 32u)) & 1u, (mask.x >> t) & 1u, t < 32u) != 0u;
+}
+
+// inserts candidate l into the star; returns status bits of a failure (0 when fine)
+fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
+  let pl = sites[l];
+  if (len == 0u) {
+    star[0] = l;
+    star[1] = NONE;
+    len = 2u;
+    return 0u;
+  }
+  if (len == 2u) {
+    // the half-plane [a, NONE]
+    let a = star[0];
+    let pa = sites[a];
+    let o = orient_sign(pi, pa, pl);
+    if (o > 0) {
+      star[1] = l;
+      star[2] = NONE;
+      len = 3u;
+    } else if (o < 0) {
+      star[2] = l;
+      len = 3u;
+    } else if (fixed_less(pl, pi) != fixed_less(pa, pi)) {
+      star[2] = l;
+      star[3] = NONE;
+      len = 4u;
+    } else if (strictly_between(pi, pl, pa)) {
+      star[0] = l;
+    }
+    return 0u;
+  }
+  var mask = vec2u(0u, 0u);
+  for (var t = 0u; t < len; t++) {
+    if (conflicts(i, pi, t, l, pl)) {
+      if (t < 32u) {
+        mask.x |= 1u << t;
+      } else {
+        mask.y |= 1u << (t - 32u);
+      }
+    }
+  }
+  let total = countOneBits(mask.x) + countOneBits(mask.y);
+  if (total == 0u) {
+    return 0u;
+  }
+  if (total == len) {
+    return STATUS_INCONSISTENT;
+  }
+  var s = 0u;
+  for (var t = 0u; t < len; t++) {
+    if (bit_of(mask, t) && !bit_of(mask, prv(t))) {
+      s = t;
+      break;
+    }
+  }
+  var k = 0u;
+  var t = s;
+  while (bit_of(mask, t)) {
+    k++;
+    t = nxt(t);
+  }
+  if (k != total) {
+    return STATUS_INCONSISTENT;
+  }
+  // entries s+1 .. s+k-1 leave; l goes between entries s and s+k
+  let keep = len - k + 1u;
+  if (keep + 1u > CAP) {
+    return STATUS_OVERFLOW;
+  }
+  let p = star[s];
+  let q = star[t];
+  if (p != NONE && orient_sign(pi, sites[p], pl) <= 0) {
+    return STATUS_INCONSISTENT;
+  }
+  if (q != NONE && orient_sign(pi, pl, sites[q]) <= 0) {
+    return STATUS_INCONSISTENT;
+  }
+  var src = t;
+  for (var j = 0u; j < keep; j++) {
+    tmp[j] = star[src];
+    src = nxt(src);
+  }
+  tmp[keep] = l;
+  len = keep + 1u;
+  for (var j = 0u; j < len; j++) {
+    star[j] = tmp[j];
+  }
+  return 0u;
+}
+
+// The closed circumdisk of star triangle (i, a, b), conservatively enlarged, in cells from the
+// corner of the site's cell (f: the site's position inside it): (centre, radius), or a negative
+// radius when the float estimate cannot bound it (nearly flat triangles).
+fn circumdisk(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f) -> vec3f {
+  let sh = i32(params.shift);
+  let ax = i64_to_f32_scaled(i64_sub(pa.xy, pi.xy), sh);
+  let ay = i64_to_f32_scaled(i64_sub(pa.zw, pi.zw), sh);
+  let bx = i64_to_f32_scaled(i64_sub(pb.xy, pi.xy), sh);
+  let by = i64_to_f32_scaled(i64_sub(pb.zw, pi.zw), sh);
+  let t1 = ax * by;
+  let t2 = ay * bx;
+  let cross_err = RADIUS_SLACK * (abs(t1) + abs(t2));
+  let cross_low = abs(t1 - t2) - cross_err;
+  if (!(cross_low > 0.0)) {
+    return vec3f(0.0, 0.0, -1.0);
+  }
+  // circumcentre relative to the site: (by·|a|² − ay·|b|², ax·|b|² − bx·|a|²) / (2·cross)
+  let la = ax * ax + ay * ay;
+  let lb = bx * bx + by * by;
+  let nx = by * la - ay * lb;
+  let ny = ax * lb - bx * la;
+  let two_cross = 2.0 * (t1 - t2);
+  let ux = nx / two_cross;
+  let uy = ny / two_cross;
+  let n_err = RADIUS_SLACK * (abs(by) * la + abs(ay) * lb + abs(ax) * lb + abs(bx) * la);
+  let err = RADIUS_MARGIN * (n_err + (abs(nx) + abs(ny)) * cross_err / cross_low) / (2.0 * cross_low)
+    + RADIUS_SLACK * (abs(ux) + abs(uy)) + CELL_MARGIN;
+  let rho = RADIUS_MARGIN * sqrt(ux * ux + uy * uy) + 2.0 * err;
+  if (!(rho < 1e15)) {
+    return vec3f(0.0, 0.0, -1.0); // also NaN
+  }
+  return vec3f(f + vec2f(ux, uy), rho);
+}
+
+// The disk meets no grid cell outside the searched block (rings 0..r around the site's cell
+// (cx, cy)): the unsearched part of the grid is up to four strips around the block. Then no
+// unseen site can be inside or on the circle.
+fn disk_searched(disk: vec3f, r: i32, cx: i32, cy: i32) -> bool {
+  let c = disk.xy;
+  let rho = disk.z;
+  let rf = f32(r);
+  let w = i32(params.grid_w);
+  let h = i32(params.grid_h);
+  let grid_lo = vec2f(f32(-cx), f32(-cy));
+  let grid_hi = vec2f(f32(w - cx), f32(h - cy));
+  if (cx - r > 0 && disk_meets(c, rho, grid_lo, vec2f(-rf, grid_hi.y))) {
+    return false;
+  }
+  if (cx + r + 1 < w && disk_meets(c, rho, vec2f(rf + 1.0, grid_lo.y), grid_hi)) {
+    return false;
+  }
+  if (cy - r > 0 && disk_meets(c, rho, grid_lo, vec2f(grid_hi.x, -rf))) {
+    return false;
+  }
+  if (cy + r + 1 < h && disk_meets(c, rho, vec2f(grid_lo.x, rf + 1.0), grid_hi)) {
+    return false;
+  }
+  return true;
+}
+
+// the disk (centre c, radius rho) meets the closed rectangle [lo, hi] (touching counts)
+fn disk_meets(c: vec2f, rho: f32, lo: vec2f, hi: vec2f) -> bool {
+  let d = clamp(c, lo, hi) - c;
+  return dot(d, d) <= rho * rho;
+}
+
+// 1 final, 0 not yet, -1 impossible (a complete star of the wrong shape)
+fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, complete: bool) -> i32 {
+  var infinite = 0u;
+  var at = 0u;
+  for (var t = 0u; t < len; t++) {
+    if (star[t] == NONE) {
+      infinite++;
+      at = t;
+    }
+  }
+  let fail = select(0, -1, complete);
+  npend = NO_SKIP;
+  if (len < 3u) {
+    return fail;
+  }
+  if (hull.x != 0u) {
+    // a hull site keeps exactly one open wedge, from its previous to its next hull neighbour
+    if (infinite != 1u || star[prv(at)] != hull.x - 1u || star[nxt(at)] != hull.y - 1u) {
+      return fail;
+    }
+  } else if (infinite != 0u) {
+    return fail;
+  }
+  if (complete) {
+    return 1;
+  }
+  // the disks that still meet unsearched cells; only cells meeting one of them need a visit
+  // (the union of a closed star's circumdisks only shrinks as sites are inserted)
+  npend = 0u;
+  pend_lo = vec2f(1e30);
+  pend_hi = vec2f(-1e30);
+  for (var t = 0u; t < len; t++) {
+    let a = star[t];
+    let b = star[nxt(t)];
+    if (a == NONE || b == NONE) {
+      continue;
+    }
+    let disk = circumdisk(pi, sites[a], sites[b], f);
+    if (disk.z < 0.0) {
+      npend = NO_SKIP;
+      return 0;
+    }
+    if (!disk_searched(disk, r, cx, cy)) {
+      pend[npend] = disk;
+      npend++;
+      pend_lo = min(pend_lo, disk.xy - vec2f(disk.z));
+      pend_hi = max(pend_hi, disk.xy + vec2f(disk.z));
+    }
+  }
+  return select(0, 1, npend == 0u);
+}
+
+// cell (dx, dy) from the site's cell may hold a site in conflict with the star
+fn cell_needed(dx: i32, dy: i32) -> bool {
+  if (npend == NO_SKIP) {
+    return true;
+  }
+  let lo = vec2f(f32(dx), f32(dy));
+  let hi = lo + vec2f(1.0);
+  if (any(hi < pend_lo) || any(lo > pend_hi)) {
+    return false;
+  }
+  for (var k = 0u; k < npend; k++) {
+    if (disk_meets(pend[k].xy, pend[k].z, lo, hi)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+${MAIN}
+  let pi = sites[i];
+  len = 0u;
+  tests = 0u;
+  filtered_out = 0u;
+  npend = NO_SKIP;
+  let cx = i32(u64_shr(i64_sub(pi.xy, params.min_x), params.shift).x);
+  let cy = i32(u64_shr(i64_sub(pi.zw, params.min_y), params.shift).x);
+  // position inside the cell, in cells (the low bits below the shift, scaled)
+  let back = 64u - params.shift;
+  let sh = i32(params.shift);
+  let f = vec2f(i64_to_f32_scaled(u64_shr(u64_shl(i64_sub(pi.xy, params.min_x), back), back), sh),
+                i64_to_f32_scaled(u64_shr(u64_shl(i64_sub(pi.zw, params.min_y), back), back), sh));
+  let w = i32(params.grid_w);
+  let h = i32(params.grid_h);
+  let hull = hull_nbr[i];
+  var status = 0u;
+  var seen = 0u;
+  var ring = 0u;
+  for (var r = 0; r <= i32(params.max_ring); r++) {
+    ring = u32(r);
+    for (var dy = -r; dy <= r && status == 0u; dy++) {
+      let y = cy + dy;
+      if (y < 0 || y >= h) {
+        continue;
+      }
+      let step = select(2 * r, 1, dy == -r || dy == r);
+      for (var dx = -r; dx <= r && status == 0u; dx += step) {
+        let x = cx + dx;
+        if (x < 0 || x >= w || !cell_needed(dx, dy)) {
+          continue;
+        }
+        let c = u32(y) * params.grid_w + u32(x);
+        for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
+          let l = cell_sites[k];
+          if (l == i) {
+            continue;
+          }
+          seen++;
+          if (seen > params.max_candidates) {
+            status = STATUS_BUDGET;
+            break;
+          }
+          status = insert(i, pi, l);
+          if (status != 0u) {
+            break;
+          }
+        }
+      }
+    }
+    if (status != 0u) {
+      break;
+    }
+    let complete = cx <= r && cy <= r && cx + r + 1 >= w && cy + r + 1 >= h;
+    if (r > 0 || complete) {
+      let verdict = star_final(pi, r, cx, cy, f, hull, complete);
+      if (verdict > 0) {
+        status = STATUS_FINAL;
+        break;
+      }
+      if (verdict < 0) {
+        status = STATUS_INCONSISTENT;
+        break;
+      }
+    }
+  }
+  if (status == 0u) {
+    status = STATUS_RING_LIMIT;
+  }
+  let base = i * CAP;
+  for (var t = 0u; t < len; t++) {
+    stars[base + t] = star[t];
+  }
+  star_info[i] = vec2u(len, status);
+  if (status != STATUS_FINAL) {
+    atomicAdd(&stats[0], 1u);
+  }
+  atomicAdd(&stats[1], ring);
+  atomicMax(&stats[2], ring);
+  atomicAdd(&stats[3], tests);
+  atomicAdd(&stats[4], filtered_out);
+  atomicAdd(&stats[5], seen);
+}
+`,
+};
+
+const STAR_READ = /* wgsl */ `
+struct Params { sites: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> stars: array<u32>;
+@group(0) @binding(2) var<storage, read> star_info: array<vec2u>;
+
+fn star_at(s: u32, t: u32) -> u32 {
+  return stars[s * CAP + t];
+}
+
+// star of s holds x then y consecutively (cyclically)
+fn has_pair(s: u32, x: u32, y: u32) -> bool {
+  let info = star_info[s];
+  if (info.y != STATUS_FINAL) {
+    return false;
+  }
+  let n = info.x;
+  for (var t = 0u; t < n; t++) {
+    if (star_at(s, t) == x) {
+      return star_at(s, select(t + 1u, 0u, t + 1u == n)) == y;
+    }
+  }
+  return false;
+}
+`;
+
+/**
+ * Checks each final star against its neighbours' (every finite triangle (i, a, b) of i's star
+ * appears as (a, b, i) in a's and (b, i, a) in b's) and counts the triangles the site emits:
+ * those whose other two vertices have larger indices. Params: sites. Bindings: 1 stars, 2 star
+ * info, 3 counts (one more entry, for the scan), 4 statistics (word 6: disagreeing sites).
+ */
+export const STAR_COUNT_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'delaunay/star-count',
+  source: () => /* wgsl */ `${COMMON}
+${STAR_READ}
+@group(0) @binding(3) var<storage, read_write> counts: array<u32>;
+@group(0) @binding(4) var<storage, read_write> stats: array<atomic<u32>>;
+${MAIN}
+  let info = star_info[i];
+  if (info.y != STATUS_FINAL) {
+    counts[i] = 0u;
+    return;
+  }
+  let n = info.x;
+  var count = 0u;
+  var agree = true;
+  for (var t = 0u; t < n; t++) {
+    let a = star_at(i, t);
+    let b = star_at(i, select(t + 1u, 0u, t + 1u == n));
+    if (a == NONE || b == NONE) {
+      continue;
+    }
+    agree = agree && has_pair(a, b, i) && has_pair(b, i, a);
+    count += u32(a > i && b > i);
+  }
+  if (!agree) {
+    atomicAdd(&stats[6], 1u);
+  }
+  counts[i] = select(0u, count, agree);
+}
+`,
+};
+
+/**
+ * Writes each site's triangles at its scanned offset, three site indices each, clockwise in a
+ * y-up frame (delaunator's convention): the star's counter-clockwise (i, a, b) becomes (i, b, a).
+ * Params: sites. Bindings: 1 stars, 2 star info, 3 offsets (scanned counts), 4 triangles.
+ */
+export const STAR_EMIT_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'delaunay/star-emit',
+  source: () => /* wgsl */ `${COMMON}
+${STAR_READ}
+@group(0) @binding(3) var<storage, read> offsets: array<u32>;
+@group(0) @binding(4) var<storage, read_write> triangles: array<u32>;
+${MAIN}
+  let info = star_info[i];
+  var at = 3u * offsets[i];
+  let end = 3u * offsets[i + 1u];
+  let n = info.x;
+  for (var t = 0u; t < n && at < end; t++) {
+    let a = star_at(i, t);
+    let b = star_at(i, select(t + 1u, 0u, t + 1u == n));
+    if (a != NONE && b != NONE && a > i && b > i) {
+      triangles[at] = i;
+      triangles[at + 1u] = b;
+      triangles[at + 2u] = a;
+      at += 3u;
+    }
+  }
+}
+`,
+};

@@ -1,0 +1,213 @@
+import { generatePoints, SeededRandom, uniqueSites } from '@geoframe/core';
+import { triangulate } from '@geoframe/cpu-fallback';
+import { incircle, orient2d } from 'robust-predicates';
+import { describe, expect, test } from 'vitest';
+import { type DelaunayGpuOutput, delaunayGpu } from '../src/delaunay/delaunay-gpu.js';
+import { hullOfCandidates } from '../src/delaunay/hull-chain.js';
+import { fixedGrid, wordsToBigInt } from '../src/voronoi/fixed/fixed-grid.js';
+import { gpuTest, requireGpu } from './gpu-test-context.js';
+
+/** Grid values of the sites as doubles (exact: at most 53 significant bits, ADR 0010). */
+function gridXy(sites: Float64Array): Float64Array {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let k = 0; k < sites.length; k += 2) {
+    minX = Math.min(minX, sites[k]);
+    maxX = Math.max(maxX, sites[k]);
+    minY = Math.min(minY, sites[k + 1]);
+    maxY = Math.max(maxY, sites[k + 1]);
+  }
+  const grid = fixedGrid(sites, { minX, minY, maxX, maxY });
+  const out = new Float64Array(sites.length);
+  for (let k = 0; k < sites.length; k++) {
+    const v = wordsToBigInt(grid.sites, 2 * k);
+    out[k] = Number(v);
+    expect(BigInt(out[k])).toBe(v);
+  }
+  return out;
+}
+
+const next = (e: number): number => (e % 3 === 2 ? e - 2 : e + 1);
+
+/** Sorted vertex triples, one string a triangle, for set comparison. */
+function triangleKeys(triangles: Uint32Array): string[] {
+  const keys: string[] = [];
+  for (let t = 0; t < triangles.length; t += 3) {
+    const v = [triangles[t], triangles[t + 1], triangles[t + 2]].sort((a, b) => a - b);
+    keys.push(v.join(','));
+  }
+  return keys.sort();
+}
+
+/**
+ * Checks `out` as a Delaunay triangulation of `sites` against robust-predicates on the grid
+ * values and against the CPU's triangulation; returns the number of cocircular interior edges.
+ */
+function checkDelaunay(sites: Float64Array, out: DelaunayGpuOutput): number {
+  const n = sites.length >> 1;
+  const xy = gridXy(sites);
+  const { triangles, halfedges } = out;
+  const cpu = triangulate(sites);
+  expect(cpu).not.toBeNull();
+  if (cpu === null) return 0;
+  const h = cpu.hull.length;
+  // counts: every site a vertex, 2n − 2 − h triangles, h hull half-edges
+  expect(triangles.length).toBe(3 * (2 * n - 2 - h));
+  expect(halfedges.length).toBe(triangles.length);
+  const used = new Uint8Array(n);
+  for (const v of triangles) used[v] = 1;
+  expect(used.reduce((a, b) => a + b, 0)).toBe(n);
+  expect(out.stats.hull).toBe(h);
+  let hullEdges = 0;
+  let ties = 0;
+  let badOrient = 0;
+  let badTwin = 0;
+  let notDelaunay = 0;
+  const p = (v: number): [number, number] => [xy[2 * v], xy[2 * v + 1]];
+  for (let t = 0; t < triangles.length; t += 3) {
+    const [ax, ay] = p(triangles[t]);
+    const [bx, by] = p(triangles[t + 1]);
+    const [cx, cy] = p(triangles[t + 2]);
+    // clockwise in y up: robust-predicates' orient2d is positive for clockwise
+    if (!(orient2d(ax, ay, bx, by, cx, cy) > 0)) badOrient++;
+  }
+  for (let e = 0; e < halfedges.length; e++) {
+    const f = halfedges[e];
+    if (f === -1) {
+      hullEdges++;
+      continue;
+    }
+    if (halfedges[f] !== e || triangles[f] !== triangles[next(e)] || triangles[next(f)] !== triangles[e]) {
+      badTwin++;
+      continue;
+    }
+    if (f < e) continue;
+    // the vertex opposite e across it must not be inside e's (clockwise) circumcircle
+    const t = e - (e % 3);
+    const [ax, ay] = p(triangles[t]);
+    const [bx, by] = p(triangles[t + 1]);
+    const [cx, cy] = p(triangles[t + 2]);
+    const [dx, dy] = p(triangles[next(next(f))]);
+    const s = incircle(ax, ay, bx, by, cx, cy, dx, dy); // positive inside a counter-clockwise circle
+    if (s < 0) notDelaunay++;
+    else if (s === 0) ties++;
+  }
+  expect({ badOrient, badTwin, notDelaunay }).toEqual({ badOrient: 0, badTwin: 0, notDelaunay: 0 });
+  expect(hullEdges).toBe(h);
+  // where the Delaunay triangulation is unique, it is the CPU's
+  if (cpu.cocircularEdges === 0) expect(triangleKeys(triangles)).toEqual(triangleKeys(cpu.triangles));
+  return ties;
+}
+
+function cloudWithLines(n: number, seed: number): Float64Array {
+  const rng = new SeededRandom(seed);
+  const xy: number[] = [];
+  for (let i = 0; i < n; i++) xy.push(rng.next() * 1000, rng.next() * 1000);
+  // a horizontal, a vertical and a diagonal run of evenly spaced sites through the cloud
+  for (let k = 0; k < 200; k++) xy.push(100 + 4 * k, 500);
+  for (let k = 0; k < 200; k++) xy.push(300, 50 + 4.5 * k);
+  for (let k = 0; k < 150; k++) xy.push(200 + 3 * k, 150 + 3 * k);
+  return uniqueSites(new Float64Array(xy)).xy;
+}
+
+function clustered(seed: number): Float64Array {
+  const rng = new SeededRandom(seed);
+  const xy: number[] = [];
+  for (let i = 0; i < 1200; i++) xy.push(500 + 1e-6 * rng.gaussian(), 500 + 1e-6 * rng.gaussian());
+  for (let i = 0; i < 100; i++) xy.push(rng.next() * 1000, rng.next() * 1000);
+  return uniqueSites(new Float64Array(xy)).xy;
+}
+
+const CASES: { name: string; xy: () => Float64Array; gpu: boolean }[] = [
+  { name: 'uniform 20000', xy: () => generatePoints('uniform', 20_000, 3), gpu: true },
+  { name: 'clustered σ = 1e-6 plus outliers', xy: () => clustered(5), gpu: true },
+  { name: 'lattice 100 × 100', xy: () => generatePoints('lattice', 10_000), gpu: true },
+  { name: 'lattice 60 × 60 at 1e7', xy: () => generatePoints('lattice-offset', 3600), gpu: true },
+  { name: 'circle 1000', xy: () => generatePoints('circle', 1000), gpu: true },
+  { name: 'collinear runs in a cloud', xy: () => cloudWithLines(3000, 7), gpu: true },
+  { name: 'three sites', xy: () => new Float64Array([0, 0, 4, 0, 1, 3]), gpu: true },
+  { name: 'four cocircular sites', xy: () => new Float64Array([0, 0, 1, 0, 1, 1, 0, 1]), gpu: true },
+  { name: 'four sites, one inside', xy: () => new Float64Array([0, 0, 10, 0, 5, 9, 5, 3]), gpu: true },
+  { name: 'collinear border', xy: () => new Float64Array([0, 0, 1, 0, 2, 0, 3, 0, 1.5, 2]), gpu: true },
+];
+
+describe('GPU Delaunay by per-site stars', () => {
+  for (const c of CASES) {
+    gpuTest(
+      `${c.name}: a valid Delaunay triangulation, the CPU's where unique`,
+      async () => {
+        const ctx = await requireGpu();
+        const sites = c.xy();
+        const out = await delaunayGpu(ctx, sites, { fallback: 'never' });
+        expect(out).not.toBeNull();
+        if (out === null) return;
+        const { stats } = out;
+        console.log(
+          `${c.name}: n ${stats.sites}, hull ${stats.hull} (${stats.hullCandidates} candidates), ` +
+            `grid ${stats.grid.width}×${stats.grid.height}, rings mean ${stats.meanRing.toFixed(2)} max ${stats.maxRing}, ` +
+            `failed ${stats.failedSites}, disagreeing ${stats.disagreeingSites}, ` +
+            `not filtered ${(100 * stats.exactFraction).toFixed(1)}%, fallback: ${stats.fallbackReason ?? 'none'}`,
+        );
+        if (c.gpu) expect(stats.fallbackReason).toBeNull();
+        const ties = checkDelaunay(sites, out);
+        if (c.name.startsWith('lattice')) expect(ties).toBeGreaterThan(0);
+      },
+      60_000,
+    );
+  }
+
+  gpuTest('a forced failure (ring limit 1) answers with the CPU and says so', async () => {
+    const ctx = await requireGpu();
+    const sites = generatePoints('uniform', 2000, 9);
+    const out = await delaunayGpu(ctx, sites, { ringLimit: 1 });
+    expect(out).not.toBeNull();
+    if (out === null) return;
+    expect(out.stats.path).toBe('cpu');
+    expect(out.stats.failedSites).toBeGreaterThan(0);
+    expect(out.stats.fallbackReason).toMatch(/not final/);
+    checkDelaunay(sites, out);
+  });
+
+  gpuTest('no triangle: fewer than three sites or all collinear', async () => {
+    const ctx = await requireGpu();
+    expect(await delaunayGpu(ctx, new Float64Array([0, 0, 1, 1]))).toBeNull();
+    expect(await delaunayGpu(ctx, generatePoints('collinear', 500, 2))).toBeNull();
+  });
+});
+
+describe('hull of the octagon survivors', () => {
+  test('keeps collinear boundary sites, counter-clockwise, and equals a brute-force hull', () => {
+    const rng = new SeededRandom(11);
+    const xy: number[] = [];
+    for (let x = 0; x <= 6; x++) for (let y = 0; y <= 4; y++) xy.push(x, y);
+    for (let k = 0; k < 40; k++) xy.push(Math.floor(rng.next() * 7), Math.floor(rng.next() * 5));
+    const sites = uniqueSites(new Float64Array(xy)).xy;
+    const m = sites.length >> 1;
+    const ids = new Uint32Array(m).map((_, k) => k);
+    const hull = hullOfCandidates(ids, sites);
+    expect(hull).not.toBeNull();
+    if (hull === null) return;
+    // brute force: the sites on the boundary of the 6 × 4 rectangle
+    const boundary = [];
+    for (let k = 0; k < m; k++) {
+      const [x, y] = [sites[2 * k], sites[2 * k + 1]];
+      if (x === 0 || x === 6 || y === 0 || y === 4) boundary.push(k);
+    }
+    expect([...hull].sort((a, b) => a - b)).toEqual(boundary);
+    for (let k = 0; k < hull.length; k++) {
+      const [a, b, c] = [hull[k], hull[(k + 1) % hull.length], hull[(k + 2) % hull.length]];
+      const o = orient2d(
+        sites[2 * a],
+        sites[2 * a + 1],
+        sites[2 * b],
+        sites[2 * b + 1],
+        sites[2 * c],
+        sites[2 * c + 1],
+      );
+      expect(o).toBeLessThanOrEqual(0); // counter-clockwise or straight, never clockwise
+    }
+    expect(hullOfCandidates(new Uint32Array([0, 1, 2]), new Float64Array([0, 0, 1, 1, 2, 2]))).toBeNull();
+  });
+});
