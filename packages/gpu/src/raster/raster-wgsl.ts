@@ -230,7 +230,7 @@ export const JFA_TILE: readonly [number, number] = [32, 8];
  * dispatch row i covers tile row (i mod perClass)·classStride + ⌊i / perClass⌋ (beyond the grid
  * for the last `classStride·perClass − tileRows` dispatch rows). Pixel rows y − step, y and
  * y + step then lie in consecutive tile rows of the order, so the three reads of a pixel row (as
- * the row above, itself and the row below of other pixels) come close together and hit L2; in
+ * the row above, itself and the row below of other pixels) come close together, for L2; in
  * row-major order they lie `step` pixel rows of traffic apart (at 4096² and step 2048, about
  * 200 MB of a carrying pass: more than L2 holds, so each label would come from memory 3 times).
  */

@@ -29,8 +29,8 @@ export interface VoronoiRasterGpuOptions extends RasterGpuOptions {
  *   dispatch) with one step-1 pass, mark pixels whose neighbours all share their label.
  *   Approximate like JFA; `stats.pixelsProcessed` shows the work.
  *
- * In 2D the JFA passes carry each pixel's site position next to its label (`carryPositions`),
- * which changes their speed, not their labels.
+ * In 2D, the JFA passes during which neighbouring pixels hold unrelated sites carry each pixel's
+ * site position next to its label (`carryPositions`), which changes their speed, not their labels.
  * - 'exact': nearest site over all sites (also outside the bounds) by a ring search over site
  *   buckets in f32 with a conservative error bound; pixels whose two best candidates are within
  *   it are re-decided on the CPU in f64 (`stats.nearTies`), so the labels equal an f64 brute force
