@@ -147,6 +147,7 @@ describe('GPU Delaunay by per-site stars', () => {
         console.log(
           `${c.name}: n ${stats.sites}, hull ${stats.hull} (${stats.hullCandidates} candidates), ` +
             `grid ${stats.grid.width}×${stats.grid.height}, rings mean ${stats.meanRing.toFixed(2)} max ${stats.maxRing}, ` +
+            `candidates mean ${(stats.candidates / stats.sites).toFixed(1)} max ${stats.maxCandidates}, ${stats.farSites} beyond ring 4, ` +
             `failed ${stats.failedSites}, disagreeing ${stats.disagreeingSites}, ` +
             `not filtered ${(100 * stats.exactFraction).toFixed(1)}%, fallback: ${stats.fallbackReason ?? 'none'}`,
         );
@@ -154,7 +155,7 @@ describe('GPU Delaunay by per-site stars', () => {
         const ties = checkDelaunay(sites, out);
         if (c.name.startsWith('lattice')) expect(ties).toBeGreaterThan(0);
       },
-      60_000,
+      180_000, // the first test compiles the star kernel: seconds on lavapipe, more under load
     );
   }
 

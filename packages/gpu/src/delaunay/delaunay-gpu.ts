@@ -71,8 +71,11 @@ export interface DelaunayGpuStats {
   disagreeingSites: number;
   meanRing: number;
   maxRing: number;
-  /** Candidates inserted or tested, summed over sites. */
+  /** Candidates inserted or tested, summed over sites, and the most one site examined. */
   candidates: number;
+  maxCandidates: number;
+  /** Sites that searched more than 4 rings (the tail of the work). */
+  farSites: number;
   /** Finite incircle tests, and the fraction the float filter could not decide. */
   incircleTests: number;
   exactFraction: number;
@@ -335,6 +338,8 @@ export async function gpuDelaunayStage(
     meanRing: words[1] / n,
     maxRing: words[2],
     candidates: words[5],
+    maxCandidates: words[7],
+    farSites: words[8],
     incircleTests: words[3],
     exactFraction: words[3] > 0 ? words[4] / words[3] : 0,
     hullMs,

@@ -38,7 +38,8 @@ export const STAR_BUDGET = 16;
 /**
  * Words of the star statistics buffer: sites not final, sum of rings, largest ring, finite
  * conflict tests, tests not decided by the float filter, candidates examined, sites whose star
- * disagrees with a neighbour's (written by the count kernel), 9 words in all (two spare).
+ * disagrees with a neighbour's (written by the count kernel), most candidates of one site, sites
+ * that searched more than 4 rings.
  */
 export const STAR_STATS_WORDS = 9;
 
@@ -91,8 +92,11 @@ var<private> tmp: array<u32, CAP>;
 var<private> len: u32;
 var<private> tests: u32;
 var<private> filtered_out: u32;
-// circumdisks still meeting unsearched cells after the last ring, and their bounding box
-var<private> pend: array<vec3f, CAP>;
+var<private> seen: u32;
+var<private> prev_hull: u32;
+var<private> next_hull: u32;
+// conflict regions still meeting unsearched cells after the last ring, and their bounding box
+var<private> pend: array<vec4f, CAP>;
 var<private> npend: u32;
 var<private> pend_lo: vec2f;
 var<private> pend_hi: vec2f;
@@ -234,70 +238,197 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   return 0u;
 }
 
-// The closed circumdisk of star triangle (i, a, b), conservatively enlarged, in cells from the
-// corner of the site's cell (f: the site's position inside it): (centre, radius), or a negative
-// radius when the float estimate cannot bound it (nearly flat triangles).
-fn circumdisk(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f) -> vec3f {
-  let sh = i32(params.shift);
-  let ax = i64_to_f32_scaled(i64_sub(pa.xy, pi.xy), sh);
-  let ay = i64_to_f32_scaled(i64_sub(pa.zw, pi.zw), sh);
-  let bx = i64_to_f32_scaled(i64_sub(pb.xy, pi.xy), sh);
-  let by = i64_to_f32_scaled(i64_sub(pb.zw, pi.zw), sh);
-  let t1 = ax * by;
-  let t2 = ay * bx;
-  let cross_err = RADIUS_SLACK * (abs(t1) + abs(t2));
-  let cross_low = abs(t1 - t2) - cross_err;
-  if (!(cross_low > 0.0)) {
-    return vec3f(0.0, 0.0, -1.0);
+// v · 2^−k for an i128 v, |v| truncated to 24 significant bits (relative error below 2^−23);
+// the caller keeps the exponent normal
+fn i128_to_f32_scaled(v: vec4u, k: i32) -> f32 {
+  let neg = i128_is_neg(v);
+  let m = select(v, i128_neg(v), neg);
+  var top = 3u;
+  while (top > 0u && m[top] == 0u) {
+    top--;
   }
-  // circumcentre relative to the site: (by·|a|² − ay·|b|², ax·|b|² − bx·|a|²) / (2·cross)
-  let la = ax * ax + ay * ay;
-  let lb = bx * bx + by * by;
-  let nx = by * la - ay * lb;
-  let ny = ax * lb - bx * la;
-  let two_cross = 2.0 * (t1 - t2);
-  let ux = nx / two_cross;
-  let uy = ny / two_cross;
-  let n_err = RADIUS_SLACK * (abs(by) * la + abs(ay) * lb + abs(ax) * lb + abs(bx) * la);
-  let err = RADIUS_MARGIN * (n_err + (abs(nx) + abs(ny)) * cross_err / cross_low) / (2.0 * cross_low)
-    + RADIUS_SLACK * (abs(ux) + abs(uy)) + CELL_MARGIN;
-  let rho = RADIUS_MARGIN * sqrt(ux * ux + uy * uy) + 2.0 * err;
-  if (!(rho < 1e15)) {
-    return vec3f(0.0, 0.0, -1.0); // also NaN
+  if (m[top] == 0u) {
+    return 0.0;
   }
-  return vec3f(f + vec2f(ux, uy), rho);
+  let window = vec2u(select(0u, m[max(top, 1u) - 1u], top > 0u), m[top]);
+  let wl = u64_bit_length(window);
+  let len = wl + 32u * max(top, 1u) - 32u;
+  var mant: u32;
+  if (wl > 24u) {
+    mant = u64_shr(window, wl - 24u).x;
+  } else {
+    mant = window.x << (24u - wl);
+  }
+  let biased = u32(i32(len) - 1 - k + 127);
+  return bitcast<f32>(select(0u, 0x80000000u, neg) | (biased << 23u) | (mant & 0x7fffffu));
 }
 
-// The disk meets no grid cell outside the searched block (rings 0..r around the site's cell
+// exact difference q − p of two grid points, in cells (relative error below 2^−23 a coordinate)
+fn cells_between(p: vec4u, q: vec4u) -> vec2f {
+  let sh = i32(params.shift);
+  return vec2f(i64_to_f32_scaled(i64_sub(q.xy, p.xy), sh), i64_to_f32_scaled(i64_sub(q.zw, p.zw), sh));
+}
+
+// Where a site in conflict with star triangle (i, a, b) (counter-clockwise) can lie, enlarged
+// conservatively, in cells from the corner of the site's cell (f: the site's position in it).
+// With m the vertex of the largest angle (opposite the longest side pq, (p, q, m) a rotation of
+// (i, a, b)), computed from m, where the float formula is well conditioned unless the triangle
+// is flat:
+// - its circumdisk, (centre.x, centre.y, radius, 0);
+// - for a large circle (radius over 4·|pq|, or a triangle too flat for the float circumcentre)
+//   with an obtuse angle at m, a half-plane (n.x, n.y, c, 1) holding
+//   {x : n·x ≤ c}: n is the unit normal of p→q towards m; the disk lies beyond pq except for the
+//   cap on m's side, at most |pq|·|cross| / (2·|pm|·|mq|) deep (c²/R with c = |pq|/2; valid as m
+//   lies on the minor arc), |cross| twice the area, exact;
+// - (0, 0, 0, -1) when neither can be bounded (not expected; every cell is then visited).
+fn conflict_region(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f) -> vec4f {
+  let ia = cells_between(pi, pa);
+  let ib = cells_between(pi, pb);
+  let ab = cells_between(pa, pb);
+  let l_ia = length(ia);
+  let l_ib = length(ib);
+  let l_ab = length(ab);
+  // rotation (p, q, m) of (i, a, b) with m opposite the longest side
+  var pm = pi; // m = b: (p, q) = (i, a)
+  var pp = pi;
+  var pq = pa;
+  var l_pq = l_ia;
+  var l_pm = l_ib;
+  var l_mq = l_ab;
+  if (l_ab >= l_ia && l_ab >= l_ib) {
+    pm = pi; // m = i: (p, q) = (a, b)
+    pp = pa;
+    pq = pb;
+    l_pq = l_ab;
+    l_pm = l_ia;
+    l_mq = l_ib;
+  } else if (l_ib >= l_ia) {
+    pm = pa; // m = a: (p, q) = (b, i)
+    pp = pb;
+    pq = pi;
+    l_pq = l_ib;
+    l_pm = l_ab;
+    l_mq = l_ia;
+  } else {
+    pm = pb;
+  }
+  let v1 = cells_between(pm, pp);
+  let v2 = cells_between(pm, pq);
+  let origin = f + cells_between(pi, pm);
+  let t1 = v1.x * v2.y;
+  let t2 = v1.y * v2.x;
+  let cross_err = RADIUS_SLACK * (abs(t1) + abs(t2));
+  let cross_low = abs(t1 - t2) - cross_err;
+  // the half-plane is the tighter bound for large circles (the disk's error margins grow with its
+  // radius); it needs an obtuse angle at m
+  let obtuse = l_pq * l_pq > (l_pm * l_pm + l_mq * l_mq) * RADIUS_MARGIN && l_pm * l_mq > 0.0;
+  var disk = vec4f(0.0, 0.0, 0.0, -1.0);
+  if (cross_low > 0.0) {
+    // circumcentre relative to m: (v2.y·|v1|² − v1.y·|v2|², v1.x·|v2|² − v2.x·|v1|²) / (2·cross)
+    let l1 = dot(v1, v1);
+    let l2 = dot(v2, v2);
+    let nx = v2.y * l1 - v1.y * l2;
+    let ny = v1.x * l2 - v2.x * l1;
+    let two_cross = 2.0 * (t1 - t2);
+    let ux = nx / two_cross;
+    let uy = ny / two_cross;
+    let n_err = RADIUS_SLACK * (abs(v2.y) * l1 + abs(v1.y) * l2 + abs(v1.x) * l2 + abs(v2.x) * l1);
+    let err = RADIUS_MARGIN * (n_err + (abs(nx) + abs(ny)) * cross_err / cross_low) / (2.0 * cross_low)
+      + RADIUS_SLACK * (abs(ux) + abs(uy)) + CELL_MARGIN;
+    let radius = sqrt(ux * ux + uy * uy);
+    let rho = RADIUS_MARGIN * radius + 2.0 * err;
+    if (rho < 1e15) {
+      disk = vec4f(origin + vec2f(ux, uy), rho, 0.0);
+      if (!obtuse || radius < 4.0 * l_pq) {
+        return disk;
+      }
+    }
+  }
+  if (!obtuse) {
+    return disk; // not bounded by the float formula and not flat: not expected
+  }
+  // a large circle through an obtuse m: the exact cross product, the cap's depth, the line pq
+  let dx1 = i64_sub(pp.xy, pm.xy);
+  let dy1 = i64_sub(pp.zw, pm.zw);
+  let dx2 = i64_sub(pq.xy, pm.xy);
+  let dy2 = i64_sub(pq.zw, pm.zw);
+  let sh = i32(params.shift);
+  let cross = abs(i128_to_f32_scaled(i128_sub(i64_mul(dx1, dy2), i64_mul(dy1, dx2)), 2 * sh));
+  let depth = RADIUS_MARGIN * l_pq * cross / (2.0 * l_pm * l_mq);
+  let d = cells_between(pp, pq);
+  let n = vec2f(-d.y, d.x) / length(d); // left of p→q: towards m
+  let pc = f + cells_between(pi, pp);
+  let slack = CELL_MARGIN + RADIUS_SLACK * (abs(pc.x) + abs(pc.y) + f32(params.grid_w + params.grid_h));
+  let c = dot(n, pc) + depth + slack;
+  if (!(abs(c) < 1e15)) {
+    return disk;
+  }
+  return vec4f(n, c, 1.0);
+}
+
+// the region meets the closed rectangle [lo, hi] (touching counts)
+fn region_meets(region: vec4f, lo: vec2f, hi: vec2f) -> bool {
+  if (region.w == 0.0) {
+    let d = clamp(region.xy, lo, hi) - region.xy;
+    return dot(d, d) <= region.z * region.z;
+  }
+  let n = region.xy;
+  let corner = vec2f(select(lo.x, hi.x, n.x < 0.0), select(lo.y, hi.y, n.y < 0.0));
+  return dot(n, corner) <= region.z;
+}
+
+// bounding box (lo, hi) of the region inside the rectangle [lo, hi] (lo > hi when they miss):
+// a disk's box clipped, or the rectangle clipped by the half-plane (its corners inside and the
+// crossings of its sides)
+fn region_box(region: vec4f, lo: vec2f, hi: vec2f) -> vec4f {
+  if (region.w == 0.0) {
+    return vec4f(max(lo, region.xy - vec2f(region.z)), min(hi, region.xy + vec2f(region.z)));
+  }
+  let n = region.xy;
+  let corners = array<vec2f, 4>(lo, vec2f(hi.x, lo.y), hi, vec2f(lo.x, hi.y));
+  var b_lo = vec2f(1e30);
+  var b_hi = vec2f(-1e30);
+  for (var k = 0u; k < 4u; k++) {
+    let u = corners[k];
+    let v = corners[(k + 1u) % 4u];
+    let su = dot(n, u) - region.z;
+    let sv = dot(n, v) - region.z;
+    if (su <= 0.0) {
+      b_lo = min(b_lo, u);
+      b_hi = max(b_hi, u);
+    }
+    if ((su < 0.0) != (sv < 0.0) && su != sv) {
+      let x = u + (v - u) * clamp(su / (su - sv), 0.0, 1.0);
+      b_lo = min(b_lo, x);
+      b_hi = max(b_hi, x);
+    }
+  }
+  // the crossing is rounded: widen by a little (only decides which cells are tested)
+  return vec4f(b_lo - vec2f(CELL_MARGIN), b_hi + vec2f(CELL_MARGIN));
+}
+
+// The region meets no grid cell outside the searched block (rings 0..r around the site's cell
 // (cx, cy)): the unsearched part of the grid is up to four strips around the block. Then no
-// unseen site can be inside or on the circle.
-fn disk_searched(disk: vec3f, r: i32, cx: i32, cy: i32) -> bool {
-  let c = disk.xy;
-  let rho = disk.z;
+// unseen site can conflict with the triangle.
+fn region_searched(region: vec4f, r: i32, cx: i32, cy: i32) -> bool {
   let rf = f32(r);
   let w = i32(params.grid_w);
   let h = i32(params.grid_h);
   let grid_lo = vec2f(f32(-cx), f32(-cy));
   let grid_hi = vec2f(f32(w - cx), f32(h - cy));
-  if (cx - r > 0 && disk_meets(c, rho, grid_lo, vec2f(-rf, grid_hi.y))) {
+  if (cx - r > 0 && region_meets(region, grid_lo, vec2f(-rf, grid_hi.y))) {
     return false;
   }
-  if (cx + r + 1 < w && disk_meets(c, rho, vec2f(rf + 1.0, grid_lo.y), grid_hi)) {
+  if (cx + r + 1 < w && region_meets(region, vec2f(rf + 1.0, grid_lo.y), grid_hi)) {
     return false;
   }
-  if (cy - r > 0 && disk_meets(c, rho, grid_lo, vec2f(grid_hi.x, -rf))) {
+  if (cy - r > 0 && region_meets(region, grid_lo, vec2f(grid_hi.x, -rf))) {
     return false;
   }
-  if (cy + r + 1 < h && disk_meets(c, rho, vec2f(grid_lo.x, rf + 1.0), grid_hi)) {
+  if (cy + r + 1 < h && region_meets(region, vec2f(grid_lo.x, rf + 1.0), grid_hi)) {
     return false;
   }
   return true;
-}
-
-// the disk (centre c, radius rho) meets the closed rectangle [lo, hi] (touching counts)
-fn disk_meets(c: vec2f, rho: f32, lo: vec2f, hi: vec2f) -> bool {
-  let d = clamp(c, lo, hi) - c;
-  return dot(d, d) <= rho * rho;
 }
 
 // 1 final, 0 not yet, -1 impossible (a complete star of the wrong shape)
@@ -326,7 +457,7 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
   if (complete) {
     return 1;
   }
-  // the disks that still meet unsearched cells; only cells meeting one of them need a visit
+  // the regions that still meet unsearched cells; only cells meeting one of them need a visit
   // (the union of a closed star's circumdisks only shrinks as sites are inserted)
   npend = 0u;
   pend_lo = vec2f(1e30);
@@ -337,16 +468,19 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
     if (a == NONE || b == NONE) {
       continue;
     }
-    let disk = circumdisk(pi, sites[a], sites[b], f);
-    if (disk.z < 0.0) {
+    let region = conflict_region(pi, sites[a], sites[b], f);
+    if (region.w < 0.0) {
       npend = NO_SKIP;
       return 0;
     }
-    if (!disk_searched(disk, r, cx, cy)) {
-      pend[npend] = disk;
+    if (!region_searched(region, r, cx, cy)) {
+      pend[npend] = region;
       npend++;
-      pend_lo = min(pend_lo, disk.xy - vec2f(disk.z));
-      pend_hi = max(pend_hi, disk.xy + vec2f(disk.z));
+      let grid_lo = vec2f(f32(-cx), f32(-cy));
+      let grid_hi = vec2f(f32(i32(params.grid_w) - cx), f32(i32(params.grid_h) - cy));
+      let b = region_box(region, grid_lo, grid_hi);
+      pend_lo = min(pend_lo, b.xy);
+      pend_hi = max(pend_hi, b.zw);
     }
   }
   return select(0, 1, npend == 0u);
@@ -363,14 +497,46 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
     return false;
   }
   for (var k = 0u; k < npend; k++) {
-    if (disk_meets(pend[k].xy, pend[k].z, lo, hi)) {
+    if (region_meets(pend[k], lo, hi)) {
       return true;
     }
   }
   return false;
 }
 
-${MAIN}
+// inserts the sites of cell (cx + dx, cy + dy) when it may hold a conflicting one; returns the
+// failure status (0 when fine)
+fn visit_cell(i: u32, pi: vec4u, cx: i32, cy: i32, dx: i32, dy: i32) -> u32 {
+  if (!cell_needed(dx, dy)) {
+    return 0u;
+  }
+  let c = u32(cy + dy) * params.grid_w + u32(cx + dx);
+  for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
+    let l = cell_sites[k];
+    if (l == i || l == prev_hull || l == next_hull) {
+      continue;
+    }
+    seen++;
+    if (seen > params.max_candidates) {
+      return STATUS_BUDGET;
+    }
+    let status = insert(i, pi, l);
+    if (status != 0u) {
+      return status;
+    }
+  }
+  return 0u;
+}
+
+@compute @workgroup_size(${STAR_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let thread = thread_index(wid, nwg, lid, ${STAR_WORKGROUP_SIZE}u);
+  if (thread >= params.sites) {
+    return;
+  }
+  // threads take the sites in cell order: neighbouring threads search neighbouring cells
+  let i = cell_sites[thread];
   let pi = sites[i];
   len = 0u;
   tests = 0u;
@@ -387,37 +553,53 @@ ${MAIN}
   let h = i32(params.grid_h);
   let hull = hull_nbr[i];
   var status = 0u;
-  var seen = 0u;
+  seen = 0u;
   var ring = 0u;
+  // a hull site starts from its two hull edges (always Delaunay): its star then has its final
+  // open wedge at once, so the search can skip cells as soon as the triangles allow
+  prev_hull = hull.x - 1u; // NONE off the hull
+  next_hull = hull.y - 1u;
+  if (hull.x != 0u) {
+    status = insert(i, pi, prev_hull) | insert(i, pi, next_hull);
+  }
   for (var r = 0; r <= i32(params.max_ring); r++) {
     ring = u32(r);
-    for (var dy = -r; dy <= r && status == 0u; dy++) {
-      let y = cy + dy;
-      if (y < 0 || y >= h) {
-        continue;
+    // the cells of ring r inside the grid and, once the star is closed, inside the bounding box
+    // of the disks still pending: two rows, then two columns without their corners
+    var xlo = -cx;
+    var xhi = w - 1 - cx;
+    var ylo = -cy;
+    var yhi = h - 1 - cy;
+    if (npend != NO_SKIP) {
+      let lo = vec2i(floor(clamp(pend_lo, vec2f(-1e8), vec2f(1e8)))) - vec2i(1);
+      let hi = vec2i(floor(clamp(pend_hi, vec2f(-1e8), vec2f(1e8))));
+      xlo = max(xlo, lo.x);
+      ylo = max(ylo, lo.y);
+      xhi = min(xhi, hi.x);
+      yhi = min(yhi, hi.y);
+    }
+    let x0 = max(-r, xlo);
+    let x1 = min(r, xhi);
+    if (-r >= ylo && -r <= yhi) {
+      for (var dx = x0; dx <= x1 && status == 0u; dx++) {
+        status = visit_cell(i, pi, cx, cy, dx, -r);
       }
-      let step = select(2 * r, 1, dy == -r || dy == r);
-      for (var dx = -r; dx <= r && status == 0u; dx += step) {
-        let x = cx + dx;
-        if (x < 0 || x >= w || !cell_needed(dx, dy)) {
-          continue;
-        }
-        let c = u32(y) * params.grid_w + u32(x);
-        for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
-          let l = cell_sites[k];
-          if (l == i) {
-            continue;
-          }
-          seen++;
-          if (seen > params.max_candidates) {
-            status = STATUS_BUDGET;
-            break;
-          }
-          status = insert(i, pi, l);
-          if (status != 0u) {
-            break;
-          }
-        }
+    }
+    if (r > 0 && r >= ylo && r <= yhi) {
+      for (var dx = x0; dx <= x1 && status == 0u; dx++) {
+        status = visit_cell(i, pi, cx, cy, dx, r);
+      }
+    }
+    let y0 = max(1 - r, ylo);
+    let y1 = min(r - 1, yhi);
+    if (-r >= xlo && -r <= xhi) {
+      for (var dy = y0; dy <= y1 && status == 0u; dy++) {
+        status = visit_cell(i, pi, cx, cy, -r, dy);
+      }
+    }
+    if (r > 0 && r >= xlo && r <= xhi) {
+      for (var dy = y0; dy <= y1 && status == 0u; dy++) {
+        status = visit_cell(i, pi, cx, cy, r, dy);
       }
     }
     if (status != 0u) {
@@ -443,7 +625,7 @@ ${MAIN}
   for (var t = 0u; t < len; t++) {
     stars[base + t] = star[t];
   }
-  star_info[i] = vec2u(len, status);
+  star_info[i] = vec2u(len, status | (min(ring, 0xffffffu) << 8u));
   if (status != STATUS_FINAL) {
     atomicAdd(&stats[0], 1u);
   }
@@ -452,6 +634,10 @@ ${MAIN}
   atomicAdd(&stats[3], tests);
   atomicAdd(&stats[4], filtered_out);
   atomicAdd(&stats[5], seen);
+  atomicMax(&stats[7], seen);
+  if (ring > 4u) {
+    atomicAdd(&stats[8], 1u);
+  }
 }
 `,
 };
@@ -469,7 +655,7 @@ fn star_at(s: u32, t: u32) -> u32 {
 // star of s holds x then y consecutively (cyclically)
 fn has_pair(s: u32, x: u32, y: u32) -> bool {
   let info = star_info[s];
-  if (info.y != STATUS_FINAL) {
+  if ((info.y & 0xffu) != STATUS_FINAL) {
     return false;
   }
   let n = info.x;
@@ -496,7 +682,7 @@ ${STAR_READ}
 @group(0) @binding(4) var<storage, read_write> stats: array<atomic<u32>>;
 ${MAIN}
   let info = star_info[i];
-  if (info.y != STATUS_FINAL) {
+  if ((info.y & 0xffu) != STATUS_FINAL) {
     counts[i] = 0u;
     return;
   }

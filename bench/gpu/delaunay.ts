@@ -1,0 +1,165 @@
+// The GPU Delaunay triangulation by per-site stars (ADR 0013) against delaunator on the same host:
+// - per pass GPU time (timestamps) of the main submission: hull neighbours + cell count, cell
+//   scatter, stars, star count (agreement check), emit, half-edge twins (scans counted in the gaps);
+// - wall time of the whole stage (two hull round trips, the CPU chain, the statistics readback),
+//   without reading the triangles back;
+// - rings searched, incircle tests a site, the fraction the float filter left to exact paths,
+//   sites whose star failed (the CPU would then answer);
+// - delaunator (`new Delaunator(coords)`, one CPU thread) on the same points, and the ratio.
+// Every case is checked once before timing: no failed star, 2n − 2 − h triangles, and every
+// interior edge passes robust-predicates' incircle on the grid values (ties allowed).
+//
+// Bundle with esbuild (the `webgpu` package left external) and run with Node, e.g. through the
+// GPU-host packing script: `pack.sh bench/gpu/delaunay.ts`, then
+//   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
+// Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice).
+
+import { incircle } from 'robust-predicates';
+import { generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
+import Delaunator from '../../packages/cpu-fallback/node_modules/delaunator/index.js';
+import { delaunayGpu, gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
+import { GpuProfiler } from '../../packages/gpu/src/index.js';
+import { fixedGrid, wordsToBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
+import {
+  copyEncoder,
+  createBenchContext,
+  createCopyPair,
+  describeDevice,
+  fmt,
+  heat,
+  markdownTable,
+  measure,
+  median,
+  parseBenchArgs,
+  wallMs,
+} from './bench-harness.js';
+
+const args = parseBenchArgs();
+const ctx = await createBenchContext();
+const profiler = new GpuProfiler(ctx);
+const [src, dst] = await createCopyPair(ctx, 64 << 20);
+const copy = await copyEncoder(ctx, src, dst);
+
+const cases: [PointSetKind, number][] = args.small
+  ? [
+      ['uniform', 10_000],
+      ['lattice', 10_000],
+    ]
+  : [
+      ['uniform', 100_000],
+      ['uniform', 1_000_000],
+      ['lattice', 1_000_000],
+    ];
+
+/** Interior edges failing the empty-circle test on the grid values (robust-predicates). */
+function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfedges: Int32Array): number {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let k = 0; k < sites.length; k += 2) {
+    minX = Math.min(minX, sites[k]);
+    maxX = Math.max(maxX, sites[k]);
+    minY = Math.min(minY, sites[k + 1]);
+    maxY = Math.max(maxY, sites[k + 1]);
+  }
+  const words = fixedGrid(sites, { minX, minY, maxX, maxY }).sites;
+  const xy = new Float64Array(sites.length);
+  for (let k = 0; k < sites.length; k++) xy[k] = Number(wordsToBigInt(words, 2 * k));
+  const next = (e: number): number => (e % 3 === 2 ? e - 2 : e + 1);
+  let bad = 0;
+  for (let e = 0; e < halfedges.length; e++) {
+    const f = halfedges[e];
+    if (f < e) continue;
+    const t = e - (e % 3);
+    const [a, b, c, d] = [triangles[t], triangles[t + 1], triangles[t + 2], triangles[next(next(f))]];
+    const s = incircle(
+      xy[2 * a],
+      xy[2 * a + 1],
+      xy[2 * b],
+      xy[2 * b + 1],
+      xy[2 * c],
+      xy[2 * c + 1],
+      xy[2 * d],
+      xy[2 * d + 1],
+    );
+    if (s < 0) bad++;
+  }
+  return bad;
+}
+
+console.log(describeDevice(ctx));
+const rows: (string | number)[][] = [];
+const passRows: (string | number)[][] = [];
+for (const [kind, n] of cases) {
+  const sites = generatePoints(kind, n, 1);
+  const checked = await delaunayGpu(ctx, sites, { fallback: 'never' });
+  if (checked === null) throw new Error(`${kind} ${n}: no triangle`);
+  const { stats } = checked;
+  const failures = emptyCircleFailures(sites, checked.triangles, checked.halfedges);
+  if (stats.fallbackReason !== null || failures > 0) {
+    console.log(`${kind} ${n}: ${stats.fallbackReason ?? 'ok'}, ${failures} edges not Delaunay`);
+  }
+  const passTimes = new Map<string, number[]>();
+  const totals: number[] = [];
+  const walls: number[] = [];
+  const hulls: number[] = [];
+  for (let r = 0; r < args.warmup + args.runs; r++) {
+    await heat(ctx, copy, 250);
+    let hullMs = 0;
+    const wall = await wallMs(async () => {
+      const result = await gpuDelaunayStage(ctx, sites, { profiler, fallback: 'never' });
+      hullMs = result?.stats.hullMs ?? 0;
+    });
+    const passes = await profiler.read();
+    if (r < args.warmup) continue;
+    walls.push(wall);
+    hulls.push(hullMs);
+    totals.push(passes.reduce((sum, p) => sum + p.ms, 0));
+    for (const p of passes) passTimes.set(p.name, [...(passTimes.get(p.name) ?? []), p.ms]);
+  }
+  const coords = new Float64Array(sites);
+  const delaunator = await measure(() => wallMs(() => new Delaunator(coords)), {
+    runs: Math.min(args.runs, 5),
+    warmup: 1,
+  });
+  const wall = median(walls);
+  rows.push([
+    `${kind} ${fmt(n)}`,
+    fmt(median(passTimes.get('stars') ?? [])),
+    fmt(median(totals)),
+    fmt(median(hulls)),
+    fmt(wall),
+    `${fmt(stats.meanRing)} / ${stats.maxRing}`,
+    fmt(stats.incircleTests / n),
+    `${fmt(100 * stats.exactFraction, 2)} %`,
+    stats.failedSites + stats.disagreeingSites,
+    `${stats.hullCandidates} → ${stats.hull}`,
+    fmt(delaunator.median),
+    fmt(delaunator.median / wall),
+  ]);
+  for (const [name, times] of passTimes) passRows.push([`${kind} ${fmt(n)}`, name, fmt(median(times))]);
+}
+console.log(
+  markdownTable(
+    [
+      'case',
+      'stars ms',
+      'GPU passes ms',
+      'hull round trip ms',
+      'stage wall ms',
+      'rings mean / max',
+      'incircle / site',
+      'not by filter',
+      'failed',
+      'hull cand. → h',
+      'delaunator ms',
+      'delaunator / wall',
+    ],
+    rows,
+  ),
+);
+console.log(markdownTable(['case', 'pass', 'median ms'], passRows));
+profiler.destroy();
+src.destroy();
+dst.destroy();
