@@ -152,6 +152,33 @@ describe('voronoiCellsGpu', () => {
     240_000,
   );
 
+  gpuTest(
+    'with the GPU Delaunay stage: the same cells, and the stars certified on general and tie-heavy sets',
+    async () => {
+      const ctx = await requireGpu();
+      const sets = [
+        { name: 'uniform-5000', xy: generatePoints('uniform', 5000, 41), gpu: true },
+        { name: 'clusters-3000', xy: generatePoints('clusters', 3000, 42), gpu: true },
+        { name: 'lattice-2500', xy: generatePoints('lattice', 2500, 43), gpu: true },
+        { name: 'lattice-offset-2500', xy: generatePoints('lattice-offset', 2500, 44), gpu: true },
+        { name: 'near-duplicates-1000', xy: generatePoints('near-duplicates', 1000, 45), gpu: false },
+        { name: 'circle-300', xy: generatePoints('circle', 300, 46), gpu: false },
+        { name: 'three', xy: new Float64Array([0, 0, 4, 0, 1, 3]), gpu: false },
+      ];
+      for (const { name, xy, gpu } of sets) {
+        const sites = uniqueSites(xy).xy;
+        const box = clipBox(sites, null);
+        const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { delaunay: 'gpu' });
+        expectSameCells(cells, voronoiCells(sites, box), box, `${name} (GPU Delaunay)`);
+        // where the stars must certify, no fallback; elsewhere a fallback must say why
+        if (gpu) expect(stats.delaunay, name).toEqual({ path: 'gpu', fallbackReason: null });
+        else if (stats.delaunay.path === 'cpu' && stats.path === 'gpu')
+          expect(stats.delaunay.fallbackReason).toBeTruthy();
+      }
+    },
+    240_000,
+  );
+
   gpuTest('runs again on reused buffers with the same result, and profiles its passes', async () => {
     const ctx = await requireGpu();
     const sites = uniqueSites(generatePoints('uniform', 3000, 21)).xy;

@@ -8,6 +8,7 @@ import {
   voronoiCells,
   voronoiEdges,
 } from '@geoframe/cpu-fallback';
+import { gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
@@ -61,12 +62,20 @@ export interface VoronoiGpuStats {
   bytesDown: number;
   /** Exact repairs of the CPU Delaunay stage. */
   flips: number;
+  /** Where the Delaunay stage ran, and why the GPU's fell back to the CPU (null if it did not). */
+  delaunay: { path: 'cpu' | 'gpu'; fallbackReason: string | null };
 }
 
 /** Options of {@link voronoiCellsGpu}. */
 export interface VoronoiGpuOptions {
   /** Times the GPU passes of the cell stages (one round; read it after the call). */
   profiler?: GpuProfiler;
+  /**
+   * The Delaunay stage: `'cpu'` (default) the CPU's exact triangulation of the curve-ordered
+   * sites; `'gpu'` the GPU's per-site stars (adr/0013), which answers with the CPU's when a star
+   * cannot be certified (reported in `stats.delaunay`).
+   */
+  delaunay?: 'cpu' | 'gpu';
 }
 
 /**
@@ -190,6 +199,8 @@ export interface PreparedSites {
   grid: FixedGrid;
   /** What stage 1 left on the device (valid until the next pipeline run on the context). */
   device: DeviceSites;
+  /** The grid sites in curve order on the device when a GPU Delaunay stage gathered them already. */
+  curveSites?: GPUBuffer | null;
 }
 
 /** The triangulation and the device buffers stages 4–5 start from. */
@@ -226,6 +237,7 @@ class PipelineRun {
       bytesUp: 0,
       bytesDown: 0,
       flips: 0,
+      delaunay: { path: 'cpu', fallbackReason: null },
     };
     this.maxPerDimension = Math.min(
       DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
@@ -314,9 +326,29 @@ class PipelineRun {
       curve[2 * k + 1] = sites[2 * order[k] + 1];
     }
     this.lap('hilbert order');
-    const delaunay = await cpuDelaunayStageParallel(curve);
+    let delaunay: DelaunayStage | null;
+    let curveSites: GPUBuffer | null = null;
+    if (this.options.delaunay === 'gpu') {
+      // the grid sites in curve order, which the GPU stars read (and the later stages too)
+      curveSites = this.buffer('sites', 16 * n);
+      const encoder = ctx.device.createCommandEncoder({ label: 'voronoi/gather' });
+      await this.record(encoder, 'gather sites', [
+        this.dispatch(GATHER_SITES_KERNEL as KernelSpec<never>, {}, n, [
+          device.fixed,
+          device.orderBuffer,
+          curveSites,
+        ]),
+      ]);
+      ctx.device.queue.submit([encoder.finish()]);
+      const result = await gpuDelaunayStage(ctx, curve, { fixed: { sites: curveSites, grid } });
+      delaunay = result?.stage ?? null;
+      if (result)
+        this.stats.delaunay = { path: result.stats.path, fallbackReason: result.stats.fallbackReason };
+    } else {
+      delaunay = await cpuDelaunayStageParallel(curve);
+    }
     this.lap('delaunay');
-    return delaunay === null ? null : { curve, order, delaunay, grid, device };
+    return delaunay === null ? null : { curve, order, delaunay, grid, device, curveSites };
   }
 
   /** Stage 3 (upload and circumcentres), recorded into a new encoder, not yet submitted. */
@@ -360,13 +392,14 @@ class PipelineRun {
     this.stats.bytesUp = uploads.reduce((sum, u) => sum + u.data.byteLength, 0);
     this.lap('upload');
     const encoder = front.encoder;
-    await this.record(encoder, 'gather sites', [
-      this.dispatch(GATHER_SITES_KERNEL as KernelSpec<never>, {}, n, [
-        device.fixed,
-        device.orderBuffer,
-        front.sites,
-      ]),
-    ]);
+    if (!prepared.curveSites)
+      await this.record(encoder, 'gather sites', [
+        this.dispatch(GATHER_SITES_KERNEL as KernelSpec<never>, {}, n, [
+          device.fixed,
+          device.orderBuffer,
+          front.sites,
+        ]),
+      ]);
     if (delaunay.halfedges instanceof Int32Array) {
       // only the triangles went up: their twins are found on the device
       await encodeTwins(ctx, encoder, {
