@@ -67,6 +67,7 @@ const endToEnd: string[][] = [];
 const after: string[][] = [];
 const passRows: string[][] = [];
 const stageRows: string[][] = [];
+const gpuDelaunayRows: string[][] = [];
 for (const n of sizes) {
   const { sites, box } = sitesOf(n);
   const runs = n >= 1e7 ? Math.min(args.runs, 3) : args.runs;
@@ -79,6 +80,23 @@ for (const n of sizes) {
       stageTimes.set(stage, [...(stageTimes.get(stage) ?? []), ms]);
     return result;
   });
+  // the whole pipeline on the GPU: the per-site star Delaunay instead of the CPU's
+  const starStages = new Map<string, number[]>();
+  const stars = await timeRuns(runs, warmup, async () => {
+    const result = await voronoiCellsGpu(ctx, sites, box, { delaunay: 'gpu' });
+    for (const { stage, ms } of result.stats.stages)
+      starStages.set(stage, [...(starStages.get(stage) ?? []), ms]);
+    return result;
+  });
+  const starText = [...starStages].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
+  const starPath = stars.last.stats.delaunay;
+  gpuDelaunayRows.push([
+    n.toExponential(0),
+    fmt(stars.ms),
+    fmt(cpu.ms / stars.ms, 2),
+    starPath.path === 'gpu' ? 'stars' : `CPU fallback: ${starPath.fallbackReason}`,
+    starText,
+  ]);
   const same = gpu.last.cells.ringOffsets[n] === cpu.last.ringOffsets[n];
   const stageText = [...stageTimes].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
   endToEnd.push([
@@ -131,6 +149,10 @@ for (const n of sizes) {
 console.log('End to end, f64 sites in → ring buffers in host memory (ms; CPU = voronoiCellsParallel):');
 console.log(
   markdownTable(['sites', 'CPU', 'GPU pipeline', 'CPU/GPU', 'GPU stages (wall)', 'check'], endToEnd),
+);
+console.log('\nEnd to end with the GPU Delaunay stage (delaunay: "gpu"), ms:');
+console.log(
+  markdownTable(['sites', 'GPU pipeline', 'CPU/GPU', 'Delaunay', 'stages (wall)'], gpuDelaunayRows),
 );
 console.log('\nAfter the CPU Delaunay stage, warm GPU (ms, MiB; floor = bytes at 6 GB/s):');
 console.log(
