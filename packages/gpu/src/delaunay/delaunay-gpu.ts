@@ -42,6 +42,11 @@ export interface DelaunayGpuOptions {
   ringLimit?: number;
   /** Candidate sites one star may examine before it is given up. Default 65536. */
   candidateBudget?: number;
+  /**
+   * Largest hull whose vertices a star still open after two rings takes as candidates (closing it
+   * at once instead of searching along a long hull edge). Default 4096.
+   */
+  hullSeedLimit?: number;
   /** Average sites per bucket cell aimed at. Default 2. */
   sitesPerCell?: number;
   /** The sites already on the fixed grid (`vec4u` a site) with its grid; converted here otherwise. */
@@ -276,7 +281,7 @@ export async function gpuDelaunayStage(
   );
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
   const starParams = [n, star.width, star.height, star.shift, ...star.minWords, ringLimit];
-  starParams.push(options.candidateBudget ?? 65536);
+  starParams.push(options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096);
   await recordDispatches(
     ctx,
     encoder,
@@ -285,7 +290,7 @@ export async function gpuDelaunayStage(
       plan(
         STAR_KERNEL,
         starParams,
-        [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats],
+        [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer],
         n,
         STAR_WORKGROUP_SIZE,
       ),

@@ -68,7 +68,9 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  * units), min x (i64), min y (i64), ring limit, candidate budget. Bindings: 1 fixed sites
  * (`vec4u`), 2 cell starts (scanned counts, cells + 1), 3 site indices by cell, 4 hull neighbours
  * (`vec2u` (prev + 1, next + 1) on the convex hull, zero elsewhere), 5 stars (`CAP` words a
- * site), 6 star info (`vec2u` (length, status)), 7 statistics (atomic words, cleared).
+ * site), 6 star info (`vec2u` (length, status | ring << 8)), 7 statistics (atomic words,
+ * cleared), 8 hull triples (site, prev, next) counter-clockwise; params hull count and the
+ * largest hull whose vertices an open star may take as candidates.
  */
 export const STAR_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/stars',
@@ -76,7 +78,7 @@ export const STAR_KERNEL: KernelSpec<Record<string, never>> = {
 struct Params {
   sites: u32, grid_w: u32, grid_h: u32, shift: u32,
   min_x: vec2u, min_y: vec2u,
-  max_ring: u32, max_candidates: u32,
+  max_ring: u32, max_candidates: u32, hull_count: u32, hull_seed_limit: u32,
 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -86,6 +88,7 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> stars: array<u32>;
 @group(0) @binding(6) var<storage, read_write> star_info: array<vec2u>;
 @group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
+@group(0) @binding(8) var<storage, read> hull_triples: array<u32>;
 
 var<private> star: array<u32, CAP>;
 var<private> tmp: array<u32, CAP>;
@@ -93,6 +96,7 @@ var<private> len: u32;
 var<private> tests: u32;
 var<private> filtered_out: u32;
 var<private> seen: u32;
+var<private> hull_seeded: bool;
 var<private> prev_hull: u32;
 var<private> next_hull: u32;
 // conflict regions still meeting unsearched cells after the last ring, and their bounding box
@@ -504,21 +508,43 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
   return false;
 }
 
+// position p (in cells from the corner of the site's cell) lies in a pending region
+fn in_pending(p: vec2f) -> bool {
+  for (var k = 0u; k < npend; k++) {
+    if (region_meets(pend[k], p, p)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+fn in_star(l: u32) -> bool {
+  for (var t = 0u; t < len; t++) {
+    if (star[t] == l) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // inserts the sites of cell (cx + dx, cy + dy) when it may hold a conflicting one; returns the
 // failure status (0 when fine)
-fn visit_cell(i: u32, pi: vec4u, cx: i32, cy: i32, dx: i32, dy: i32) -> u32 {
+fn visit_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) -> u32 {
   if (!cell_needed(dx, dy)) {
     return 0u;
   }
   let c = u32(cy + dy) * params.grid_w + u32(cx + dx);
   for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
     let l = cell_sites[k];
-    if (l == i || l == prev_hull || l == next_hull) {
-      continue;
+    if (l == i || l == prev_hull || l == next_hull || (hull_seeded && hull_nbr[l].x != 0u)) {
+      continue; // itself, or inserted already
     }
     seen++;
     if (seen > params.max_candidates) {
       return STATUS_BUDGET;
+    }
+    if (npend != NO_SKIP && !in_pending(f + cells_between(pi, sites[l]))) {
+      continue; // outside every pending region: no conflict possible
     }
     let status = insert(i, pi, l);
     if (status != 0u) {
@@ -528,13 +554,34 @@ fn visit_cell(i: u32, pi: vec4u, cx: i32, cy: i32, dx: i32, dy: i32) -> u32 {
   return 0u;
 }
 
+// statistics summed per workgroup first (one global atomic per word and workgroup)
+var<workgroup> wg_stats: array<atomic<u32>, ${STAR_STATS_WORDS}>;
+
 @compute @workgroup_size(${STAR_WORKGROUP_SIZE})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
         @builtin(local_invocation_index) lid: u32) {
-  let thread = thread_index(wid, nwg, lid, ${STAR_WORKGROUP_SIZE}u);
-  if (thread >= params.sites) {
-    return;
+  if (lid < ${STAR_STATS_WORDS}u) {
+    atomicStore(&wg_stats[lid], 0u);
   }
+  workgroupBarrier();
+  let thread = thread_index(wid, nwg, lid, ${STAR_WORKGROUP_SIZE}u);
+  if (thread < params.sites) {
+    build_star(thread);
+  }
+  workgroupBarrier();
+  if (lid < ${STAR_STATS_WORDS}u) {
+    let v = atomicLoad(&wg_stats[lid]);
+    if (v != 0u) {
+      if (lid == 2u || lid == 7u) {
+        atomicMax(&stats[lid], v);
+      } else {
+        atomicAdd(&stats[lid], v);
+      }
+    }
+  }
+}
+
+fn build_star(thread: u32) {
   // threads take the sites in cell order: neighbouring threads search neighbouring cells
   let i = cell_sites[thread];
   let pi = sites[i];
@@ -554,6 +601,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   let hull = hull_nbr[i];
   var status = 0u;
   seen = 0u;
+  hull_seeded = false;
   var ring = 0u;
   // a hull site starts from its two hull edges (always Delaunay): its star then has its final
   // open wedge at once, so the search can skip cells as soon as the triangles allow
@@ -582,32 +630,48 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
     let x1 = min(r, xhi);
     if (-r >= ylo && -r <= yhi) {
       for (var dx = x0; dx <= x1 && status == 0u; dx++) {
-        status = visit_cell(i, pi, cx, cy, dx, -r);
+        status = visit_cell(i, pi, f, cx, cy, dx, -r);
       }
     }
     if (r > 0 && r >= ylo && r <= yhi) {
       for (var dx = x0; dx <= x1 && status == 0u; dx++) {
-        status = visit_cell(i, pi, cx, cy, dx, r);
+        status = visit_cell(i, pi, f, cx, cy, dx, r);
       }
     }
     let y0 = max(1 - r, ylo);
     let y1 = min(r - 1, yhi);
     if (-r >= xlo && -r <= xhi) {
       for (var dy = y0; dy <= y1 && status == 0u; dy++) {
-        status = visit_cell(i, pi, cx, cy, -r, dy);
+        status = visit_cell(i, pi, f, cx, cy, -r, dy);
       }
     }
     if (r > 0 && r >= xlo && r <= xhi) {
       for (var dy = y0; dy <= y1 && status == 0u; dy++) {
-        status = visit_cell(i, pi, cx, cy, r, dy);
+        status = visit_cell(i, pi, f, cx, cy, r, dy);
       }
     }
     if (status != 0u) {
       break;
     }
     let complete = cx <= r && cy <= r && cx + r + 1 >= w && cy + r + 1 >= h;
+    // checked every ring: it costs about one candidate, and fresh regions skip more cells
     if (r > 0 || complete) {
-      let verdict = star_final(pi, r, cx, cy, f, hull, complete);
+      var verdict = star_final(pi, r, cx, cy, f, hull, complete);
+      if (verdict == 0 && npend == NO_SKIP && r >= 2 && !hull_seeded && params.hull_count <= params.hull_seed_limit) {
+        // still open after two rings: a site near a long hull edge, whose star closes only with
+        // sites far along the boundary; the hull's vertices close it at once (it is inside them)
+        hull_seeded = true;
+        for (var k = 0u; k < params.hull_count && status == 0u; k++) {
+          let l = hull_triples[3u * k];
+          if (l != i && !in_star(l)) {
+            status = insert(i, pi, l);
+          }
+        }
+        if (status != 0u) {
+          break;
+        }
+        verdict = star_final(pi, r, cx, cy, f, hull, complete);
+      }
       if (verdict > 0) {
         status = STATUS_FINAL;
         break;
@@ -627,16 +691,16 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }
   star_info[i] = vec2u(len, status | (min(ring, 0xffffffu) << 8u));
   if (status != STATUS_FINAL) {
-    atomicAdd(&stats[0], 1u);
+    atomicAdd(&wg_stats[0], 1u);
   }
-  atomicAdd(&stats[1], ring);
-  atomicMax(&stats[2], ring);
-  atomicAdd(&stats[3], tests);
-  atomicAdd(&stats[4], filtered_out);
-  atomicAdd(&stats[5], seen);
-  atomicMax(&stats[7], seen);
+  atomicAdd(&wg_stats[1], ring);
+  atomicMax(&wg_stats[2], ring);
+  atomicAdd(&wg_stats[3], tests);
+  atomicAdd(&wg_stats[4], filtered_out);
+  atomicAdd(&wg_stats[5], seen);
+  atomicMax(&wg_stats[7], seen);
   if (ring > 4u) {
-    atomicAdd(&stats[8], 1u);
+    atomicAdd(&wg_stats[8], 1u);
   }
 }
 `,
