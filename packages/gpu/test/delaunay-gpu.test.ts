@@ -2,8 +2,9 @@ import { generatePoints, SeededRandom, uniqueSites } from '@geoframe/core';
 import { triangulate } from '@geoframe/cpu-fallback';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
-import { type DelaunayGpuOutput, delaunayGpu } from '../src/delaunay/delaunay-gpu.js';
+import { type DelaunayGpuOutput, delaunayGpu, gpuDelaunayStage } from '../src/delaunay/delaunay-gpu.js';
 import { hullOfCandidates } from '../src/delaunay/hull-chain.js';
+import { readback } from '../src/runtime/buffers.js';
 import { fixedGrid, wordsToBigInt } from '../src/voronoi/fixed/fixed-grid.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
@@ -131,6 +132,8 @@ const CASES: { name: string; xy: () => Float64Array; gpu: boolean }[] = [
   { name: 'four cocircular sites', xy: () => new Float64Array([0, 0, 1, 0, 1, 1, 0, 1]), gpu: true },
   { name: 'four sites, one inside', xy: () => new Float64Array([0, 0, 10, 0, 5, 9, 5, 3]), gpu: true },
   { name: 'collinear border', xy: () => new Float64Array([0, 0, 1, 0, 2, 0, 3, 0, 1.5, 2]), gpu: true },
+  { name: 'near-duplicates 1e-12 apart', xy: () => generatePoints('near-duplicates', 2000, 4), gpu: true },
+  { name: 'gaussian clusters', xy: () => uniqueSites(generatePoints('clusters', 5000, 6)).xy, gpu: true },
 ];
 
 describe('GPU Delaunay by per-site stars', () => {
@@ -169,6 +172,29 @@ describe('GPU Delaunay by per-site stars', () => {
     expect(out.stats.failedSites).toBeGreaterThan(0);
     expect(out.stats.fallbackReason).toMatch(/not final/);
     checkDelaunay(sites, out);
+  });
+
+  gpuTest('the device-level stage leaves the same triangulation in GPU buffers', async () => {
+    const ctx = await requireGpu();
+    const sites = generatePoints('uniform', 3000, 12);
+    const result = await gpuDelaunayStage(ctx, sites, { fallback: 'never' });
+    expect(result).not.toBeNull();
+    if (result === null) return;
+    const { stage, stats } = result;
+    expect(stage.path).toBe('gpu');
+    expect(stats.fallbackReason).toBeNull();
+    expect(stage.triangles).not.toBeInstanceOf(Uint32Array);
+    const nh = 3 * stage.triangleCount;
+    const triangles = await readback(ctx, stage.triangles as GPUBuffer, new Uint32Array(nh));
+    const halfedges = await readback(ctx, stage.halfedges as GPUBuffer, new Int32Array(nh));
+    checkDelaunay(sites, { triangles, halfedges, stats });
+  });
+
+  gpuTest('a non-finite coordinate is an error naming it', async () => {
+    const ctx = await requireGpu();
+    await expect(delaunayGpu(ctx, new Float64Array([0, 0, 1, 0, Number.NaN, 1, 0, 1]))).rejects.toThrow(
+      RangeError,
+    );
   });
 
   gpuTest('no triangle: fewer than three sites or all collinear', async () => {

@@ -109,6 +109,9 @@ function boundsOf(xy: Float64Array): Bounds {
   for (let k = 0; k < xy.length; k += 2) {
     const x = xy[k];
     const y = xy[k + 1];
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      throw new RangeError(`delaunayGpu: site ${k >> 1} has coordinates (${x}, ${y})`);
+    }
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
@@ -131,6 +134,7 @@ function boundsOf(xy: Float64Array): Bounds {
  * why) unless `fallback: 'never'`, which returns the GPU buffers anyway with the failure in stats.
  *
  * Returns null when there is no triangle: fewer than 3 sites, or all collinear (exact).
+ * @throws RangeError for a non-finite coordinate (naming the site).
  * Round trips: two for the hull candidates (count, then indices), one for the statistics.
  */
 export async function gpuDelaunayStage(
