@@ -101,6 +101,7 @@ var<private> prev_hull: u32;
 var<private> next_hull: u32;
 // conflict regions still meeting unsearched cells after the last ring, and their bounding box
 var<private> pend: array<vec4f, CAP>;
+var<private> pend_box: array<vec4f, CAP>; // each region's bounding box (grid and hull clipped)
 var<private> npend: u32;
 var<private> pend_lo: vec2f;
 var<private> pend_hi: vec2f;
@@ -109,6 +110,7 @@ const NO_SKIP: u32 = 0xffffffffu; // npend: the star has an open wedge to close,
 // 2R < r cells, conservatively: false whenever unsure (it only decides when to stop searching)
 const RADIUS_SLACK: f32 = 3.814697265625e-6; // 2^-18, covers conversion and product roundings
 const RADIUS_MARGIN: f32 = 1.0009765625; // 1 + 2^-10
+const HULL_CLIP_MAX: u32 = 256u; // largest hull used to clip half-plane regions
 const CELL_MARGIN: f32 = 0.0009765625; // 2^-10 cells: the site's position inside its cell
 
 fn nxt(t: u32) -> u32 {
@@ -280,12 +282,14 @@ fn cells_between(p: vec4u, q: vec4u) -> vec2f {
 // is flat:
 // - its circumdisk, (centre.x, centre.y, radius, 0);
 // - for a large circle (radius over 4·|pq|, or a triangle too flat for the float circumcentre)
-//   with an obtuse angle at m, a half-plane (n.x, n.y, c, 1) holding
+//   with an obtuse angle at m, a half-plane (whose search is then also bounded by the disk's box
+//   in \`disk_box\` when the disk is known) (n.x, n.y, c, 1) holding
 //   {x : n·x ≤ c}: n is the unit normal of p→q towards m; the disk lies beyond pq except for the
 //   cap on m's side, at most |pq|·|cross| / (2·|pm|·|mq|) deep (c²/R with c = |pq|/2; valid as m
 //   lies on the minor arc), |cross| twice the area, exact;
 // - (0, 0, 0, -1) when neither can be bounded (not expected; every cell is then visited).
-fn conflict_region(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f) -> vec4f {
+fn conflict_region(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f, disk_box: ptr<function, vec4f>) -> vec4f {
+  *disk_box = vec4f(-1e30, -1e30, 1e30, 1e30);
   let ia = cells_between(pi, pa);
   let ib = cells_between(pi, pb);
   let ab = cells_between(pa, pb);
@@ -343,6 +347,7 @@ fn conflict_region(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f) -> vec4f {
     let rho = RADIUS_MARGIN * radius + 2.0 * err;
     if (rho < 1e15) {
       disk = vec4f(origin + vec2f(ux, uy), rho, 0.0);
+      *disk_box = vec4f(disk.xy - vec2f(rho), disk.xy + vec2f(rho));
       if (!obtuse || radius < 4.0 * l_pq) {
         return disk;
       }
@@ -414,25 +419,63 @@ fn region_box(region: vec4f, lo: vec2f, hi: vec2f) -> vec4f {
 // The region meets no grid cell outside the searched block (rings 0..r around the site's cell
 // (cx, cy)): the unsearched part of the grid is up to four strips around the block. Then no
 // unseen site can conflict with the triangle.
-fn region_searched(region: vec4f, r: i32, cx: i32, cy: i32) -> bool {
+fn region_searched(region: vec4f, box: vec4f, r: i32, cx: i32, cy: i32) -> bool {
   let rf = f32(r);
   let w = i32(params.grid_w);
   let h = i32(params.grid_h);
-  let grid_lo = vec2f(f32(-cx), f32(-cy));
-  let grid_hi = vec2f(f32(w - cx), f32(h - cy));
-  if (cx - r > 0 && region_meets(region, grid_lo, vec2f(-rf, grid_hi.y))) {
+  if (cx - r > 0 && region_meets_in(region, box, vec4f(-1e30, -1e30, -rf, 1e30))) {
     return false;
   }
-  if (cx + r + 1 < w && region_meets(region, vec2f(rf + 1.0, grid_lo.y), grid_hi)) {
+  if (cx + r + 1 < w && region_meets_in(region, box, vec4f(rf + 1.0, -1e30, 1e30, 1e30))) {
     return false;
   }
-  if (cy - r > 0 && region_meets(region, grid_lo, vec2f(grid_hi.x, -rf))) {
+  if (cy - r > 0 && region_meets_in(region, box, vec4f(-1e30, -1e30, 1e30, -rf))) {
     return false;
   }
-  if (cy + r + 1 < h && region_meets(region, vec2f(grid_lo.x, rf + 1.0), grid_hi)) {
+  if (cy + r + 1 < h && region_meets_in(region, box, vec4f(-1e30, rf + 1.0, 1e30, 1e30))) {
     return false;
   }
   return true;
+}
+
+// the region meets the rectangle a ∩ b (rectangles as (lo, hi))
+fn region_meets_in(region: vec4f, a: vec4f, b: vec4f) -> bool {
+  let lo = max(a.xy, b.xy);
+  let hi = min(a.zw, b.zw);
+  return all(lo <= hi) && region_meets(region, lo, hi);
+}
+
+// The bounding box of a half-plane region inside the convex hull (its vertices inside the
+// half-plane and the crossings of its edges), for hulls of at most HULL_CLIP_MAX vertices;
+// otherwise everything. Cells outside the hull hold no site, so only this part of a large circle
+// near the boundary needs searching.
+fn hull_clip_box(region: vec4f, pi: vec4u, f: vec2f) -> vec4f {
+  let everything = vec4f(-1e30, -1e30, 1e30, 1e30);
+  let hn = params.hull_count;
+  if (region.w != 1.0 || hn > HULL_CLIP_MAX) {
+    return everything;
+  }
+  var b_lo = vec2f(1e30);
+  var b_hi = vec2f(-1e30);
+  let first = f + cells_between(pi, sites[hull_triples[0]]);
+  var u = first;
+  for (var k = 0u; k < hn; k++) {
+    let v = select(f + cells_between(pi, sites[hull_triples[3u * (k + 1u)]]), first, k + 1u == hn);
+    let su = dot(region.xy, u) - region.z;
+    let sv = dot(region.xy, v) - region.z;
+    if (su <= 0.0) {
+      b_lo = min(b_lo, u);
+      b_hi = max(b_hi, u);
+    }
+    if ((su < 0.0) != (sv < 0.0) && su != sv) {
+      let x = u + (v - u) * clamp(su / (su - sv), 0.0, 1.0);
+      b_lo = min(b_lo, x);
+      b_hi = max(b_hi, x);
+    }
+    u = v;
+  }
+  let slack = vec2f(CELL_MARGIN + RADIUS_SLACK * f32(params.grid_w + params.grid_h));
+  return vec4f(b_lo - slack, b_hi + slack);
 }
 
 // 1 final, 0 not yet, -1 impossible (a complete star of the wrong shape)
@@ -472,19 +515,24 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
     if (a == NONE || b == NONE) {
       continue;
     }
-    let region = conflict_region(pi, sites[a], sites[b], f);
+    var disk_box: vec4f;
+    let region = conflict_region(pi, sites[a], sites[b], f, &disk_box);
     if (region.w < 0.0) {
       npend = NO_SKIP;
       return 0;
     }
-    if (!region_searched(region, r, cx, cy)) {
+    let grid_lo = vec2f(f32(-cx), f32(-cy));
+    let grid_hi = vec2f(f32(i32(params.grid_w) - cx), f32(i32(params.grid_h) - cy));
+    let grid_box = region_box(region, grid_lo, grid_hi);
+    let clip = hull_clip_box(region, pi, f);
+    // a half-plane region is still inside its disk's box when the disk is known
+    let box = vec4f(max(max(grid_box.xy, clip.xy), disk_box.xy), min(min(grid_box.zw, clip.zw), disk_box.zw));
+    if (all(box.xy <= box.zw) && !region_searched(region, box, r, cx, cy)) {
       pend[npend] = region;
+      pend_box[npend] = box;
       npend++;
-      let grid_lo = vec2f(f32(-cx), f32(-cy));
-      let grid_hi = vec2f(f32(i32(params.grid_w) - cx), f32(i32(params.grid_h) - cy));
-      let b = region_box(region, grid_lo, grid_hi);
-      pend_lo = min(pend_lo, b.xy);
-      pend_hi = max(pend_hi, b.zw);
+      pend_lo = min(pend_lo, box.xy);
+      pend_hi = max(pend_hi, box.zw);
     }
   }
   return select(0, 1, npend == 0u);
@@ -501,7 +549,7 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
     return false;
   }
   for (var k = 0u; k < npend; k++) {
-    if (region_meets(pend[k], lo, hi)) {
+    if (region_meets_in(pend[k], pend_box[k], vec4f(lo, hi))) {
       return true;
     }
   }
@@ -511,7 +559,7 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
 // position p (in cells from the corner of the site's cell) lies in a pending region
 fn in_pending(p: vec2f) -> bool {
   for (var k = 0u; k < npend; k++) {
-    if (region_meets(pend[k], p, p)) {
+    if (region_meets_in(pend[k], pend_box[k], vec4f(p, p))) {
       return true;
     }
   }
