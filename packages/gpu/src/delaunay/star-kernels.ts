@@ -92,6 +92,11 @@ struct Params {
 
 var<private> star: array<u32, CAP>;
 var<private> tmp: array<u32, CAP>;
+// per pair (star[t], star[t + 1]): its conflict region, computed when first needed
+var<private> reg_of: array<vec4f, CAP>;
+var<private> tmp_reg: array<vec4f, CAP>;
+var<private> f_site: vec2f; // the site's position inside its cell, in cells
+const REGION_UNKNOWN: f32 = -2.0;
 var<private> len: u32;
 var<private> tests: u32;
 var<private> filtered_out: u32;
@@ -126,7 +131,7 @@ fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
   return (fixed_less(p, l) && fixed_less(l, q)) || (fixed_less(q, l) && fixed_less(l, p));
 }
 
-fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u) -> bool {
+fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u, lp: vec2f) -> bool {
   let a = star[t];
   let b = star[nxt(t)];
   if (a == NONE) {
@@ -140,6 +145,16 @@ fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u) -> bool {
     return o > 0 || (o == 0 && strictly_between(pi, pl, pa));
   }
   let pb = sites[b];
+  // the triangle's conflict region (a float superset of its circumdisk) rules most candidates out
+  var region = reg_of[t];
+  if (region.w == REGION_UNKNOWN) {
+    var box: vec4f;
+    region = conflict_region(pi, pa, pb, f_site, &box);
+    reg_of[t] = region;
+  }
+  if (region.w >= 0.0 && !region_meets(region, lp, lp)) {
+    return false;
+  }
   tests += 1u;
   let s = incircle_sign_path(pi, pa, pb, pl);
   if (s.y != 0) {
@@ -158,6 +173,12 @@ fn bit_of(mask: vec2u, t: u32) -> bool {
 // inserts candidate l into the star; returns status bits of a failure (0 when fine)
 fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   let pl = sites[l];
+  let lp = f_site + cells_between(pi, pl);
+  if (len < 3u) {
+    for (var t = 0u; t < 4u; t++) {
+      reg_of[t].w = REGION_UNKNOWN; // the star is rebuilt below
+    }
+  }
   if (len == 0u) {
     star[0] = l;
     star[1] = NONE;
@@ -187,7 +208,7 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   }
   var mask = vec2u(0u, 0u);
   for (var t = 0u; t < len; t++) {
-    if (conflicts(i, pi, t, l, pl)) {
+    if (conflicts(i, pi, t, l, pl, lp)) {
       if (t < 32u) {
         mask.x |= 1u << t;
       } else {
@@ -231,15 +252,21 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   if (q != NONE && orient_sign(pi, pl, sites[q]) <= 0) {
     return STATUS_INCONSISTENT;
   }
+  // kept entries from q = star[t] round to p = star[s], then l; the pairs between kept entries
+  // keep their regions, (p, l) and (l, q) are new
   var src = t;
   for (var j = 0u; j < keep; j++) {
     tmp[j] = star[src];
+    tmp_reg[j] = reg_of[src];
     src = nxt(src);
   }
   tmp[keep] = l;
+  tmp_reg[keep - 1u].w = REGION_UNKNOWN;
+  tmp_reg[keep].w = REGION_UNKNOWN;
   len = keep + 1u;
   for (var j = 0u; j < len; j++) {
     star[j] = tmp[j];
+    reg_of[j] = tmp_reg[j];
   }
   return 0u;
 }
@@ -644,6 +671,7 @@ fn build_star(thread: u32) {
   let sh = i32(params.shift);
   let f = vec2f(i64_to_f32_scaled(u64_shr(u64_shl(i64_sub(pi.xy, params.min_x), back), back), sh),
                 i64_to_f32_scaled(u64_shr(u64_shl(i64_sub(pi.zw, params.min_y), back), back), sh));
+  f_site = f;
   let w = i32(params.grid_w);
   let h = i32(params.grid_h);
   let hull = hull_nbr[i];
@@ -703,7 +731,7 @@ fn build_star(thread: u32) {
     }
     let complete = cx <= r && cy <= r && cx + r + 1 >= w && cy + r + 1 >= h;
     // checked every ring: it costs about one candidate, and fresh regions skip more cells
-    if (r > 0 || complete) {
+    {
       var verdict = star_final(pi, r, cx, cy, f, hull, complete);
       if (verdict == 0 && npend == NO_SKIP && r >= 2 && !hull_seeded && params.hull_count <= params.hull_seed_limit) {
         // still open after two rings: a site near a long hull edge, whose star closes only with
