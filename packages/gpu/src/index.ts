@@ -1,3 +1,12 @@
+export {
+  type DelaunayGpuOptions,
+  type DelaunayGpuOutput,
+  type DelaunayGpuStats,
+  delaunayGpu,
+  type GpuDelaunayResult,
+  gpuDelaunayStage,
+} from './delaunay/index.js';
+export { DELAUNAY_PREDICATES_WGSL } from './delaunay/predicates/index.js';
 export { computeRowBoundsGpu, DEFAULT_PIECE_SIZE, type RowBoundsOptions } from './kernels/row-bounds.js';
 export { computeRowBoundsCpu } from './kernels/row-bounds-cpu.js';
 export {
