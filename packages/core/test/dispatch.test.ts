@@ -24,7 +24,7 @@ describe('planDispatch', () => {
   });
 
   it("'gpu' without a GPU implementation or adapter is a typed error", () => {
-    expect(() => planDispatch('delaunayTriangles', 10, { device: 'gpu' })).toThrow(GpuRequiredError);
+    expect(() => planDispatch('someKernel', 10, { device: 'gpu' })).toThrow(GpuRequiredError);
     expect(() => planDispatch('someKernel', 10, { device: 'gpu' })).toThrow(/no GPU implementation/);
     expect(() => planDispatch('voronoiPolygons', 10, { device: 'gpu', gpuAvailable: false })).toThrow(
       /no WebGPU adapter/,
@@ -33,7 +33,10 @@ describe('planDispatch', () => {
   });
 
   it("'auto' says why it chose the CPU", () => {
-    expect(planDispatch('delaunayTriangles', 1e7).reason).toMatch(/no GPU implementation yet/);
+    expect(planDispatch('someKernel', 1e7).reason).toMatch(/no GPU implementation yet/);
+    // a GPU implementation that never pays: 'auto' keeps the CPU and says why
+    expect(planDispatch('delaunayTriangles', 1e7)).toMatchObject({ path: 'cpu' });
+    expect(planDispatch('delaunayTriangles', 1e7).reason).toMatch(/crossover Infinity/);
     expect(planDispatch('voronoiPolygons', 1e7, { gpuAvailable: false }).reason).toMatch(/no WebGPU adapter/);
   });
 
@@ -49,9 +52,12 @@ describe('planDispatch', () => {
     expect(planDispatch('voronoiPolygons', 4).path).toBe('cpu');
     expect(planDispatch('voronoiPolygons', 5)).toMatchObject({ path: 'gpu' });
     expect(planDispatch('voronoiPolygons', 5).reason).toContain('GEOFRAME_CROSSOVER_VORONOIPOLYGONS');
-    // no GPU pipeline to cross over to
+    // an infinite stored crossover is overridden too
     vi.stubEnv('GEOFRAME_CROSSOVER_DELAUNAYTRIANGLES', '5');
-    expect(planDispatch('delaunayTriangles', 10).path).toBe('cpu');
+    expect(planDispatch('delaunayTriangles', 10).path).toBe('gpu');
+    // no GPU implementation to cross over to
+    vi.stubEnv('GEOFRAME_CROSSOVER_SOMEKERNEL', '5');
+    expect(planDispatch('someKernel', 10).path).toBe('cpu');
   });
 });
 
@@ -64,7 +70,7 @@ describe('explainDispatch', () => {
   });
 
   it('reports a forced GPU run that would fail instead of throwing', () => {
-    const answer = explainDispatch('delaunayTriangles', 10, { device: 'gpu' });
+    const answer = explainDispatch('someKernel', 10, { device: 'gpu' });
     expect(answer.reason).toMatch(/would fail: .*no GPU implementation/);
     expect(() => explainDispatch('voronoiPolygons', 10, { device: 'tpu' as never })).toThrow(
       /device must be/,

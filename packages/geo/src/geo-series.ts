@@ -322,7 +322,7 @@ export class GeoSeries {
    * Polygon per row, or one LineString per unique edge with `onlyEdges`.
    */
   async delaunayTriangles(options: DelaunayOptions = {}): Promise<GeoSeries> {
-    return new GeoSeries(computeDelaunay(this.array, options).geometry, { name: this.name });
+    return new GeoSeries((await computeDelaunay(this.array, options)).geometry, { name: this.name });
   }
 
   /**

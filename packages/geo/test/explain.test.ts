@@ -2,7 +2,6 @@ import {
   type DispatchEvent,
   GeometryArray,
   GeometryType,
-  GpuRequiredError,
   generatePoints,
   InvalidGeometryError,
   onDispatch,
@@ -11,6 +10,7 @@ import {
 import { GeoDataFrame, GeoSeries } from '@geoframe/geo';
 import { vectorFromArray } from 'apache-arrow';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { gpuTest, requireGpu } from '../../gpu/test/gpu-test-context.js';
 
 function sitesSeries(xy: Float64Array): GeoSeries {
   const n = xy.length / 2;
@@ -41,13 +41,13 @@ afterEach(() => {
 });
 afterAll(stop);
 
-/** Runs the real operation (CPU only: every call here is forced or sized to the CPU) and returns its event. */
-async function emitted(call: () => Promise<unknown>): Promise<DispatchEvent> {
+/** Runs the real operation and returns its event (on the CPU unless `path` says otherwise). */
+async function emitted(call: () => Promise<unknown>, path: 'cpu' | 'gpu' = 'cpu'): Promise<DispatchEvent> {
   events = [];
   await call();
   const dispatched = events.filter((e) => e.type === 'dispatch');
   expect(dispatched).toHaveLength(1);
-  expect(dispatched[0].path).toBe('cpu');
+  expect(dispatched[0].path).toBe(path);
   return dispatched[0];
 }
 
@@ -139,24 +139,27 @@ describe('explain agrees with the event the real call emits', () => {
     );
   });
 
-  it("device 'gpu' on delaunayTriangles: the answer says the call would fail, and it does", async () => {
+  it("delaunayTriangles: 'auto' keeps the CPU (the crossover is infinite), as the real call does", async () => {
     const series = sitesSeries(generatePoints('uniform', 20, 9));
-    const answer = series.explain('delaunayTriangles', { device: 'gpu' });
-    expect(answer).toMatchObject({
-      kernel: 'delaunayTriangles',
-      rows: 20,
-      path: 'gpu',
-      gpuImplemented: false,
-    });
-    expect(answer.reason).toMatch(/^would fail: /);
-    events = [];
-    const error = await series.delaunayTriangles({ device: 'gpu' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GpuRequiredError);
-    expect(answer.reason).toBe(`would fail: ${(error as Error).message}`);
-    expect(events).toEqual([]);
     const auto = series.explain('delaunayTriangles');
+    expect(auto).toMatchObject({ kernel: 'delaunayTriangles', rows: 20, path: 'cpu', gpuImplemented: true });
+    expect(auto.crossover).toBe(Number.POSITIVE_INFINITY);
     expect(eventOf(auto)).toEqual(eventOf(await emitted(() => series.delaunayTriangles())));
   });
+
+  gpuTest(
+    "delaunayTriangles with device 'gpu': the answer is the real call's event",
+    async () => {
+      await requireGpu();
+      const series = sitesSeries(generatePoints('uniform', 20, 9));
+      const answer = series.explain('delaunayTriangles', { device: 'gpu' });
+      expect(answer).toMatchObject({ kernel: 'delaunayTriangles', rows: 20, path: 'gpu' });
+      expect(eventOf(answer)).toEqual(
+        eventOf(await emitted(() => series.delaunayTriangles({ device: 'gpu' }), 'gpu')),
+      );
+    },
+    240_000,
+  );
 
   it('voronoiRaster: rows = width·height; voronoiVolume: rows = nx·ny·nz, as kernel voronoiRaster', async () => {
     const series = GeoSeries.fromWKT(['POINT (1 1)', null, 'POINT (9 2)', 'POINT EMPTY', 'POINT (4 8)']);

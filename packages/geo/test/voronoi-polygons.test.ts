@@ -196,6 +196,41 @@ describe('voronoiPolygons (default, GeoPandas-compatible)', () => {
     },
   );
 
+  gpuTest(
+    "delaunayTriangles with device 'gpu': the CPU's triangles (count, total area; the same set where unique)",
+    async () => {
+      await requireGpu();
+      const key = (s: GeoSeries) => {
+        const out: string[] = [];
+        for (let i = 0; i < s.length; i++) {
+          const [a, e] = s.array.coordRange(i);
+          const pts: string[] = [];
+          for (let k = a; k < e - 1; k++) pts.push(`${s.array.x(k)},${s.array.y(k)}`);
+          out.push(pts.sort().join(' '));
+        }
+        return out.sort();
+      };
+      for (const [kind, n, unique] of [
+        ['uniform', 600, true],
+        ['lattice', 225, false],
+      ] as const) {
+        const series = sitesSeries(generatePoints(kind, n, 17));
+        const gpu = await series.delaunayTriangles({ device: 'gpu' });
+        expect(events.at(-1)).toMatchObject({ kernel: 'delaunayTriangles', path: 'gpu' });
+        const cpu = await series.delaunayTriangles({ device: 'cpu' });
+        expect(gpu.length, kind).toBe(cpu.length);
+        expect(sum(gpu.area()) / sum(cpu.area()), kind).toBeCloseTo(1, 12);
+        if (unique) expect(key(gpu), kind).toEqual(key(cpu));
+        const edges = await series.delaunayTriangles({ device: 'gpu', onlyEdges: true });
+        expect(edges.length, kind).toBe(
+          (await series.delaunayTriangles({ device: 'cpu', onlyEdges: true })).length,
+        );
+      }
+    },
+    // the star kernel takes a while to compile on a software GPU
+    300_000,
+  );
+
   gpuTest("'auto' takes the GPU from the crossover on (here overridden by environment)", async () => {
     await requireGpu();
     vi.stubEnv('GEOFRAME_CROSSOVER_VORONOIPOLYGONS', '100');

@@ -22,7 +22,13 @@ const KERNELS: Record<string, KernelProfile> = {
     crossover: 500_000,
     measured: 'bench/gpu/voronoi.ts, H100 + 16-core host, 2026-11-22',
   },
-  delaunayTriangles: { gpu: false, crossover: Number.POSITIVE_INFINITY, measured: 'no GPU pipeline yet' },
+  // the GPU's per-site stars are exact but slower than the CPU on uniform input (a search tail,
+  // docs/benchmarks.md, H100, 2026-11-22): 'auto' never takes them; device 'gpu' does
+  delaunayTriangles: {
+    gpu: true,
+    crossover: Number.POSITIVE_INFINITY,
+    measured: 'GPU stars slower than the CPU on the H100, 2026-11-22; device gpu forces them',
+  },
   // rows = pixels (voxels) of the grid
   voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
 };

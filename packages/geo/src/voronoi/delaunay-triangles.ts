@@ -1,12 +1,19 @@
 import {
   type DeviceOption,
   type DispatchEvent,
-  emitDispatch,
   GeometryArray,
   GeometryType,
+  onDispatch,
   planDispatch,
+  runDispatched,
 } from '@geoframe/core';
-import { delaunay, delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu-fallback';
+import {
+  delaunay,
+  delaunayEdgeLines,
+  delaunayTriangleRings,
+  type Triangulation,
+} from '@geoframe/cpu-fallback';
+import { delaunayGpu, getGpuContext } from '@geoframe/gpu';
 import { singleRingPolygons } from './cell-arrays.js';
 import { inputSites } from './input-sites.js';
 
@@ -24,16 +31,29 @@ export interface DelaunayOptions {
  * The Delaunay triangulation of every vertex of a geometry column: one counter-clockwise
  * triangle Polygon per row, or one two-point LineString per unique edge with `onlyEdges`. Empty
  * for fewer than 3 unique sites or when they are all collinear (GEOS semantics). Triangles are
- * Delaunay under exact predicates; cocircular ties are split consistently.
+ * Delaunay under exact predicates; cocircular ties are split consistently. `device: 'gpu'` runs
+ * the GPU's per-site star triangulation (exact, with simulation of simplicity: where sites are
+ * cocircular it may split ties differently from the CPU); 'auto' keeps the CPU, which is faster
+ * today. GPU failures under 'auto' fall back with an event.
  */
-export function computeDelaunay(
+export async function computeDelaunay(
   input: GeometryArray,
   options: DelaunayOptions = {},
-): { geometry: GeometryArray; dispatch: DispatchEvent } {
+): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
   const { unique, count } = inputSites(input, options.tolerance);
-  const dispatch = planDispatch('delaunayTriangles', count, { device: options.device });
-  emitDispatch(dispatch);
-  const tri = delaunay(unique.xy);
+  const device = options.device ?? 'auto';
+  const planned = planDispatch('delaunayTriangles', count, { device });
+  let dispatch = planned;
+  const stop = onDispatch((event) => {
+    if (event.type === 'fallback' && event.kernel === 'delaunayTriangles') dispatch = event;
+  });
+  const tri: Triangulation = await runDispatched(planned, device, {
+    gpu: async () => {
+      const out = await delaunayGpu(await getGpuContext(), unique.xy);
+      return out === null ? delaunay(unique.xy) : { ...out, hull: new Uint32Array(0) };
+    },
+    cpu: () => delaunay(unique.xy),
+  }).finally(stop);
   if (options.onlyEdges) {
     const lines = delaunayEdgeLines(unique.xy, tri);
     const geometry = new GeometryArray({
