@@ -79,6 +79,16 @@ export interface DelaunayGpuStats {
   /** Candidates inserted or tested, summed over sites, and the most one site examined. */
   candidates: number;
   maxCandidates: number;
+  /** Grid cells visited (tested against the star's pending regions), summed over sites, and the
+   * most one site visited. */
+  cellsVisited: number;
+  maxCellsVisited: number;
+  /** Finality checks (each recomputes the pending conflict regions of a star, O(star × hull) for
+   * half-plane regions), summed over sites, and the most of one site. */
+  finalChecks: number;
+  maxFinalChecks: number;
+  /** Cheap finality checks of an unchanged star (its pending regions narrowed), summed over sites. */
+  finalNarrowings: number;
   /** Sites that searched more than 4 rings (the tail of the work). */
   farSites: number;
   /** Finite incircle tests, and the fraction the float filter could not decide. */
@@ -349,6 +359,11 @@ export async function gpuDelaunayStage(
     candidates: words[5],
     maxCandidates: words[7],
     farSites: words[8],
+    cellsVisited: words[9],
+    maxCellsVisited: words[10],
+    finalChecks: words[11],
+    maxFinalChecks: words[12],
+    finalNarrowings: words[13],
     incircleTests: words[3],
     exactFraction: words[3] > 0 ? words[4] / words[3] : 0,
     hullMs,

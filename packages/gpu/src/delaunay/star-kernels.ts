@@ -39,9 +39,12 @@ export const STAR_BUDGET = 16;
  * Words of the star statistics buffer: sites not final, sum of rings, largest ring, finite
  * conflict tests, tests not decided by the float filter, candidates examined, sites whose star
  * disagrees with a neighbour's (written by the count kernel), most candidates of one site, sites
- * that searched more than 4 rings.
+ * that searched more than 4 rings, grid cells visited (tested against the pending regions) summed
+ * over sites, most cells one site visited, finality checks (each recomputes the star's pending
+ * regions) summed over sites, most of one site, cheap finality checks of an unchanged star (narrowing its pending regions)
+ * summed over sites.
  */
-export const STAR_STATS_WORDS = 9;
+export const STAR_STATS_WORDS = 14;
 
 const COMMON = /* wgsl */ `
 ${HALFEDGE_WGSL}
@@ -101,6 +104,10 @@ var<private> len: u32;
 var<private> tests: u32;
 var<private> filtered_out: u32;
 var<private> seen: u32;
+var<private> cells_visited: u32;
+var<private> final_checks: u32;
+var<private> final_narrowings: u32;
+var<private> edits: u32; // changes of a closed star (to know when its pending regions are stale)
 var<private> hull_seeded: bool;
 var<private> prev_hull: u32;
 var<private> next_hull: u32;
@@ -268,6 +275,7 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
     star[j] = tmp[j];
     reg_of[j] = tmp_reg[j];
   }
+  edits++;
   return 0u;
 }
 
@@ -507,6 +515,7 @@ fn hull_clip_box(region: vec4f, pi: vec4u, f: vec2f) -> vec4f {
 
 // 1 final, 0 not yet, -1 impossible (a complete star of the wrong shape)
 fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, complete: bool) -> i32 {
+  final_checks++;
   var infinite = 0u;
   var at = 0u;
   for (var t = 0u; t < len; t++) {
@@ -565,6 +574,29 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
   return select(0, 1, npend == 0u);
 }
 
+// For a closed star unchanged since its last \`star_final\`: keeps the pending regions that still
+// meet cells outside rings 0..r, exactly the set \`star_final\` would find (the same regions and
+// boxes; a region searched at ring r − 1 stays searched). 1 when none is left (final), else 0.
+fn narrow_pending(r: i32, cx: i32, cy: i32) -> i32 {
+  final_narrowings++;
+  var kept = 0u;
+  pend_lo = vec2f(1e30);
+  pend_hi = vec2f(-1e30);
+  for (var k = 0u; k < npend; k++) {
+    let region = pend[k];
+    let box = pend_box[k];
+    if (!region_searched(region, box, r, cx, cy)) {
+      pend[kept] = region;
+      pend_box[kept] = box;
+      kept++;
+      pend_lo = min(pend_lo, box.xy);
+      pend_hi = max(pend_hi, box.zw);
+    }
+  }
+  npend = kept;
+  return select(0, 1, kept == 0u);
+}
+
 // cell (dx, dy) from the site's cell may hold a site in conflict with the star
 fn cell_needed(dx: i32, dy: i32) -> bool {
   if (npend == NO_SKIP) {
@@ -605,6 +637,7 @@ fn in_star(l: u32) -> bool {
 // inserts the sites of cell (cx + dx, cy + dy) when it may hold a conflicting one; returns the
 // failure status (0 when fine)
 fn visit_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) -> u32 {
+  cells_visited++;
   if (!cell_needed(dx, dy)) {
     return 0u;
   }
@@ -647,7 +680,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   if (lid < ${STAR_STATS_WORDS}u) {
     let v = atomicLoad(&wg_stats[lid]);
     if (v != 0u) {
-      if (lid == 2u || lid == 7u) {
+      if (lid == 2u || lid == 7u || lid == 10u || lid == 12u) {
         atomicMax(&stats[lid], v);
       } else {
         atomicAdd(&stats[lid], v);
@@ -677,8 +710,13 @@ fn build_star(thread: u32) {
   let hull = hull_nbr[i];
   var status = 0u;
   seen = 0u;
+  cells_visited = 0u;
+  edits = 0u;
+  final_checks = 0u;
+  final_narrowings = 0u;
   hull_seeded = false;
   var ring = 0u;
+  var checked_edits = 0u;
   // a hull site starts from its two hull edges (always Delaunay): its star then has its final
   // open wedge at once, so the search can skip cells as soon as the triangles allow
   prev_hull = hull.x - 1u; // NONE off the hull
@@ -730,9 +768,17 @@ fn build_star(thread: u32) {
       break;
     }
     let complete = cx <= r && cy <= r && cx + r + 1 >= w && cy + r + 1 >= h;
-    // checked every ring: it costs about one candidate, and fresh regions skip more cells
+    // checked every ring; while the closed star has not changed, only its pending regions are
+    // narrowed to the ones still meeting unsearched cells (a full check recomputes every region,
+    // O(star × hull) for half-planes: once a ring, it made far-searching stars slow)
     {
-      var verdict = star_final(pi, r, cx, cy, f, hull, complete);
+      var verdict: i32;
+      if (npend != NO_SKIP && edits == checked_edits) {
+        verdict = select(narrow_pending(r, cx, cy), 1, complete);
+      } else {
+        verdict = star_final(pi, r, cx, cy, f, hull, complete);
+        checked_edits = edits;
+      }
       if (verdict == 0 && npend == NO_SKIP && r >= 2 && !hull_seeded && params.hull_count <= params.hull_seed_limit) {
         // still open after two rings: a site near a long hull edge, whose star closes only with
         // sites far along the boundary; the hull's vertices close it at once (it is inside them)
@@ -747,6 +793,7 @@ fn build_star(thread: u32) {
           break;
         }
         verdict = star_final(pi, r, cx, cy, f, hull, complete);
+        checked_edits = edits;
       }
       if (verdict > 0) {
         status = STATUS_FINAL;
@@ -775,6 +822,11 @@ fn build_star(thread: u32) {
   atomicAdd(&wg_stats[4], filtered_out);
   atomicAdd(&wg_stats[5], seen);
   atomicMax(&wg_stats[7], seen);
+  atomicAdd(&wg_stats[9], cells_visited);
+  atomicMax(&wg_stats[10], cells_visited);
+  atomicAdd(&wg_stats[11], final_checks);
+  atomicMax(&wg_stats[12], final_checks);
+  atomicAdd(&wg_stats[13], final_narrowings);
   if (ring > 4u) {
     atomicAdd(&wg_stats[8], 1u);
   }
