@@ -1,6 +1,6 @@
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import { FIXED_WGSL, gridUniformsBindingWgsl } from '../fixed/index.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
+import { HALFEDGE_WGSL, KIND_HULL, KIND_SIMPLE, threadEntry } from './walk-kernels.js';
 
 /**
  * Box-walk and ring-finishing logic shared by the ring kernel: the WGSL twin of the CPU's
@@ -173,14 +173,7 @@ fn inside(t: u32) -> bool {
   return (ccFlags[t] & 1u) != 0u;
 }
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  grid_init(grid_uniforms);
-  let k = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (k >= params.sites) {
-    return;
-  }
+${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   let site = sites[k];
   let e0 = ~start[k];
   let how = kind[k];
@@ -270,14 +263,7 @@ struct Params { sites: u32 }
 ${FIXED_WGSL}
 ${gridUniformsBindingWgsl(0, 7)}
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  grid_init(grid_uniforms);
-  let k = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (k >= params.sites) {
-    return;
-  }
+${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   let info = ringInfo[k];
   if (info.x == 0u) {
     return;
@@ -288,7 +274,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   var q = info.y;
   for (var p = 0u; p < m; p++) {
     let v = ring[base + q];
-    coords[dst + p] = vec4u(fixed_to_f64(v.xy), fixed_to_f64(v.zw));
+    coords[dst + p] = fixed_point_to_f64(v);
     q += 1u;
     if (q == m) {
       q = 0u;

@@ -20,6 +20,22 @@ fn thread_index(wid: vec3u, nwg: vec3u, lid: u32, size: u32) -> u32 {
 }
 `;
 
+/**
+ * The entry point of a kernel with one thread per item, up to its first statement: `index` names
+ * the item, threads past `bound` (a WGSL expression) return, and `prelude` runs first in every
+ * thread (e.g. `grid_init(grid_uniforms);`). Workgroups of {@link CELL_WORKGROUP_SIZE}, the size
+ * the host dispatches with.
+ */
+export function threadEntry(index: string, bound: string, prelude = ''): string {
+  return /* wgsl */ `@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {${prelude ? `\n  ${prelude}` : ''}
+  let ${index} = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
+  if (${index} >= ${bound}) {
+    return;
+  }`;
+}
+
 /** Bit of a site's kind: its cell is simple (not on the hull, every vertex inside the box). */
 export const KIND_SIMPLE = 1;
 /** Bit of a site's kind: the site is on the convex hull (its cell is unbounded). */
@@ -39,13 +55,8 @@ struct Params { halfedges: u32 }
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
 @group(0) @binding(2) var<storage, read_write> start: array<atomic<u32>>;
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let e = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (e < params.halfedges) {
-    atomicMax(&start[triangles[e]], ~e);
-  }
+${threadEntry('e', 'params.halfedges')}
+  atomicMax(&start[triangles[e]], ~e);
 }
 `,
 };
@@ -65,11 +76,8 @@ struct Params { halfedges: u32 }
 @group(0) @binding(2) var<storage, read> halfedges: array<i32>;
 @group(0) @binding(3) var<storage, read_write> start: array<u32>;
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let e = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (e < params.halfedges && halfedges[e] < 0) {
+${threadEntry('e', 'params.halfedges')}
+  if (halfedges[e] < 0) {
     let f = next_halfedge(e);
     start[triangles[f]] = ~f;
   }
@@ -97,13 +105,7 @@ struct Params { sites: u32 }
 @group(0) @binding(4) var<storage, read_write> kind: array<u32>;
 @group(0) @binding(5) var<storage, read_write> slots: array<u32>;
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let k = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (k >= params.sites) {
-    return;
-  }
+${threadEntry('k', 'params.sites')}
   let e0 = ~start[k];
   var hull = halfedges[prev_halfedge(e0)] < 0;
   var inside = true;

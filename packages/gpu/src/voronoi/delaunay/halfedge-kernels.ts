@@ -5,7 +5,7 @@ import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import { BufferUsage } from '../../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL } from '../cells/walk-kernels.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 
 /*
  * The half-edge twins of a triangulation rebuilt on the device from its triangles alone, so only
@@ -20,13 +20,7 @@ struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 `;
 
-const MAIN = /* wgsl */ `@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let e = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (e >= params.halfedges) {
-    return;
-  }`;
+const MAIN = threadEntry('e', 'params.halfedges');
 
 /** Counts the half-edges leaving each site (`counts` cleared first; one more entry for the scan). */
 export const COUNT_OUTGOING_KERNEL: KernelSpec<Record<string, never>> = {

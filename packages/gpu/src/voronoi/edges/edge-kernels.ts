@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL } from '../cells/walk-kernels.js';
+import { HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 import { FIXED_WGSL, gridUniformsBindingWgsl } from '../fixed/index.js';
 
 /**
@@ -31,14 +31,7 @@ fn inside(t: u32) -> bool {
   return (ccFlags[t] & 1u) != 0u;
 }
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  grid_init(grid_uniforms);
-  let e = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (e >= params.halfedges) {
-    return;
-  }
+${threadEntry('e', 'params.halfedges', 'grid_init(grid_uniforms);')}
   let twin = halfedges[e];
   var visible = false;
   var r: ClipResult;
@@ -86,19 +79,15 @@ struct Params { halfedges: u32 }
 ${FIXED_WGSL}
 ${gridUniformsBindingWgsl(0, 4)}
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  grid_init(grid_uniforms);
-  let e = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (e >= params.halfedges || place[e + 1u] == place[e]) {
+${threadEntry('e', 'params.halfedges', 'grid_init(grid_uniforms);')}
+  if (place[e + 1u] == place[e]) {
     return;
   }
   let at = 2u * place[e];
   let a = segments[2u * e];
   let b = segments[2u * e + 1u];
-  coords[at] = vec4u(fixed_to_f64(a.xy), fixed_to_f64(a.zw));
-  coords[at + 1u] = vec4u(fixed_to_f64(b.xy), fixed_to_f64(b.zw));
+  coords[at] = fixed_point_to_f64(a);
+  coords[at + 1u] = fixed_point_to_f64(b);
 }
 `,
 };

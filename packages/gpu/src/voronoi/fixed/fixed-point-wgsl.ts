@@ -17,7 +17,8 @@ import type { FixedGrid } from './fixed-grid.js';
  * - `fixed_in_box(p) -> bool`: p lies in the closed grid box.
  * - `fixed_to_f64(v: vec2<u32>) -> vec2<u32>`: the IEEE f64 bits (low word, high word) of
  *   v · 2^grid_exponent correctly rounded to nearest, ties to even (any i64 v; ±0 → +0; overflow
- *   → ±∞; subnormals exact-rounded). `fixed_to_f64_exp(v, e)` takes the exponent explicitly.
+ *   → ±∞; subnormals exact-rounded). `fixed_to_f64_exp(v, e)` takes the exponent explicitly;
+ *   `fixed_point_to_f64(p)` converts both coordinates of a fixed point (x bits, then y bits).
  */
 export const FIXED_POINT_WGSL = /* wgsl */ `
 struct GridUniforms {
@@ -119,6 +120,10 @@ fn fixed_to_f64_exp(v: vec2<u32>, e: i32) -> vec2<u32> {
 
 fn fixed_to_f64(v: vec2<u32>) -> vec2<u32> {
   return fixed_to_f64_exp(v, grid_exponent);
+}
+
+fn fixed_point_to_f64(p: vec4<u32>) -> vec4<u32> {
+  return vec4<u32>(fixed_to_f64(p.xy), fixed_to_f64(p.zw));
 }
 `;
 

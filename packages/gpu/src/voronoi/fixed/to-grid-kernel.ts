@@ -4,7 +4,7 @@ import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import { BufferUsage } from '../../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL } from '../cells/walk-kernels.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 import { type FixedGrid, floorLog2, GRID_VALUE_BITS, toGrid } from './fixed-grid.js';
 
 /**
@@ -98,14 +98,9 @@ fn to_grid(bits: vec2u, e: i32) -> vec2u {
   return q;
 }
 
-@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let i = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (i < params.sites) {
-    let v = xy[i];
-    fixed[i] = vec4u(to_grid(v.xy, params.exponent), to_grid(v.zw, params.exponent));
-  }
+${threadEntry('i', 'params.sites')}
+  let v = xy[i];
+  fixed[i] = vec4u(to_grid(v.xy, params.exponent), to_grid(v.zw, params.exponent));
 }
 `,
 };

@@ -6,28 +6,22 @@ import { encodeRadixSort } from '../../primitives/sort/radix-sort.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { CELL_WORKGROUP_SIZE } from '../cells/walk-kernels.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 import { type FixedGrid, floorLog2, toGrid } from '../fixed/fixed-grid.js';
 import { TO_GRID_KERNEL } from '../fixed/to-grid-kernel.js';
 import { remapUploads, submitAndRead, uploadParts } from '../transfer/staging.js';
-
-const WORKGROUP_SIZE = 256;
 
 /** `order[i] = i` for the first `params.x` elements. */
 const IOTA_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/iota',
   source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> order: array<u32>;
 
-@compute @workgroup_size(${WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * ${WORKGROUP_SIZE}u + lid;
-  if (i < params.count) {
-    order[i] = i;
-  }
+${threadEntry('i', 'params.count')}
+  order[i] = i;
 }
 `,
 };
@@ -40,6 +34,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
 const QUANTIZE_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/hilbert-quantize',
   source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
 struct Params { count: u32, shift_x: u32, shift_y: u32, _pad: u32, min: vec4u }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
@@ -60,14 +55,9 @@ fn cell(a: vec2u, b: vec2u, s: u32) -> u32 {
   return min(v, 0xffffu);
 }
 
-@compute @workgroup_size(${WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * ${WORKGROUP_SIZE}u + lid;
-  if (i < params.count) {
-    let q = fixed[i];
-    cells[i] = cell(q.xy, params.min.xy, params.shift_x) | (cell(q.zw, params.min.zw, params.shift_y) << 16u);
-  }
+${threadEntry('i', 'params.count')}
+  let q = fixed[i];
+  cells[i] = cell(q.xy, params.min.xy, params.shift_x) | (cell(q.zw, params.min.zw, params.shift_y) << 16u);
 }
 `,
 };
@@ -125,7 +115,7 @@ export async function hilbertOrderGpu(
     DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
     ctx.limits.maxComputeWorkgroupsPerDimension,
   );
-  const workgroups = Math.ceil(n / WORKGROUP_SIZE);
+  const workgroups = Math.ceil(n / CELL_WORKGROUP_SIZE);
   await recordDispatches(
     ctx,
     encoder,
@@ -139,7 +129,7 @@ export async function hilbertOrderGpu(
           { binding: 1, buffer: input },
           { binding: 2, buffer: fixed },
         ],
-        workgroups: Math.ceil(n / CELL_WORKGROUP_SIZE),
+        workgroups,
       },
       {
         kernel: QUANTIZE_KERNEL as KernelSpec<never>,
@@ -172,19 +162,15 @@ export async function hilbertOrderGpu(
 export const GATHER_SITES_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/gather-sites',
   source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
 @group(0) @binding(2) var<storage, read> order: array<u32>;
 @group(0) @binding(3) var<storage, read_write> curve: array<vec4u>;
 
-@compute @workgroup_size(${WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {
-  let k = (wid.y * nwg.x + wid.x) * ${WORKGROUP_SIZE}u + lid;
-  if (k < params.count) {
-    curve[k] = fixed[order[k]];
-  }
+${threadEntry('k', 'params.count')}
+  curve[k] = fixed[order[k]];
 }
 `,
 };
