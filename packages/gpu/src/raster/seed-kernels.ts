@@ -7,6 +7,21 @@ export interface DimsConstants {
   dims: 2 | 3;
 }
 
+/**
+ * The entry of the seeding kernels, one thread per site (`params.misc.x` of them): `i` the site,
+ * `p` its seed pixel; a site without one (outside the grid) returns.
+ */
+const SEEDED_SITE_ENTRY = /* wgsl */ `@compute @workgroup_size(${LIST_WORKGROUP})
+fn main(${LIST_BUILTINS}) {
+  let i = ${LIST_INDEX};
+  if (i >= params.misc.x) {
+    return;
+  }
+  let p = seed[i];
+  if (p == NONE) {
+    return;
+  }`;
+
 /** Writes `misc.y` into `out[0 .. misc.x)` (labels to "no site", distance bits to +∞ bits). */
 export const FILL_KERNEL: KernelSpec<DimsConstants> = {
   name: 'raster/fill',
@@ -44,16 +59,8 @@ ${rasterHeader(dims, null)}
 @group(0) @binding(3) var<storage, read_write> best_bits: array<u32>;
 ${LEVEL_COORDS}
 
-@compute @workgroup_size(${LIST_WORKGROUP})
-fn main(${LIST_BUILTINS}) {
-  let i = ${LIST_INDEX};
-  if (i >= params.misc.x) {
-    return;
-  }
-  let p = seed[i];
-  if (p != NONE) {
-    best_bits[linear_of(level_coords(p))] = 0xffffffffu;
-  }
+${SEEDED_SITE_ENTRY}
+  best_bits[linear_of(level_coords(p))] = 0xffffffffu;
 }
 `,
 };
@@ -72,16 +79,7 @@ ${rasterHeader(dims, 1)}
 @group(0) @binding(4) var<storage, read_write> best_bits: array<atomic<u32>>;
 ${LEVEL_COORDS}
 
-@compute @workgroup_size(${LIST_WORKGROUP})
-fn main(${LIST_BUILTINS}) {
-  let i = ${LIST_INDEX};
-  if (i >= params.misc.x) {
-    return;
-  }
-  let p = seed[i];
-  if (p == NONE) {
-    return;
-  }
+${SEEDED_SITE_ENTRY}
   let q = level_coords(p);
   let bits = bitcast<u32>(dist2(centre_of(q), i));
   site_bits[i] = bits;
@@ -113,16 +111,7 @@ ${rasterHeader(dims, null)}
 ${ranked ? '@group(0) @binding(6) var<storage, read> rank: array<u32>;' : ''}
 ${LEVEL_COORDS}
 
-@compute @workgroup_size(${LIST_WORKGROUP})
-fn main(${LIST_BUILTINS}) {
-  let i = ${LIST_INDEX};
-  if (i >= params.misc.x) {
-    return;
-  }
-  let p = seed[i];
-  if (p == NONE) {
-    return;
-  }
+${SEEDED_SITE_ENTRY}
   let lp = linear_of(level_coords(p));
   if (site_bits[i] == best_bits[lp]) {
     atomicMin(&labels[lp], ${ranked ? 'rank[i]' : 'i'});
@@ -147,16 +136,7 @@ ${rasterHeader(dims, 1)}
 @group(0) @binding(5) var<storage, read> rank: array<u32>;
 ${LEVEL_COORDS}
 
-@compute @workgroup_size(${LIST_WORKGROUP})
-fn main(${LIST_BUILTINS}) {
-  let i = ${LIST_INDEX};
-  if (i >= params.misc.x) {
-    return;
-  }
-  let p = seed[i];
-  if (p == NONE) {
-    return;
-  }
+${SEEDED_SITE_ENTRY}
   let lp = linear_of(level_coords(p));
   if (labels[lp] == rank[i]) {
     pos[lp] = sites[i];
