@@ -12,7 +12,7 @@
 // Bundle with esbuild (the `webgpu` package left external) and run with Node, e.g. through the
 // GPU-host packing script: `pack.sh bench/gpu/delaunay.ts`, then
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
-// Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice).
+// Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
 
 import { incircle } from 'robust-predicates';
 import { generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
@@ -40,16 +40,23 @@ const profiler = new GpuProfiler(ctx);
 const [src, dst] = await createCopyPair(ctx, 64 << 20);
 const copy = await copyEncoder(ctx, src, dst);
 
-const cases: [PointSetKind, number][] = args.small
-  ? [
-      ['uniform', 10_000],
-      ['lattice', 10_000],
-    ]
-  : [
-      ['uniform', 100_000],
-      ['uniform', 1_000_000],
-      ['lattice', 1_000_000],
-    ];
+// DELAUNAY_CASES=uniform:1e6,lattice:1e6,uniform:1e7 picks the cases (kind:size, comma separated)
+const chosen = process.env.DELAUNAY_CASES?.split(',').map((c): [PointSetKind, number] => {
+  const [kind, size] = c.split(':');
+  return [kind as PointSetKind, Number(size)];
+});
+const cases: [PointSetKind, number][] = chosen
+  ? chosen
+  : args.small
+    ? [
+        ['uniform', 10_000],
+        ['lattice', 10_000],
+      ]
+    : [
+        ['uniform', 100_000],
+        ['uniform', 1_000_000],
+        ['lattice', 1_000_000],
+      ];
 
 /** Interior edges failing the empty-circle test on the grid values (robust-predicates). */
 function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfedges: Int32Array): number {

@@ -41,8 +41,14 @@ export {
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './voronoi/delaunay-output.js';
 export { availableThreads, preparedFloat64Array } from './voronoi/ring-workers.js';
 export {
+  type StarFallback,
+  type StarTriangulation,
+  triangulateByStars,
+} from './voronoi/stars/star-triangulation.js';
+export {
   type OrderedTriangulation,
   type RobustTriangulation,
+  STARS_FROM,
   triangulate,
   triangulateOrdered,
   triangulatePresortedParallel,

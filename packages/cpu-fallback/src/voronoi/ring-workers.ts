@@ -1,5 +1,6 @@
 import { certifyEdges, circumcentreRange, touchPages } from './parallel-kernels.js';
 import { writeSimpleRings } from './simple-rings.js';
+import { buildStars, countStarTriangles, emitStarTriangles } from './stars/star-kernels.js';
 
 /** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
 export type SimpleRingArgs = [
@@ -23,7 +24,15 @@ interface RingWorker {
 
 // An eval'd CommonJS worker built from the function's own source: no separate file to ship, so
 // it runs the same from the TypeScript sources (tests), the built files and a bundle.
-const KERNELS = { writeSimpleRings, certifyEdges, circumcentreRange, touchPages };
+const KERNELS = {
+  writeSimpleRings,
+  certifyEdges,
+  circumcentreRange,
+  touchPages,
+  buildStars,
+  countStarTriangles,
+  emitStarTriangles,
+};
 
 /** The name of a range kernel the pooled workers can run. */
 export type KernelName = keyof typeof KERNELS;

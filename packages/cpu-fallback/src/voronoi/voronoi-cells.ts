@@ -43,6 +43,8 @@ export interface ParallelCellsOptions {
    * or an environment without worker threads runs {@link voronoiCells}.
    */
   threads?: number;
+  /** Fewest sites for the per-site star triangulation (ADR 0014); default `STARS_FROM`. */
+  starsFrom?: number;
 }
 
 /**
@@ -68,7 +70,9 @@ export async function voronoiCellsParallel(
   if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) return voronoiCells(sites, box);
   checkBox(box, n);
   const ordered =
-    n >= SORT_FROM ? await triangulateOrderedParallel(sites, threads) : triangulateOrdered(sites, false);
+    n >= SORT_FROM
+      ? await triangulateOrderedParallel(sites, threads, options.starsFrom)
+      : triangulateOrdered(sites, false);
   if (ordered === null) return collinearCells(sites, box);
   const { tri } = ordered;
   const cc = await circumcentersParallel(
