@@ -1,3 +1,6 @@
+import { hilbertKeys } from './order-kernels.js';
+import { runRanges } from './ring-workers.js';
+
 /**
  * A permutation of the sites along a Hilbert curve over their bounding box: `order[k]` is the
  * index of the k-th site on the curve. Sites close on the curve are close in the plane, so
@@ -10,8 +13,36 @@
  */
 export function hilbertOrder(xy: Float64Array, bounds?: Float64Array): Uint32Array {
   const n = xy.length >> 1;
-  const order = new Uint32Array(n);
-  if (n === 0) return order;
+  if (n === 0) return new Uint32Array(0);
+  const frame = curveFrame(xy, bounds);
+  const keys = new Uint32Array(n);
+  hilbertKeys(0, n, xy, frame, keys);
+  return sortByKeys(keys, frame[5]);
+}
+
+/**
+ * {@link hilbertOrder} with the keys computed on `threads` threads (`hilbertKeys` in
+ * order-kernels.ts; `xy` on a SharedArrayBuffer); the same permutation.
+ */
+export async function hilbertOrderParallel(
+  xy: Float64Array,
+  threads: number,
+  bounds?: Float64Array,
+): Promise<Uint32Array> {
+  const n = xy.length >> 1;
+  if (n === 0) return new Uint32Array(0);
+  const frame = curveFrame(xy, bounds);
+  const keys = new Uint32Array(new SharedArrayBuffer(4 * n));
+  await runRanges('hilbertKeys', n, threads, [xy, frame, keys]);
+  return sortByKeys(keys, frame[5]);
+}
+
+/**
+ * The curve's frame over the sites' bounding box (written to `bounds` when given): [min x, min y,
+ * x scale, y scale, cells a side, bits], about 4 cells a site, at most 2^15 a side.
+ */
+function curveFrame(xy: Float64Array, bounds?: Float64Array): Float64Array {
+  const n = xy.length >> 1;
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
   let maxX = Number.NEGATIVE_INFINITY;
@@ -32,24 +63,24 @@ export function hilbertOrder(xy: Float64Array, bounds?: Float64Array): Uint32Arr
   }
   const bits = Math.max(1, Math.min(15, Math.ceil(Math.log2(n) / 2) + 1));
   const side = 2 ** bits;
-  // map [min, max] onto [0, side - 1]; the min() guards the top edge against rounding up
+  // map [min, max] onto [0, side - 1]; the min() at use guards the top edge against rounding up
   const sx = maxX > minX ? (side - 1) / (maxX - minX) : 0;
   const sy = maxY > minY ? (side - 1) / (maxY - minY) : 0;
-  let keys = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = Math.min(side - 1, ((xy[2 * i] - minX) * sx) | 0);
-    const y = Math.min(side - 1, ((xy[2 * i + 1] - minY) * sy) | 0);
-    keys[i] = hilbertIndex(x, y, bits);
-    order[i] = i;
-  }
-  // LSD radix sort of (key, index) pairs, keys moved along (no indirect reads)
+  return Float64Array.of(minX, minY, sx, sy, side, bits);
+}
+
+/** The site indices ordered by key, stably: an LSD radix sort of (key, index) pairs. */
+function sortByKeys(sortKeys: Uint32Array, bits: number): Uint32Array {
+  const n = sortKeys.length;
+  let keys: Uint32Array = sortKeys;
+  let ids = new Uint32Array(n);
+  for (let i = 0; i < n; i++) ids[i] = i;
   const keyBits = 2 * bits;
   const passes = Math.ceil(keyBits / 15);
   const digitBits = Math.ceil(keyBits / passes);
   const mask = (1 << digitBits) - 1;
   const counts = new Int32Array(mask + 2);
-  let ids = order;
-  let keys2 = new Uint32Array(n);
+  let keys2: Uint32Array = new Uint32Array(n);
   let ids2 = new Uint32Array(n);
   for (let p = 0, shift = 0; p < passes; p++, shift += digitBits) {
     counts.fill(0);
@@ -68,25 +99,11 @@ export function hilbertOrder(xy: Float64Array, bounds?: Float64Array): Uint32Arr
 }
 
 /**
- * Position of cell (x, y) on the Hilbert curve of a 2^bits × 2^bits grid (bits ≤ 15). One level
- * per step, branch-free: the curve's orientation in the current quadrant is two parities, a
- * reflection across the anti-diagonal (`flip`) and a swap of the axes (`swap`), both of which
- * are applied to the next level's bits.
+ * Position of cell (x, y) on the Hilbert curve of a 2^bits × 2^bits grid (bits ≤ 15): the key
+ * `hilbertKeys` (order-kernels.ts) computes, one level per step, branch-free.
  */
 export function hilbertIndex(x: number, y: number, bits: number): number {
-  let flip = 0;
-  let swap = 0;
-  let d = 0;
-  for (let s = bits - 1; s >= 0; s--) {
-    const bx = ((x >>> s) & 1) ^ flip;
-    const by = ((y >>> s) & 1) ^ flip;
-    const t = (bx ^ by) & swap;
-    const rx = bx ^ t;
-    const ry = by ^ t;
-    d = (d << 2) | ((3 * rx) ^ ry);
-    const lower = 1 ^ ry;
-    flip ^= lower & rx;
-    swap ^= lower;
-  }
-  return d;
+  const key = new Uint32Array(1);
+  hilbertKeys(0, 1, Float64Array.of(x, y), Float64Array.of(0, 0, 1, 1, 2 ** bits, bits), key);
+  return key[0];
 }

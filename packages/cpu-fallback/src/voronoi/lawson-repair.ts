@@ -126,13 +126,18 @@ export class LawsonFlipper {
  * @param certified per half-edge, the float filter's verdict computed beforehand (`certifyEdges`,
  *   maybe on worker threads) on these very arrays: 1 = certified strictly Delaunay. It is trusted
  *   only until the first flip changes the triangulation; from there on the filter runs here.
+ * @param allCertified the filter certified every interior edge (`certified` then marks both
+ *   halves of each, which is the edge state as is: nothing to verify here)
  */
 export function repairDelaunay(
   xy: Float64Array,
   triangles: Uint32Array,
   halfedges: Int32Array,
   certified: Uint8Array | null = null,
+  allCertified = false,
 ): RepairResult {
+  // every interior edge certified (both halves marked): the verdicts are the edge states
+  if (certified !== null && allCertified) return { flips: 0, cocircularEdges: 0, edgeState: certified };
   const edgeState = new Uint8Array(triangles.length);
   const flipper = new LawsonFlipper(xy, triangles, halfedges, edgeState);
   for (let e = 0; e < triangles.length; e++) {

@@ -7,10 +7,10 @@
 
 /**
  * The floating-point filter of the exact incircle test over the interior edges `e` of `e0 .. e1`
- * with twin `f > e` (the edges `repairDelaunay` visits): `certified[e] = 1` where the filter
- * proves the edge strictly Delaunay, left 0 otherwise (inside, cocircular or undecided: the
+ * with twin `f > e` (the edges `repairDelaunay` visits): `certified[e] = certified[f] = 1` where
+ * the filter proves the edge strictly Delaunay, left 0 otherwise (inside, cocircular or undecided: the
  * exact repair decides). The same arithmetic as `repairDelaunay`'s inlined filter. Returns the
- * number of certified edges.
+ * number of interior edges left uncertified.
  */
 export function certifyEdges(
   e0: number,
@@ -54,8 +54,8 @@ export function certifyEdges(
       (Math.abs(adxbdy) + Math.abs(bdxady)) * clift;
     if (det > errbound * permanent) {
       certified[e] = 1;
-      count++;
-    }
+      certified[f] = 1;
+    } else count++;
   }
   return count;
 }

@@ -1,3 +1,4 @@
+import { gatherSites, hilbertKeys, scatterTriangles } from './order-kernels.js';
 import { certifyEdges, circumcentreRange, touchPages } from './parallel-kernels.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { buildStars, countStarTriangles, emitStarTriangles } from './stars/star-kernels.js';
@@ -29,6 +30,9 @@ const KERNELS = {
   certifyEdges,
   circumcentreRange,
   touchPages,
+  hilbertKeys,
+  gatherSites,
+  scatterTriangles,
   buildStars,
   countStarTriangles,
   emitStarTriangles,

@@ -1,3 +1,6 @@
+import { scatterTriangles } from './order-kernels.js';
+import { runRanges } from './ring-workers.js';
+
 /**
  * Renumbers the triangles of a half-edge triangulation by their lowest site index (stable: ties
  * keep their order), returning new `triangles` and `halfedges` arrays; each triangle keeps its
@@ -5,17 +8,53 @@
  * space-filling curve, the triangles around a site then sit next to each other in memory, which
  * makes every later pass that goes from site to triangles (repair, cell walk) cache-friendly;
  * delaunator numbers triangles in insertion order, which spirals out from the centre.
- * `shared`: the new arrays lie on SharedArrayBuffers (for worker threads).
  */
 export function renumberTriangles(
   n: number,
   triangles: Uint32Array,
   halfedges: Int32Array,
-  shared = false,
 ): { triangles: Uint32Array; halfedges: Int32Array } {
   const nt = triangles.length / 3;
-  // counting sort of the triangles by lowest vertex: `place[t]` is the new number of triangle t
-  const place = new Int32Array(nt);
+  const place = trianglePlaces(n, triangles, false);
+  const outTriangles = new Uint32Array(3 * nt);
+  const outHalfedges = new Int32Array(3 * nt);
+  scatterTriangles(0, nt, triangles, halfedges, place, outTriangles, outHalfedges);
+  return { triangles: outTriangles, halfedges: outHalfedges };
+}
+
+/**
+ * {@link renumberTriangles} with the scatter on `threads` threads (`scatterTriangles`); the same
+ * arrays, on SharedArrayBuffers. The input is copied to shared memory first (workers would
+ * otherwise each get a copy).
+ */
+export async function renumberTrianglesParallel(
+  n: number,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  threads: number,
+): Promise<{ triangles: Uint32Array; halfedges: Int32Array }> {
+  const nt = triangles.length / 3;
+  const sharedTriangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
+  sharedTriangles.set(triangles);
+  const sharedHalfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
+  sharedHalfedges.set(halfedges);
+  const place = trianglePlaces(n, triangles, true);
+  const outTriangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
+  const outHalfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
+  await runRanges('scatterTriangles', nt, threads, [
+    sharedTriangles,
+    sharedHalfedges,
+    place,
+    outTriangles,
+    outHalfedges,
+  ]);
+  return { triangles: outTriangles, halfedges: outHalfedges };
+}
+
+/** `place[t]`: triangle t's new number, a counting sort by lowest vertex (stable). */
+function trianglePlaces(n: number, triangles: Uint32Array, shared: boolean): Int32Array {
+  const nt = triangles.length / 3;
+  const place = shared ? new Int32Array(new SharedArrayBuffer(4 * nt)) : new Int32Array(nt);
   const counts = new Int32Array(n + 1);
   for (let t = 0; t < nt; t++) {
     const a = triangles[3 * t];
@@ -27,16 +66,5 @@ export function renumberTriangles(
   }
   for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
   for (let t = 0; t < nt; t++) place[t] = counts[place[t]]++;
-  const outTriangles = shared ? new Uint32Array(new SharedArrayBuffer(12 * nt)) : new Uint32Array(3 * nt);
-  const outHalfedges = shared ? new Int32Array(new SharedArrayBuffer(12 * nt)) : new Int32Array(3 * nt);
-  for (let t = 0; t < nt; t++) {
-    const to = 3 * place[t];
-    for (let j = 0; j < 3; j++) {
-      const e = 3 * t + j;
-      outTriangles[to + j] = triangles[e];
-      const twin = halfedges[e];
-      outHalfedges[to + j] = twin === -1 ? -1 : 3 * place[(twin / 3) | 0] + (twin % 3);
-    }
-  }
-  return { triangles: outTriangles, halfedges: outHalfedges };
+  return place;
 }

@@ -1,12 +1,13 @@
 import { orient2d } from 'robust-predicates';
 import type { Triangulation } from './buffers.js';
-import { hilbertOrder } from './hilbert-order.js';
+import { hilbertOrder, hilbertOrderParallel } from './hilbert-order.js';
 import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
+import { gatherSites } from './order-kernels.js';
 import { runRanges } from './ring-workers.js';
 import { type StarFallback, triangulateByStars } from './stars/star-triangulation.js';
-import { renumberTriangles } from './triangle-order.js';
+import { renumberTriangles, renumberTrianglesParallel } from './triangle-order.js';
 import { type DelaunatorOutput, unfoldedDelaunator } from './unfolded-delaunator.js';
 
 /** A verified Delaunay triangulation plus what the Voronoi stages need from its construction. */
@@ -104,7 +105,7 @@ export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedT
     const tri = triangulateInPlace(sites, localFrame(sites), null);
     return tri === null ? null : { tri, order: null, sites };
   }
-  const { world, frame, order } = gatherAlongCurve(sites, false);
+  const { world, frame, order } = gatherAlongCurve(sites);
   const tri = triangulateInPlace(world, frame, order);
   return tri === null ? null : { tri, order, sites: world };
 }
@@ -122,17 +123,11 @@ export async function triangulateOrderedParallel(
 ): Promise<OrderedTriangulation | null> {
   const n = sites.length >> 1;
   if (n < 3) return null;
-  const { world, frame, order } = gatherAlongCurve(sites, true);
+  const { world, frame, order } = await gatherAlongCurveParallel(sites, threads);
   const staged = await parallelDelaunayStage(n, frame, order, threads, minStars);
   if (staged === null) return null;
   const { d, stars } = staged;
-  const certified = new Uint8Array(new SharedArrayBuffer(d.triangles.length));
-  await runRanges('certifyEdges', d.triangles.length, threads, [
-    frame.xy,
-    d.triangles,
-    d.halfedges,
-    certified,
-  ]);
+  const certified = await certifyParallel(frame, d, threads);
   return { tri: { ...finishTriangulation(n, frame, order, d, certified), stars }, order, sites: world };
 }
 
@@ -158,41 +153,75 @@ export async function triangulatePresortedParallel(
   const staged = await parallelDelaunayStage(n, frame, ids, threads, minStars);
   if (staged === null) return null;
   const { d, stars } = staged;
-  const certified = new Uint8Array(new SharedArrayBuffer(d.triangles.length));
-  await runRanges('certifyEdges', d.triangles.length, threads, [
-    frame.xy,
-    d.triangles,
-    d.halfedges,
-    certified,
-  ]);
+  const certified = await certifyParallel(frame, d, threads);
   return { ...finishTriangulation(n, frame, ids, d, certified), stars };
 }
 
-/** The sites renumbered along a Hilbert curve, in world and local coordinates (`shared`: on SharedArrayBuffers). */
-function gatherAlongCurve(
-  sites: Float64Array,
-  shared: boolean,
-): { world: Float64Array; frame: LocalFrame; order: Uint32Array } {
+/** The sites renumbered along a Hilbert curve, in world and local coordinates. */
+function gatherAlongCurve(sites: Float64Array): {
+  world: Float64Array;
+  frame: LocalFrame;
+  order: Uint32Array;
+} {
   const n = sites.length >> 1;
   const bounds = new Float64Array(4);
   const order = hilbertOrder(sites, bounds);
   // gather the sites in curve order, and their local-frame copy on the way
   const frame = frameOfBounds(bounds[0], bounds[1], bounds[2], bounds[3]);
-  const { originX, originY, scale } = frame;
-  const floats = (count: number) =>
-    shared ? new Float64Array(new SharedArrayBuffer(8 * count)) : new Float64Array(count);
-  const world = floats(2 * n);
-  const local = floats(2 * n);
-  for (let k = 0; k < n; k++) {
-    const x = sites[2 * order[k]];
-    const y = sites[2 * order[k] + 1];
-    world[2 * k] = x;
-    world[2 * k + 1] = y;
-    local[2 * k] = (x - originX) * scale;
-    local[2 * k + 1] = (y - originY) * scale;
-  }
+  const world = new Float64Array(2 * n);
+  const local = new Float64Array(2 * n);
+  gatherSites(0, n, sites, order, Float64Array.of(frame.originX, frame.originY, frame.scale), world, local);
   frame.xy = local;
   return { world, frame, order };
+}
+
+/**
+ * {@link gatherAlongCurve} on `threads` threads (the Hilbert keys and the gather; the radix sort
+ * stays here): the same order and coordinates, on SharedArrayBuffers.
+ */
+async function gatherAlongCurveParallel(
+  sites: Float64Array,
+  threads: number,
+): Promise<{ world: Float64Array; frame: LocalFrame; order: Uint32Array }> {
+  const n = sites.length >> 1;
+  // workers read shared memory in place (anything else is copied to each of them)
+  let input = sites;
+  if (!(sites.buffer instanceof SharedArrayBuffer)) {
+    input = new Float64Array(new SharedArrayBuffer(16 * n));
+    input.set(sites);
+  }
+  const bounds = new Float64Array(4);
+  const order = new Uint32Array(new SharedArrayBuffer(4 * n));
+  order.set(await hilbertOrderParallel(input, threads, bounds));
+  const frame = frameOfBounds(bounds[0], bounds[1], bounds[2], bounds[3]);
+  const world = new Float64Array(new SharedArrayBuffer(16 * n));
+  const local = new Float64Array(new SharedArrayBuffer(16 * n));
+  const params = Float64Array.of(frame.originX, frame.originY, frame.scale);
+  await runRanges('gatherSites', n, threads, [input, order, params, world, local]);
+  frame.xy = local;
+  return { world, frame, order };
+}
+
+/**
+ * The float filter of the exact verification on `threads` threads (`certifyEdges`): per
+ * half-edge 1 where certified strictly Delaunay (both halves), and whether every interior edge
+ * is (then the exact repair has nothing to do).
+ */
+async function certifyParallel(
+  frame: LocalFrame,
+  d: DelaunatorOutput,
+  threads: number,
+): Promise<{ verdicts: Uint8Array; all: boolean }> {
+  const verdicts = new Uint8Array(new SharedArrayBuffer(d.triangles.length));
+  const counts = await runRanges('certifyEdges', d.triangles.length, threads, [
+    frame.xy,
+    d.triangles,
+    d.halfedges,
+    verdicts,
+  ]);
+  let uncertified = 0;
+  for (const c of counts) uncertified += c as number;
+  return { verdicts, all: uncertified === 0 };
 }
 
 /** The triangulation of `sites` in their given order, in `frame` (their local copy); `ids` name sites in errors. */
@@ -201,25 +230,20 @@ function triangulateInPlace(
   frame: LocalFrame,
   ids: Uint32Array | null,
 ): RobustTriangulation | null {
-  const d = delaunayStage(sites.length >> 1, frame, ids, false);
+  const d = delaunayStage(sites.length >> 1, frame, ids);
   return d === null ? null : finishTriangulation(sites.length >> 1, frame, ids, d, null);
 }
 
 /**
- * delaunator's triangulation (unfolded), renumbered along the curve when `ids` is given, on
- * SharedArrayBuffers when `shared` (and `ids`); null when all sites are collinear.
+ * delaunator's triangulation (unfolded), renumbered along the curve when `ids` is given; null when
+ * all sites are collinear.
  */
-function delaunayStage(
-  n: number,
-  frame: LocalFrame,
-  ids: Uint32Array | null,
-  shared: boolean,
-): DelaunatorOutput | null {
+function delaunayStage(n: number, frame: LocalFrame, ids: Uint32Array | null): DelaunatorOutput | null {
   if (allCollinear(frame.xy)) return null;
   const d = unfoldedDelaunator(frame.xy, ids);
   // sites along a curve: triangles along it too (see renumberTriangles)
   if (ids === null) return d;
-  return { ...renumberTriangles(n, d.triangles, d.halfedges, shared), hull: d.hull };
+  return { ...renumberTriangles(n, d.triangles, d.halfedges), hull: d.hull };
 }
 
 /**
@@ -236,14 +260,16 @@ async function parallelDelaunayStage(
   minStars: number | undefined,
 ): Promise<{ d: DelaunatorOutput; stars: RobustTriangulation['stars'] } | null> {
   if (allCollinear(frame.xy)) return null;
+  let stars: RobustTriangulation['stars'];
   if (threads >= 2 && n >= starsFrom(minStars)) {
     const out = await triangulateByStars(frame.xy, threads);
     if (out.ok) return { d: out.output, stars: { used: true, reason: null } };
-    const d = delaunayStage(n, frame, ids, true);
-    return d === null ? null : { d, stars: { used: false, reason: out.reason } };
+    stars = { used: false, reason: out.reason };
   }
-  const d = delaunayStage(n, frame, ids, true);
-  return d === null ? null : { d, stars: undefined };
+  const d = unfoldedDelaunator(frame.xy, ids);
+  // sites along a curve: triangles along it too (see renumberTriangles)
+  const renumbered = await renumberTrianglesParallel(n, d.triangles, d.halfedges, threads);
+  return { d: { ...renumbered, hull: d.hull }, stars };
 }
 
 /**
@@ -256,10 +282,10 @@ function finishTriangulation(
   frame: LocalFrame,
   ids: Uint32Array | null,
   d: DelaunatorOutput,
-  certified: Uint8Array | null,
+  certified: { verdicts: Uint8Array; all: boolean } | null,
 ): RobustTriangulation {
   let { triangles, halfedges, hull } = d;
-  const repair = repairDelaunay(frame.xy, triangles, halfedges, certified);
+  const repair = repairDelaunay(frame.xy, triangles, halfedges, certified?.verdicts ?? null, certified?.all);
   let edgeState = repair.edgeState;
   let flips = repair.flips;
   const used = new Uint8Array(n);
