@@ -88,3 +88,68 @@ export function scatterTriangles(
     }
   }
 }
+
+/**
+ * Pass 1a of the cell plan (`planCells` in voronoi-cells.ts) over the half-edges `lo .. hi`:
+ * `start[i]` = the first half-edge leaving site i (the least index: an atomic minimum, as ranges
+ * run concurrently), `length[i]` += one per half-edge leaving i, except across a cocircular edge
+ * when `merged` (its two triangles share one centre). `start` is -1 and `length` 0 beforehand.
+ */
+export function planDegrees(
+  lo: number,
+  hi: number,
+  triangles: Uint32Array,
+  edgeState: Uint8Array,
+  merged: number,
+  start: Int32Array,
+  length: Int32Array,
+): void {
+  const COCIRCULAR = 2;
+  for (let e = lo; e < hi; e++) {
+    const i = triangles[e];
+    let seen = Atomics.load(start, i);
+    while (seen === -1 || e < seen) {
+      const was = Atomics.compareExchange(start, i, seen, e);
+      if (was === seen) break;
+      seen = was;
+    }
+    if (merged === 0 || edgeState[e] !== COCIRCULAR) Atomics.add(length, i, 1);
+  }
+}
+
+/**
+ * Pass 1b of the cell plan over the triangles `lo .. hi` (after {@link planDegrees}): `inside[t]`
+ * = 1 when its centre lies in the box (`box` = [min x, min y, max x, max y]), else its three sites
+ * are marked not simple (`length` -1); a hull half-edge makes its two sites not simple and sets
+ * the walk start of the site it points to (each hull site is pointed to by one hull edge).
+ */
+export function planBoundary(
+  lo: number,
+  hi: number,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  cc: Float64Array,
+  box: Float64Array,
+  inside: Uint8Array,
+  start: Int32Array,
+  length: Int32Array,
+): void {
+  const [minX, minY, maxX, maxY] = box;
+  for (let t = lo; t < hi; t++) {
+    const x = cc[2 * t];
+    const y = cc[2 * t + 1];
+    if (x >= minX && x <= maxX && y >= minY && y <= maxY) inside[t] = 1;
+    else {
+      length[triangles[3 * t]] = -1;
+      length[triangles[3 * t + 1]] = -1;
+      length[triangles[3 * t + 2]] = -1;
+    }
+  }
+  for (let e = 3 * lo; e < 3 * hi; e++) {
+    if (halfedges[e] !== -1) continue;
+    const f = e % 3 === 2 ? e - 2 : e + 1;
+    start[triangles[f]] = f;
+    length[triangles[e]] = -1;
+    length[triangles[f]] = -1;
+  }
+}

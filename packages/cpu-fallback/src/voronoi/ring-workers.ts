@@ -1,4 +1,4 @@
-import { gatherSites, hilbertKeys, scatterTriangles } from './order-kernels.js';
+import { gatherSites, hilbertKeys, planBoundary, planDegrees, scatterTriangles } from './order-kernels.js';
 import { certifyEdges, circumcentreRange, touchPages } from './parallel-kernels.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { buildStars, countStarTriangles, emitStarTriangles } from './stars/star-kernels.js';
@@ -33,6 +33,8 @@ const KERNELS = {
   hilbertKeys,
   gatherSites,
   scatterTriangles,
+  planDegrees,
+  planBoundary,
   buildStars,
   countStarTriangles,
   emitStarTriangles,

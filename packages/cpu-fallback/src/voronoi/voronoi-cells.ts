@@ -4,7 +4,7 @@ import { CellRingWriter, closeRing } from './cell-ring-writer.js';
 import { circumcenters, circumcentersParallel } from './circumcenters.js';
 import { bisector, inBox } from './clip-edge.js';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
-import { availableThreads, writeSimpleRingsParallel } from './ring-workers.js';
+import { availableThreads, runRanges, writeSimpleRingsParallel } from './ring-workers.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { lineOrder } from './site-order.js';
 import {
@@ -57,8 +57,8 @@ export interface ParallelCellsOptions {
  * The workers read the sites and the triangulation and write their results in place through
  * SharedArrayBuffers (nothing is copied to them), so the returned `coords` may lie on a
  * SharedArrayBuffer. Workers are started on first use and kept, unreferenced (they never hold the
- * process open). delaunator, the Hilbert sort, the triangle renumbering, the exact repair, the
- * counting pass and the offset scan stay on this thread.
+ * process open). delaunator, the Hilbert keys' radix sort, the exact repair (when the filter left
+ * edges to it), the side-buffer cells and the offset scan stay on this thread.
  */
 export async function voronoiCellsParallel(
   sites: Float64Array,
@@ -84,12 +84,9 @@ export async function voronoiCellsParallel(
     tri.cocircularEdges,
     threads,
   );
-  const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc);
-  let halfedges = tri.halfedges;
-  if (!(halfedges.buffer instanceof SharedArrayBuffer)) {
-    halfedges = new Int32Array(new SharedArrayBuffer(tri.halfedges.byteLength));
-    halfedges.set(tri.halfedges);
-  }
+  const halfedges = shared(tri.halfedges);
+  const walks = await planWalksParallel(n, box, shared(tri.triangles), halfedges, tri, cc, threads);
+  const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc, walks);
   const { start, place, length, coords, longest } = plan;
   const changed = await writeSimpleRingsParallel(n, threads, [
     start,
@@ -162,6 +159,52 @@ function walkCells(
   return finishCells(plan, tri, changed);
 }
 
+/** `a` itself when it lies on a SharedArrayBuffer, else a copy there (workers read it in place). */
+function shared<T extends Uint8Array | Int32Array | Uint32Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const copy = new (a.constructor as new (buffer: SharedArrayBuffer) => T)(
+    new SharedArrayBuffer(a.byteLength),
+  );
+  copy.set(a as never);
+  return copy;
+}
+
+/** Pass 1 of the cell plan: walk starts, degrees (-1: not simple), centres inside the box. */
+interface CellWalks {
+  start: Int32Array;
+  length: Int32Array;
+  inside: Uint8Array;
+}
+
+/**
+ * Pass 1 of {@link planCells} on `threads` threads (`planDegrees`, then `planBoundary`): the same
+ * starts, lengths and inside flags.
+ */
+async function planWalksParallel(
+  n: number,
+  box: Box,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  tri: RobustTriangulation,
+  cc: Float64Array,
+  threads: number,
+): Promise<CellWalks> {
+  const start = new Int32Array(new SharedArrayBuffer(4 * n)).fill(-1);
+  const length = new Int32Array(new SharedArrayBuffer(4 * n));
+  const nt = triangles.length / 3;
+  const inside = new Uint8Array(new SharedArrayBuffer(nt));
+  await runRanges('planDegrees', triangles.length, threads, [
+    triangles,
+    shared(tri.edgeState),
+    tri.cocircularEdges > 0 ? 1 : 0,
+    start,
+    length,
+  ]);
+  const bounds = Float64Array.of(box.minX, box.minY, box.maxX, box.maxY);
+  await runRanges('planBoundary', nt, threads, [triangles, halfedges, cc, bounds, inside, start, length]);
+  return { start, length, inside };
+}
+
 /** What the planning passes leave for the write pass (see {@link walkCells}). */
 interface CellPlan {
   /** Per site k: its walk start; -1 once its cell is in `coords` (side-buffer cells). */
@@ -190,45 +233,18 @@ function planCells(
   general: boolean,
   shared: boolean,
   computed: Float64Array | null = null,
+  walks: CellWalks | null = null,
 ): CellPlan {
   const n = sites.length >> 1;
   const { triangles, halfedges } = tri;
   const cc =
     computed ??
     circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges, shared);
-  const nt = triangles.length / 3;
-  const inside = new Uint8Array(nt);
   const int32s = (count: number) =>
     shared ? new Int32Array(new SharedArrayBuffer(4 * count)) : new Int32Array(count);
 
   // pass 1: walk starts (see walkStarts), degrees, simple or not (length -1 marks "not simple")
-  const start = int32s(n).fill(-1);
-  const length = int32s(n);
-  const { edgeState } = tri;
-  const merged = tri.cocircularEdges > 0;
-  for (let e = 0; e < triangles.length; e++) {
-    const i = triangles[e];
-    if (start[i] === -1) start[i] = e;
-    // across a cocircular edge both triangles have the same (merged) centre: written once
-    if (!merged || edgeState[e] !== EDGE_COCIRCULAR) length[i]++;
-  }
-  for (let t = 0; t < nt; t++) {
-    // each centre is tested once, so every cell around it agrees
-    if (inBox(box, cc[2 * t], cc[2 * t + 1])) {
-      inside[t] = 1;
-      continue;
-    }
-    length[triangles[3 * t]] = -1;
-    length[triangles[3 * t + 1]] = -1;
-    length[triangles[3 * t + 2]] = -1;
-  }
-  for (let e = 0; e < triangles.length; e++) {
-    if (halfedges[e] !== -1) continue;
-    const f = nextHalfedge(e);
-    start[triangles[f]] = f;
-    length[triangles[e]] = -1;
-    length[triangles[f]] = -1;
-  }
+  const { start, length, inside } = walks ?? planWalks(n, box, tri, cc, int32s);
   if (general) length.fill(-1);
   let others = 0;
   let longest = 0;
@@ -275,6 +291,46 @@ function planCells(
     start[k] = -1;
   }
   return { start, place, length, cc, coords, ringOffsets, longest, order };
+}
+
+/** Pass 1 of {@link planCells} on this thread (see `planDegrees` and `planBoundary`, its parallel twin). */
+function planWalks(
+  n: number,
+  box: Box,
+  tri: RobustTriangulation,
+  cc: Float64Array,
+  int32s: (count: number) => Int32Array,
+): CellWalks {
+  const { triangles, halfedges, edgeState } = tri;
+  const nt = triangles.length / 3;
+  const inside = new Uint8Array(nt);
+  const start = int32s(n).fill(-1);
+  const length = int32s(n);
+  const merged = tri.cocircularEdges > 0;
+  for (let e = 0; e < triangles.length; e++) {
+    const i = triangles[e];
+    if (start[i] === -1) start[i] = e;
+    // across a cocircular edge both triangles have the same (merged) centre: written once
+    if (!merged || edgeState[e] !== EDGE_COCIRCULAR) length[i]++;
+  }
+  for (let t = 0; t < nt; t++) {
+    // each centre is tested once, so every cell around it agrees
+    if (inBox(box, cc[2 * t], cc[2 * t + 1])) {
+      inside[t] = 1;
+      continue;
+    }
+    length[triangles[3 * t]] = -1;
+    length[triangles[3 * t + 1]] = -1;
+    length[triangles[3 * t + 2]] = -1;
+  }
+  for (let e = 0; e < triangles.length; e++) {
+    if (halfedges[e] !== -1) continue;
+    const f = nextHalfedge(e);
+    start[triangles[f]] = f;
+    length[triangles[e]] = -1;
+    length[triangles[f]] = -1;
+  }
+  return { start, length, inside };
 }
 
 /**
