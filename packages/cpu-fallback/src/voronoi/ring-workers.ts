@@ -53,11 +53,14 @@ const pool: RingWorker[] = [];
 
 /**
  * The number of threads (this one included) a parallel run may use: min(available parallelism,
- * 8), or 1 where worker threads are unavailable (browsers) or there is a single core.
+ * 8), or 1 where worker threads are unavailable (browsers) or there is a single core. The
+ * environment variable `GEOFRAME_THREADS` (a positive integer) sets it instead.
  */
 export async function availableThreads(): Promise<number> {
   try {
     const os = await import('node:os');
+    const env = Number(process.env.GEOFRAME_THREADS);
+    if (Number.isInteger(env) && env >= 1) return env;
     return Math.max(1, Math.min(8, os.availableParallelism()));
   } catch {
     return 1;

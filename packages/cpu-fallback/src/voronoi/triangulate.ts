@@ -288,10 +288,13 @@ function finishTriangulation(
   const repair = repairDelaunay(frame.xy, triangles, halfedges, certified?.verdicts ?? null, certified?.all);
   let edgeState = repair.edgeState;
   let flips = repair.flips;
-  const used = new Uint8Array(n);
-  for (let e = 0; e < triangles.length; e++) used[triangles[e]] = 1;
+  // a valid triangulation of all n sites has 2n − 2 − h triangles (Euler); fewer: sites skipped
   let skipped = 0;
-  for (let i = 0; i < n; i++) skipped += 1 - used[i];
+  const used = new Uint8Array(n);
+  if (triangles.length / 3 !== 2 * n - 2 - hull.length) {
+    for (let e = 0; e < triangles.length; e++) used[triangles[e]] = 1;
+    for (let i = 0; i < n; i++) skipped += 1 - used[i];
+  }
   if (skipped > 0) {
     const missing = new Int32Array(skipped);
     for (let i = 0, k = 0; i < n; i++) if (used[i] === 0) missing[k++] = i;
