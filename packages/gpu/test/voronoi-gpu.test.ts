@@ -198,6 +198,26 @@ describe('voronoiCellsGpu', () => {
     expect(again.stats.stages.map((s) => s.stage)).toContain('delaunay');
   });
 
+  gpuTest(
+    'an output guess too small: emitted again at the exact size, same cells (also profiled)',
+    async () => {
+      const ctx = await requireGpu();
+      const sites = uniqueSites(generatePoints('uniform', 3000, 22)).xy;
+      const box = clipBox(sites, null);
+      const reference = voronoiCells(sites, box);
+      const profiler = new GpuProfiler(ctx);
+      const small = await voronoiCellsGpu(ctx, sites, box, { outputGuess: 100, profiler });
+      await profiler.read();
+      profiler.destroy();
+      expect(small.cells.ringOffsets).toEqual(reference.ringOffsets);
+      expect(small.cells.coords.length).toBe(reference.coords.length);
+      expect(small.stats.stages.map((s) => s.stage)).toContain('offsets back (output larger than guessed)');
+      const exact = await voronoiCellsGpu(ctx, sites, box, { outputGuess: reference.coords.length / 2 });
+      expect(exact.cells.coords).toEqual(small.cells.coords);
+      expect(exact.stats.stages.map((s) => s.stage)).toContain('offsets and coordinates back');
+    },
+  );
+
   gpuTest('leaves the caller’s sites untouched', async () => {
     const ctx = await requireGpu();
     const sites = uniqueSites(generatePoints('clusters', 2000, 8)).xy;

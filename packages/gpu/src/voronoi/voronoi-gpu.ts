@@ -76,6 +76,12 @@ export interface VoronoiGpuOptions {
    * cannot be certified (reported in `stats.delaunay`).
    */
   delaunay?: 'cpu' | 'gpu';
+  /**
+   * Output points the emit is sized for before the ring offsets are known (default: half-edges
+   * + sites + room for the cells clipped along the box). For tests: a guess too small makes the
+   * pipeline emit again at the exact size.
+   */
+  outputGuess?: number;
 }
 
 /**
@@ -90,8 +96,10 @@ export interface VoronoiGpuOptions {
  *    (scan), then walked again to write the ring there — simple cells copy their circumcentres,
  *    cells on the hull or crossing the box clip each bisector exactly against the box — and
  *    finished (merged duplicates, exact convexity); ring lengths are scanned in the caller's order.
- * 5. Emit: each ring is converted to f64 and written to its final place, rotated and closed, and
- *    the coordinates come back in one readback.
+ * 5. Emit: each ring is converted to f64 and written to its final place, rotated and closed, in
+ *    the same submission as stage 4 (into an output sized by a guess, emitted again at the exact
+ *    size in the rare case it is too small), and the ring offsets and coordinates come back in
+ *    one readback.
  *
  * Inputs with no triangle (0–2 sites, all collinear) are answered by the CPU's `voronoiCells`
  * (nothing to parallelise). Same preconditions as `voronoiCells`: unique finite sites, a box
@@ -431,7 +439,7 @@ class PipelineRun {
     // a point count guessed from the triangulation: a cell inside the box has degree + 1 points
     // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
     // cells along the box, which are O(√n). A larger actual count prepares a new array at the end.
-    const guess = nh + n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
+    const guess = this.options.outputGuess ?? nh + n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
     const early = preparedFloat64Array(2 * guess);
     const start = this.buffer('start', 4 * n);
     const kind = this.buffer('kind', 4 * n);
@@ -496,28 +504,49 @@ class PipelineRun {
     await this.record(ringEncoder, 'rings', [rings]);
     await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
     const ringOffsets = new Int32Array(n + 1);
-    await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [{ source: lengths, target: ringOffsets }]);
-    remapUploads(ctx, 'voronoi/input');
-    this.stats.bytesDown += ringOffsets.byteLength;
-    this.lap('gpu: cells, offsets back');
+    // the output is emitted in the same submission into a buffer sized by the guess, so the ring
+    // offsets and the coordinates come back in one round trip; rings past it (a guess too small)
+    // are skipped by the kernel and emitted again at the exact size
+    const guessed = 16 * guess <= ctx.limits.maxStorageBufferBindingSize;
+    if (guessed) {
+      const out = this.buffer('coords', 16 * guess);
+      await this.recordEmit(ringEncoder, front, ring, ringInfo, slots, lengths, out);
+      const pending = await submitForRead(ctx, ringEncoder, 'voronoi/cells-out', [
+        { source: lengths, bytes: 4 * (n + 1) },
+        { source: out, bytes: 16 * guess },
+      ]);
+      remapUploads(ctx, 'voronoi/input');
+      const prepared = await early;
+      this.lap('gpu: cells and emit submitted, output prepared');
+      const { value: coords, copyMs } = await pending.read((range, offsets) => {
+        ringOffsets.set(new Int32Array(range, offsets[0], n + 1));
+        const points = ringOffsets[n];
+        if (points > guess) return null;
+        const coords = prepared.subarray(0, 2 * points);
+        coords.set(new Float64Array(range, offsets[1], 2 * points));
+        return coords;
+      });
+      this.stats.bytesDown += ringOffsets.byteLength;
+      if (coords !== null) {
+        this.stats.bytesDown += coords.byteLength;
+        this.lap('offsets and coordinates back');
+        this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
+        return { coords, ringOffsets };
+      }
+      this.lap('offsets back (output larger than guessed)');
+    } else {
+      await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [
+        { source: lengths, target: ringOffsets },
+      ]);
+      remapUploads(ctx, 'voronoi/input');
+      this.stats.bytesDown += ringOffsets.byteLength;
+      this.lap('gpu: cells, offsets back');
+    }
 
     const points = ringOffsets[n];
     const out = this.buffer('coords', 16 * points);
     const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
-    await this.record(emit, 'emit', [
-      this.withGrid(
-        this.dispatch(EMIT_RINGS_KERNEL as KernelSpec<never>, {}, n, [
-          ring,
-          ringInfo,
-          slots,
-          front.order,
-          lengths,
-          out,
-        ]),
-        front,
-      ),
-    ]);
-    this.options.profiler?.resolve(emit);
+    await this.recordEmit(emit, front, ring, ringInfo, slots, lengths, out, guessed);
     const pending = await submitForRead(ctx, emit, 'voronoi/coords', [{ source: out, bytes: 16 * points }]);
     // a fresh 100 MB array faulted in by the one copy into it would cost more than the copy
     const prepared = await early;
@@ -529,6 +558,43 @@ class PipelineRun {
     this.lap('coordinates back');
     this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
     return { coords, ringOffsets };
+  }
+
+  /**
+   * Records the emit pass (rings rotated, converted to f64, closed, at their offsets) into
+   * `encoder`, timed and closing the profiler's round unless `again` (an emit after the round).
+   */
+  private async recordEmit(
+    encoder: GPUCommandEncoder,
+    front: Front,
+    ring: GPUBuffer,
+    ringInfo: GPUBuffer,
+    slots: GPUBuffer,
+    lengths: GPUBuffer,
+    out: GPUBuffer,
+    again = false,
+  ): Promise<void> {
+    const dispatches = [
+      this.withGrid(
+        this.dispatch(EMIT_RINGS_KERNEL as KernelSpec<never>, {}, front.n, [
+          ring,
+          ringInfo,
+          slots,
+          front.order,
+          lengths,
+          out,
+        ]),
+        front,
+      ),
+    ];
+    if (again) {
+      await recordDispatches(this.ctx, encoder, 'voronoi/emit', dispatches, this.maxPerDimension, {
+        label: 'voronoi/emit',
+      });
+      return;
+    }
+    await this.record(encoder, 'emit', dispatches);
+    this.options.profiler?.resolve(encoder);
   }
 
   /** Stages 4–5 for edges only. */

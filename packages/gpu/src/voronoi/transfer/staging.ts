@@ -127,6 +127,13 @@ export interface ReadPart {
 export interface PendingRead {
   /** Waits for the mapping and copies range k into `targets[k]` (as many bytes as it holds). */
   into(targets: readonly ArrayBufferView[]): Promise<{ waitMs: number; copyMs: number }>;
+  /**
+   * Waits for the mapping and hands the mapped bytes and each range's offset in them to `use`
+   * (e.g. to read a count first and copy only what it covers); they are unmapped afterwards.
+   */
+  read<T>(
+    use: (range: ArrayBuffer, offsets: readonly number[]) => T,
+  ): Promise<{ value: T; waitMs: number; copyMs: number }>;
 }
 
 /**
@@ -152,9 +159,10 @@ export async function submitForRead(
   });
   const submitted = performance.now();
   ctx.device.queue.submit([encoder.finish()]);
-  return {
-    async into(targets) {
-      if (!entry) return { waitMs: 0, copyMs: 0 };
+  const offsets = sizes.map((_, k) => sizes.slice(0, k).reduce((a, b) => a + b, 0));
+  const pending: PendingRead = {
+    async read(use) {
+      if (!entry) return { value: use(new ArrayBuffer(0), offsets), waitMs: 0, copyMs: 0 };
       try {
         await entry.buffer.mapAsync(MapMode.READ, 0, total);
       } catch (cause) {
@@ -162,16 +170,22 @@ export async function submitForRead(
         throw cause;
       }
       const mapped = performance.now();
-      const range = entry.buffer.getMappedRange(0, total);
-      let offset = 0;
-      targets.forEach((t, k) => {
-        new Uint8Array(t.buffer, t.byteOffset, t.byteLength).set(new Uint8Array(range, offset, t.byteLength));
-        offset += sizes[k];
-      });
+      const value = use(entry.buffer.getMappedRange(0, total), offsets);
       entry.buffer.unmap();
-      return { waitMs: mapped - submitted, copyMs: performance.now() - mapped };
+      return { value, waitMs: mapped - submitted, copyMs: performance.now() - mapped };
+    },
+    async into(targets) {
+      const { waitMs, copyMs } = await pending.read((range) => {
+        targets.forEach((t, k) => {
+          new Uint8Array(t.buffer, t.byteOffset, t.byteLength).set(
+            new Uint8Array(range, offsets[k], t.byteLength),
+          );
+        });
+      });
+      return { waitMs, copyMs };
     },
   };
+  return pending;
 }
 
 /**
