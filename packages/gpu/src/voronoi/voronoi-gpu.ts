@@ -116,7 +116,7 @@ export async function voronoiCellsGpu(
   if (n === 0) return { cells: emptyPolygons(), stats: run.stats };
   if (n < 3) return { cells: voronoiCells(sites, box), stats: run.stats };
   return withDeviceErrors(ctx, 'voronoiCellsGpu', async () => {
-    const prepared = await run.prepare(box);
+    const prepared = await run.prepare(box, true);
     if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
     return { cells: await run.cells(await run.frontStages(prepared)), stats: run.stats };
   });
@@ -142,15 +142,16 @@ async function withDeviceErrors<T>(ctx: GpuContext, label: string, work: () => P
 }
 
 /**
- * Stages 1–2 of {@link voronoiCellsGpu} alone (Hilbert order on the GPU, Delaunay), for
- * benchmarks that time the rest with {@link voronoiCellsPrepared}. Null for collinear sites.
+ * Stages 1–2 of {@link voronoiCellsGpu} alone (Hilbert order on the GPU, Delaunay; the cells'
+ * output array prepared meanwhile), for benchmarks that time the rest with
+ * {@link voronoiCellsPrepared}. Null for collinear sites.
  */
 export async function prepareVoronoiSites(
   ctx: GpuContext,
   sites: Float64Array,
   box: Box,
 ): Promise<PreparedSites | null> {
-  return new PipelineRun(ctx, sites, {}).prepare(box);
+  return new PipelineRun(ctx, sites, {}).prepare(box, true);
 }
 
 /**
@@ -209,6 +210,28 @@ export interface PreparedSites {
   device: DeviceSites;
   /** The grid sites in curve order on the device when a GPU Delaunay stage gathered them already. */
   curveSites?: GPUBuffer | null;
+  /**
+   * The cells' output array, its pages mapped by worker threads while the Delaunay stage runs
+   * (see {@link cellsOutput}); taken by the first cell run, which otherwise prepares its own.
+   */
+  output?: CellsOutput | null;
+}
+
+/** An output array being prepared for up to `points` ring points. */
+export interface CellsOutput {
+  points: number;
+  array: Promise<Float64Array>;
+}
+
+/**
+ * Starts preparing the cells' output for `n` sites (worker threads map its pages): room for every
+ * ring point of a triangulation of n sites — at most 2n − 5 triangles, so 3(2n − 5) half-edges,
+ * plus a closing point a site — and for the cells clipped along the box (O(√n)). A cell run whose
+ * actual total is larger emits again at the exact size.
+ */
+export function cellsOutput(n: number): CellsOutput {
+  const points = 7 * n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
+  return { points, array: preparedFloat64Array(2 * points) };
 }
 
 /** The triangulation and the device buffers stages 4–5 start from. */
@@ -224,6 +247,8 @@ interface Front {
   cc: GPUBuffer;
   ccFlags: GPUBuffer;
   gridUniform: GPUBuffer;
+  /** The cells' output prepared during stage 2, when there is one (taken from the prepared sites). */
+  output: CellsOutput | null;
 }
 
 /** One run of the pipeline: its stats, timing and the stages' shared plumbing. */
@@ -316,13 +341,19 @@ class PipelineRun {
     );
   }
 
-  /** Stages 1–2: Hilbert order and Delaunay. Null when the sites have no triangle (collinear). */
-  async prepare(box: Box): Promise<PreparedSites | null> {
+  /**
+   * Stages 1–2: Hilbert order and Delaunay, with the cells' output array prepared meanwhile when
+   * `forCells`. Null when the sites have no triangle (collinear).
+   */
+  async prepare(box: Box, forCells = false): Promise<PreparedSites | null> {
     const { ctx, sites } = this;
     const n = sites.length >> 1;
     if (!(boxArea(box) > 0)) {
       throw new RangeError('the clip box of two or more sites must have positive width and height');
     }
+    // the worker threads map the output's pages while this thread and the GPU order the sites
+    // and triangulate (its first parallel pass comes after delaunator, long after this is done)
+    const output = forCells ? cellsOutput(n) : null;
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
     const grid = gridOfBounds(sites, box);
@@ -356,7 +387,7 @@ class PipelineRun {
       delaunay = await cpuDelaunayStageParallel(curve);
     }
     this.lap('delaunay');
-    return delaunay === null ? null : { curve, order, delaunay, grid, device, curveSites };
+    return delaunay === null ? null : { curve, order, delaunay, grid, device, curveSites, output };
   }
 
   /** Stage 3 (upload and circumcentres), recorded into a new encoder, not yet submitted. */
@@ -391,7 +422,10 @@ class PipelineRun {
       cc: this.buffer('cc', 16 * nt),
       ccFlags: this.buffer('cc-flags', 4 * nt),
       gridUniform: uniformBlock(ctx, gridUniformWords(grid), 'voronoi/grid'),
+      output: prepared.output ?? null,
     };
+    // an output array serves one run
+    prepared.output = null;
     // the sites and their order are on the device since stage 1: only the triangles go up
     const uploads: UploadPart[] = [];
     if (delaunay.triangles instanceof Uint32Array)
@@ -439,8 +473,9 @@ class PipelineRun {
     // a point count guessed from the triangulation: a cell inside the box has degree + 1 points
     // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
     // cells along the box, which are O(√n). A larger actual count prepares a new array at the end.
-    const guess = this.options.outputGuess ?? nh + n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
-    const early = preparedFloat64Array(2 * guess);
+    const output = front.output ?? cellsOutput(n);
+    const guess = Math.min(this.options.outputGuess ?? output.points, output.points);
+    const early = output.array;
     const start = this.buffer('start', 4 * n);
     const kind = this.buffer('kind', 4 * n);
     const slots = this.buffer('slots', 4 * (n + 1));
