@@ -14,12 +14,13 @@ export interface KernelProfile {
 }
 
 const KERNELS: Record<string, KernelProfile> = {
-  // bench/gpu/voronoi.ts, 2026-11-22, H100 (Dawn/Vulkan) and its 16-core host: the GPU path (CPU
-  // Delaunay stage) won 1.2–1.5× end to end at 1e6 and 1e7 sites in every run; between 3e4 and 3e5
-  // the runs disagreed (both paths within ~20 % there: the Delaunay stage dominates both)
+  // bench/gpu/voronoi.ts, 2026-11-22, H100 (Dawn/Vulkan) and its 16-core host, after the CPU
+  // path's serial passes moved to worker threads: the GPU path (CPU Delaunay stage) won 1.3× at
+  // 1e6 and 1.05× at 1e7; at 6e5 the CPU was 4 % faster, at 1e5–3e5 the GPU 8–30 % (both paths
+  // run the same CPU triangulation, which dominates both): the switch is where every run agreed
   voronoiPolygons: {
     gpu: true,
-    crossover: 500_000,
+    crossover: 1_000_000,
     measured: 'bench/gpu/voronoi.ts, H100 + 16-core host, 2026-11-22',
   },
   // the GPU's per-site stars are exact but slower than the CPU on uniform input (a search tail,
