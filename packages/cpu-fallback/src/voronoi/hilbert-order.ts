@@ -1,3 +1,4 @@
+import { boxOfXY } from '@geoframe/core';
 import { hilbertKeys } from './order-kernels.js';
 import { runRanges } from './ring-workers.js';
 
@@ -43,18 +44,7 @@ export async function hilbertOrderParallel(
  */
 function curveFrame(xy: Float64Array, bounds?: Float64Array): Float64Array {
   const n = xy.length >> 1;
-  let minX = Number.POSITIVE_INFINITY;
-  let minY = Number.POSITIVE_INFINITY;
-  let maxX = Number.NEGATIVE_INFINITY;
-  let maxY = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const x = xy[2 * i];
-    const y = xy[2 * i + 1];
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-  }
+  const { minX, minY, maxX, maxY } = boxOfXY(xy);
   if (bounds !== undefined) {
     bounds[0] = minX;
     bounds[1] = minY;

@@ -287,13 +287,10 @@ export function buildStars(
   }
 
   /**
-   * Whether the star is final after the block of rings 0 .. r around cell (cx, cy) was searched:
-   * closed (no open wedge, or a hull site's single one) and no circumdisk reaching a cell outside
-   * the block. Otherwise collects the pending disks (only for a closed star; `npend` = -1 for an
-   * open one: every cell must be visited).
+   * The star of i is closed: no open wedge, or for a hull site exactly one, from its previous to
+   * its next hull neighbour (that wedge, outside the hull, holds no site).
    */
-  function isFinal(i: number, r: number, cx: number, cy: number): boolean {
-    npend = -1;
+  function closed(i: number): boolean {
     if (len < 3) return false;
     let infinite = 0;
     let at = 0;
@@ -303,15 +300,23 @@ export function buildStars(
         at = t;
       }
     }
-    if (hullPrev[i] >= 0) {
-      if (infinite !== 1) return false;
-      if (
-        star[at === 0 ? len - 1 : at - 1] !== hullPrev[i] ||
-        star[at + 1 === len ? 0 : at + 1] !== hullNext[i]
-      ) {
-        return false;
-      }
-    } else if (infinite !== 0) return false;
+    if (hullPrev[i] < 0) return infinite === 0;
+    return (
+      infinite === 1 &&
+      star[at === 0 ? len - 1 : at - 1] === hullPrev[i] &&
+      star[at + 1 === len ? 0 : at + 1] === hullNext[i]
+    );
+  }
+
+  /**
+   * Whether the star is final after the block of rings 0 .. r around cell (cx, cy) was searched:
+   * closed (no open wedge, or a hull site's single one) and no circumdisk reaching a cell outside
+   * the block. Otherwise collects the pending disks (only for a closed star; `npend` = -1 for an
+   * open one: every cell must be visited).
+   */
+  function isFinal(i: number, r: number, cx: number, cy: number): boolean {
+    npend = -1;
+    if (!closed(i)) return false;
     // the searched block, unbounded on the sides where it reaches the grid's border
     const x0 = cx - r <= 0 ? Number.NEGATIVE_INFINITY : minX + (cx - r) * size;
     const x1 = cx + r + 1 >= gw ? Number.POSITIVE_INFINITY : minX + (cx + r + 1) * size;
@@ -373,24 +378,7 @@ export function buildStars(
    * neighbours holds no site), else infinity.
    */
   function reachOf(i: number): number {
-    if (len < 3) return Number.POSITIVE_INFINITY;
-    let infinite = 0;
-    let at = 0;
-    for (let t = 0; t < len; t++) {
-      if (star[t] === NONE) {
-        infinite++;
-        at = t;
-      }
-    }
-    if (hullPrev[i] >= 0) {
-      if (infinite !== 1) return Number.POSITIVE_INFINITY;
-      if (
-        star[at === 0 ? len - 1 : at - 1] !== hullPrev[i] ||
-        star[at + 1 === len ? 0 : at + 1] !== hullNext[i]
-      ) {
-        return Number.POSITIVE_INFINITY;
-      }
-    } else if (infinite !== 0) return Number.POSITIVE_INFINITY;
+    if (!closed(i)) return Number.POSITIVE_INFINITY;
     let reach = 0;
     for (let t = 0; t < len; t++) {
       const a = star[t];

@@ -1,3 +1,4 @@
+import { boxOfXY } from '@geoframe/core';
 import { runRanges } from '../ring-workers.js';
 import type { DelaunatorOutput } from '../unfolded-delaunator.js';
 import { convexHull } from './convex-hull.js';
@@ -112,18 +113,7 @@ function firstFailure(info: Int32Array): StarFallback | null {
  */
 function bucketGrid(xy: Float64Array): { grid: Float64Array; cellStart: Int32Array; cellSites: Int32Array } {
   const n = xy.length >> 1;
-  let minX = Number.POSITIVE_INFINITY;
-  let minY = Number.POSITIVE_INFINITY;
-  let maxX = Number.NEGATIVE_INFINITY;
-  let maxY = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const x = xy[2 * i];
-    const y = xy[2 * i + 1];
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-  }
+  const { minX, minY, maxX, maxY } = boxOfXY(xy);
   const width = Math.max(maxX - minX, Number.MIN_VALUE);
   const height = Math.max(maxY - minY, Number.MIN_VALUE);
   // square cells: area per cell = box area × SITES_PER_CELL / n, bounded for very thin boxes
