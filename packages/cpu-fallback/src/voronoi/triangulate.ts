@@ -111,10 +111,12 @@ export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedT
 }
 
 /**
- * {@link triangulateOrdered} with sorting, its float filter of the exact verification split over
- * `threads` threads by ranges of half-edges (see `runRanges`); the same triangulation, bit for
- * bit. The sites, their local copy and the triangulation lie on SharedArrayBuffers (for the later
- * parallel passes).
+ * {@link triangulateOrdered} with sorting, on `threads` threads by ranges (see `runRanges`): the
+ * Hilbert keys, the gather along the curve, the renumbering scatter and the float filter of the
+ * exact verification (delaunator, the radix sort and the exact repair stay on this thread; the
+ * repair is skipped when the filter certifies every edge). The same triangulation, bit for bit;
+ * from `minStars` sites the per-site stars first (see {@link STARS_FROM}). The sites, their local
+ * copy and the triangulation lie on SharedArrayBuffers (for the later parallel passes).
  */
 export async function triangulateOrderedParallel(
   sites: Float64Array,
