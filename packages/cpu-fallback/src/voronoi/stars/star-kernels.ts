@@ -117,7 +117,11 @@ export function buildStars(
     return det > bound ? 1 : det < -bound ? -1 : 0;
   }
 
-  /** Sign of incircle(a, b, c, d) (positive: d inside the circle of counter-clockwise a, b, c), 0 undecided. */
+  /**
+   * Sign of incircle(a, b, c, d) (positive: d inside the circle of counter-clockwise a, b, c), 0
+   * undecided: Shewchuk's first filter stage, the same arithmetic as `certifyEdges` and
+   * `repairDelaunay`'s inlined filter (a worker kernel cannot share a helper).
+   */
   function incircle(a: number, b: number, c: number, d: number): number {
     const ex = xy[2 * d];
     const ey = xy[2 * d + 1];
