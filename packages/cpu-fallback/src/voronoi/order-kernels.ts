@@ -153,3 +153,34 @@ export function planBoundary(
     length[triangles[f]] = -1;
   }
 }
+
+/**
+ * Over the triangles `lo .. hi` of a fresh delaunator output: `low[t]` = its lowest site and one
+ * atomic count in `counts[low + 1]` (the counting sort of the renumbering), and the triangles whose
+ * clockwise orientation (y up) the float filter of `orient2d` cannot certify are counted (returned:
+ * the caller then checks those exactly, see `unfoldedDelaunator`).
+ */
+export function triangleLows(
+  lo: number,
+  hi: number,
+  xy: Float64Array,
+  triangles: Uint32Array,
+  low: Int32Array,
+  counts: Int32Array,
+): number {
+  const ORIENT_ERRBOUND = (3 + 16 * 2 ** -53) * 2 ** -53;
+  let unsure = 0;
+  for (let t = lo; t < hi; t++) {
+    const a = triangles[3 * t];
+    const b = triangles[3 * t + 1];
+    const c = triangles[3 * t + 2];
+    const least = Math.min(a, b, c);
+    low[t] = least;
+    Atomics.add(counts, least + 1, 1);
+    const detleft = (xy[2 * a + 1] - xy[2 * c + 1]) * (xy[2 * b] - xy[2 * c]);
+    const detright = (xy[2 * a] - xy[2 * c]) * (xy[2 * b + 1] - xy[2 * c + 1]);
+    const det = detleft - detright;
+    if (!(det > ORIENT_ERRBOUND * Math.abs(detleft + detright))) unsure++;
+  }
+  return unsure;
+}

@@ -1,4 +1,11 @@
-import { gatherSites, hilbertKeys, planBoundary, planDegrees, scatterTriangles } from './order-kernels.js';
+import {
+  gatherSites,
+  hilbertKeys,
+  planBoundary,
+  planDegrees,
+  scatterTriangles,
+  triangleLows,
+} from './order-kernels.js';
 import { certifyEdges, circumcentreRange, touchPages } from './parallel-kernels.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { buildStars, countStarTriangles, emitStarTriangles } from './stars/star-kernels.js';
@@ -33,6 +40,7 @@ const KERNELS = {
   hilbertKeys,
   gatherSites,
   scatterTriangles,
+  triangleLows,
   planDegrees,
   planBoundary,
   buildStars,

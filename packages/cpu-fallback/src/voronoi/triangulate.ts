@@ -7,8 +7,12 @@ import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
 import { gatherSites } from './order-kernels.js';
 import { runRanges } from './ring-workers.js';
 import { type StarFallback, triangulateByStars } from './stars/star-triangulation.js';
-import { renumberTriangles, renumberTrianglesParallel } from './triangle-order.js';
-import { type DelaunatorOutput, unfoldedDelaunator } from './unfolded-delaunator.js';
+import { renumberTriangles } from './triangle-order.js';
+import {
+  type DelaunatorOutput,
+  unfoldedDelaunator,
+  unfoldedDelaunatorRenumbered,
+} from './unfolded-delaunator.js';
 
 /** A verified Delaunay triangulation plus what the Voronoi stages need from its construction. */
 export interface RobustTriangulation extends Triangulation {
@@ -268,10 +272,8 @@ async function parallelDelaunayStage(
     if (out.ok) return { d: out.output, stars: { used: true, reason: null } };
     stars = { used: false, reason: out.reason };
   }
-  const d = unfoldedDelaunator(frame.xy, ids);
   // sites along a curve: triangles along it too (see renumberTriangles)
-  const renumbered = await renumberTrianglesParallel(n, d.triangles, d.halfedges, threads);
-  return { d: { ...renumbered, hull: d.hull }, stars };
+  return { d: await unfoldedDelaunatorRenumbered(frame.xy, ids, threads), stars };
 }
 
 /**

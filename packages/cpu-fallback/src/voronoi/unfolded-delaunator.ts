@@ -1,6 +1,8 @@
 import { GeoframeError } from '@geoframe/core';
 import Delaunator from 'delaunator';
 import { orient2d } from 'robust-predicates';
+import { runRanges } from './ring-workers.js';
+import { renumberTrianglesParallel } from './triangle-order.js';
 
 /**
  * The error bound of the floating-point orientation determinant relative to the sum of its two
@@ -61,6 +63,43 @@ export function unfoldedDelaunator(xy: Float64Array, ids: Uint32Array | null = n
     if (folded === null) return out;
   }
   throw failure(out.triangles, (folded as number[])[0], ids, 'folds persist');
+}
+
+/**
+ * {@link unfoldedDelaunator} renumbered along the sites' order (see `renumberTriangles`) on
+ * `threads` threads, for sites numbered along a curve: the orientation filter, the lowest site of
+ * each triangle and its counts run as one range kernel (`triangleLows`), the scatter as another;
+ * the same triangles, numbers and half-edges, on SharedArrayBuffers. Triangles the filter cannot
+ * certify are checked exactly here; a fold sends the whole run through {@link unfoldedDelaunator}.
+ */
+export async function unfoldedDelaunatorRenumbered(
+  xy: Float64Array,
+  ids: Uint32Array | null,
+  threads: number,
+): Promise<DelaunatorOutput> {
+  const n = xy.length >> 1;
+  const first = new Delaunator(xy);
+  const nt = first.triangles.length / 3;
+  const triangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
+  triangles.set(first.triangles);
+  const halfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
+  halfedges.set(first.halfedges);
+  const low = new Int32Array(new SharedArrayBuffer(4 * nt));
+  const counts = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
+  let unsure = 0;
+  for (const u of await runRanges('triangleLows', nt, threads, [xy, triangles, low, counts]))
+    unsure += u as number;
+  if (unsure > 0 && foldedTriangles(xy, first.triangles) !== null) {
+    const out = unfoldedDelaunator(xy, ids);
+    return { ...(await renumberTrianglesParallel(n, out.triangles, out.halfedges, threads)), hull: out.hull };
+  }
+  // the counting sort by lowest site, stable: low[t] becomes triangle t's new number
+  for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
+  for (let t = 0; t < nt; t++) low[t] = counts[low[t]]++;
+  const outTriangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
+  const outHalfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
+  await runRanges('scatterTriangles', nt, threads, [triangles, halfedges, low, outTriangles, outHalfedges]);
+  return { triangles: outTriangles, halfedges: outHalfedges, hull: first.hull };
 }
 
 /** Indices of the triangles that are not strictly clockwise (y-up), or null when there is none. */
