@@ -3,7 +3,7 @@
 // for bit. A lowered minSites keeps the inputs small.
 import { clipBox, generatePoints, type PointSetKind, uniqueSites } from '@geoframe/core';
 import { expect, test } from 'vitest';
-import { voronoiCells, voronoiCellsParallel } from '../src/index.js';
+import { preparedFloat64Array, voronoiCells, voronoiCellsParallel } from '../src/index.js';
 import { circumcenters, circumcentersParallel } from '../src/voronoi/circumcenters.js';
 import { repairDelaunay } from '../src/voronoi/lawson-repair.js';
 import { certifyEdges, circumcentreRange } from '../src/voronoi/parallel-kernels.js';
@@ -35,6 +35,24 @@ test.each(kinds)('%s sites: parallel cells equal the serial cells bit for bit', 
       expect(parallel.ringOffsets).toEqual(serial.ringOffsets);
       expect(bits(parallel.coords)).toEqual(bits(serial.coords));
     }
+  }
+});
+
+test('overlapping runs on the worker pool keep their own results', async () => {
+  // pages mapped ahead (workers only) while two parallel runs share the same workers: each job's
+  // result must reach its own run, whatever order the workers finish in
+  const xy = uniqueSites(generatePoints('uniform', 20_000, 13)).xy;
+  const box = clipBox(xy);
+  const serial = voronoiCells(xy, box);
+  const [pages, a, b] = await Promise.all([
+    preparedFloat64Array(1 << 23),
+    voronoiCellsParallel(xy, box, { minSites: 1000, threads: 3 }),
+    voronoiCellsParallel(xy, box, { minSites: 1000, threads: 3 }),
+  ]);
+  expect(pages.length).toBe(1 << 23);
+  for (const run of [a, b]) {
+    expect(run.ringOffsets).toEqual(serial.ringOffsets);
+    expect(bits(run.coords)).toEqual(bits(serial.coords));
   }
 });
 

@@ -23,11 +23,16 @@ export type SimpleRingArgs = [
 
 interface RingWorker {
   postMessage(message: unknown): void;
-  once(event: 'message', listener: (value: unknown) => void): unknown;
-  once(event: 'error', listener: (error: Error) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: 'message', listener: (value: [number, unknown]) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
   ref(): void;
   unref(): void;
+}
+
+/** A pooled worker and its jobs in flight, by id (jobs of overlapping runs queue on one worker). */
+interface PooledWorker {
+  worker: RingWorker;
+  pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
 }
 
 // An eval'd CommonJS worker built from the function's own source: no separate file to ship, so
@@ -55,9 +60,46 @@ const SOURCE = `const { parentPort } = require('node:worker_threads');
 const kernels = { ${Object.entries(KERNELS)
   .map(([name, f]) => `${name}: ${f.toString()}`)
   .join(', ')} };
-parentPort.on('message', ([name, ...m]) => parentPort.postMessage(kernels[name](...m)));`;
+parentPort.on('message', ([id, name, ...m]) => parentPort.postMessage([id, kernels[name](...m)]));`;
 
-const pool: RingWorker[] = [];
+const pool: PooledWorker[] = [];
+let nextJob = 0;
+
+/**
+ * A new pooled worker: one listener routes each result to its job by id, so runs that overlap
+ * (e.g. pages mapped ahead while a triangulation uses the pool, or two calls awaited together)
+ * never take each other's results. It is referenced only while jobs are in flight (the process
+ * waits for them, and never for an idle pool). A worker that fails fails its jobs and leaves.
+ */
+function startWorker(Worker: new (source: string, options: { eval: boolean }) => unknown): PooledWorker {
+  const worker = new Worker(SOURCE, { eval: true }) as RingWorker;
+  const entry: PooledWorker = { worker, pending: new Map() };
+  worker.unref();
+  worker.on('message', ([id, result]) => {
+    const job = entry.pending.get(id);
+    entry.pending.delete(id);
+    if (entry.pending.size === 0) worker.unref();
+    job?.resolve(result);
+  });
+  worker.on('error', (error) => {
+    const at = pool.indexOf(entry);
+    if (at >= 0) pool.splice(at, 1);
+    worker.unref();
+    for (const job of entry.pending.values()) job.reject(error);
+    entry.pending.clear();
+  });
+  return entry;
+}
+
+/** Posts one job to a pooled worker; resolves with the kernel's result. */
+function post(entry: PooledWorker, message: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const id = nextJob++;
+    entry.pending.set(id, { resolve, reject });
+    entry.worker.ref();
+    entry.worker.postMessage([id, ...message]);
+  });
+}
 
 /**
  * The number of threads (this one included) a parallel run may use: min(available parallelism,
@@ -119,36 +161,12 @@ function runOnPool(
 ): Promise<unknown[]> {
   return import('node:worker_threads').then(({ Worker }) => {
     const workers = here ? threads - 1 : threads;
-    while (pool.length < workers) {
-      const worker = new Worker(SOURCE, { eval: true }) as unknown as RingWorker;
-      worker.unref();
-      pool.push(worker);
-    }
+    while (pool.length < workers) pool.push(startWorker(Worker));
     const bound = (w: number) => Math.round((n * w) / threads);
     const first = here ? 1 : 0;
     const jobs: Promise<unknown>[] = [];
     for (let w = first; w < threads; w++) {
-      const worker = pool[w - first];
-      jobs.push(
-        new Promise<unknown>((resolve, reject) => {
-          const onError = (error: Error) => {
-            worker.off('message', onMessage);
-            worker.unref();
-            pool.splice(pool.indexOf(worker), 1);
-            reject(error);
-          };
-          const onMessage = (result: unknown) => {
-            worker.off('error', onError);
-            worker.unref();
-            resolve(result);
-          };
-          worker.once('message', onMessage);
-          worker.once('error', onError);
-          // held referenced while it works, so the process waits for the result
-          worker.ref();
-          worker.postMessage([name, bound(w), bound(w + 1), ...args]);
-        }),
-      );
+      jobs.push(post(pool[w - first], [name, bound(w), bound(w + 1), ...args]));
     }
     if (!here) return Promise.all(jobs);
     const kernel = KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
