@@ -8,7 +8,7 @@ import { generatePoints } from '../packages/core/src/index.js';
 import Delaunator from '../packages/cpu-fallback/node_modules/delaunator/index.js';
 import { hilbertOrder } from '../packages/cpu-fallback/src/voronoi/hilbert-order.js';
 import {
-  lastStarWork,
+  type StarWork,
   triangulateByStars,
 } from '../packages/cpu-fallback/src/voronoi/stars/star-triangulation.js';
 
@@ -37,13 +37,15 @@ for (const n of sizes.length ? sizes : [100_000, 1_000_000]) {
   }
   for (const threads of threadCounts) {
     const times: number[] = [];
+    let w: StarWork | null = null;
     for (let r = 0; r <= runs; r++) {
       const t = performance.now();
       const out = await triangulateByStars(xy, threads);
       if (!out.ok) throw new Error(`stars gave up: ${out.reason}`);
       if (r > 0) times.push(performance.now() - t);
+      w = out.work;
     }
-    const w = lastStarWork;
+    if (w === null) throw new Error('no run');
     const per = [w.rings, w.collected, w.tested, w.incircles, w.disks]
       .map((v) => (v / n).toFixed(2))
       .join(' · ');

@@ -15,7 +15,7 @@
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
 
 import { incircle } from 'robust-predicates';
-import { generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
+import { boxOfXY, generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
 import Delaunator from '../../packages/cpu-fallback/node_modules/delaunator/index.js';
 import { delaunayGpu, gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
 import { GpuProfiler } from '../../packages/gpu/src/index.js';
@@ -60,17 +60,7 @@ const cases: [PointSetKind, number][] = chosen
 
 /** Interior edges failing the empty-circle test on the grid values (robust-predicates). */
 function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfedges: Int32Array): number {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let k = 0; k < sites.length; k += 2) {
-    minX = Math.min(minX, sites[k]);
-    maxX = Math.max(maxX, sites[k]);
-    minY = Math.min(minY, sites[k + 1]);
-    maxY = Math.max(maxY, sites[k + 1]);
-  }
-  const words = fixedGrid(sites, { minX, minY, maxX, maxY }).sites;
+  const words = fixedGrid(sites, boxOfXY(sites)).sites;
   const xy = new Float64Array(sites.length);
   for (let k = 0; k < sites.length; k++) xy[k] = Number(wordsToBigInt(words, 2 * k));
   const next = (e: number): number => (e % 3 === 2 ? e - 2 : e + 1);

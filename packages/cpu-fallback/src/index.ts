@@ -43,6 +43,7 @@ export { availableThreads, preparedFloat64Array } from './voronoi/ring-workers.j
 export {
   type StarFallback,
   type StarTriangulation,
+  type StarWork,
   triangulateByStars,
 } from './voronoi/stars/star-triangulation.js';
 export {

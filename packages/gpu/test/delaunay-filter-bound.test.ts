@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BigPoint, orientBig, RandomBig, sign } from './fixed-reference.js';
+import { type BigPoint, incircleBig, orientBig, RandomBig } from './fixed-reference.js';
 
 // The float filters of the Delaunay predicates (packages/gpu/src/delaunay/predicates) replayed on
 // the CPU under an adversarial model of WGSL's f32: every + − × returns either float around the
@@ -120,23 +120,6 @@ function incircleFilter(
   );
   const bound = fl.mulAdd(factor, perm, floor);
   return Math.abs(det) > bound ? Math.sign(det) : null;
-}
-
-function incircleBig(a: BigPoint, b: BigPoint, c: BigPoint, d: BigPoint): number {
-  const [adx, ady, bdx, bdy, cdx, cdy] = [
-    a[0] - d[0],
-    a[1] - d[1],
-    b[0] - d[0],
-    b[1] - d[1],
-    c[0] - d[0],
-    c[1] - d[1],
-  ];
-  const lift = (x: bigint, y: bigint) => x * x + y * y;
-  return sign(
-    lift(adx, ady) * (bdx * cdy - bdy * cdx) +
-      lift(bdx, bdy) * (cdx * ady - cdy * adx) +
-      lift(cdx, cdy) * (adx * bdy - ady * bdx),
-  );
 }
 
 /** Nearly degenerate triples: collinear, then one point moved by ±2^0..2^50 units. */

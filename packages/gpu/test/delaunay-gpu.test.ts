@@ -1,4 +1,4 @@
-import { generatePoints, SeededRandom, uniqueSites } from '@geoframe/core';
+import { boxOfXY, generatePoints, SeededRandom, uniqueSites } from '@geoframe/core';
 import { triangulate } from '@geoframe/cpu-fallback';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
@@ -10,17 +10,7 @@ import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 /** Grid values of the sites as doubles (exact: at most 53 significant bits, ADR 0010). */
 function gridXy(sites: Float64Array): Float64Array {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let k = 0; k < sites.length; k += 2) {
-    minX = Math.min(minX, sites[k]);
-    maxX = Math.max(maxX, sites[k]);
-    minY = Math.min(minY, sites[k + 1]);
-    maxY = Math.max(maxY, sites[k + 1]);
-  }
-  const grid = fixedGrid(sites, { minX, minY, maxX, maxY });
+  const grid = fixedGrid(sites, boxOfXY(sites));
   const out = new Float64Array(sites.length);
   for (let k = 0; k < sites.length; k++) {
     const v = wordsToBigInt(grid.sites, 2 * k);

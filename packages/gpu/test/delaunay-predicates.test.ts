@@ -3,30 +3,12 @@ import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect } from 'vitest';
 import { fixedGrid, fixedSiteBigInt } from '../src/voronoi/fixed/fixed-grid.js';
 import { evalPredicates, IN_WORDS, type PredicateOp } from './delaunay-predicates-harness.js';
-import { type BigPoint, orientBig, putPoint, RandomBig, sign } from './fixed-reference.js';
+import { type BigPoint, incircleBig, orientBig, putPoint, RandomBig, sign } from './fixed-reference.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 const LIMIT = 1n << 58n; // grid values are below 2^58 in magnitude
 const MAX = LIMIT - 1n;
 const NOT_AGREED = 0x7fffffff; // the kernel's word when rotated arguments disagreed
-
-/** Exact incircle sign (Shewchuk's: +1 when d is inside the circle of counter-clockwise a, b, c). */
-function incircleBig(a: BigPoint, b: BigPoint, c: BigPoint, d: BigPoint): number {
-  const [adx, ady, bdx, bdy, cdx, cdy] = [
-    a[0] - d[0],
-    a[1] - d[1],
-    b[0] - d[0],
-    b[1] - d[1],
-    c[0] - d[0],
-    c[1] - d[1],
-  ];
-  const lift = (x: bigint, y: bigint) => x * x + y * y;
-  return sign(
-    lift(adx, ady) * (bdx * cdy - bdy * cdx) +
-      lift(bdx, bdy) * (cdx * ady - cdy * adx) +
-      lift(cdx, cdy) * (adx * bdy - ady * bdx),
-  );
-}
 
 // ---- symbolic perturbation reference: a generic determinant of polynomials in ε -------------
 
@@ -201,15 +183,28 @@ function toDoubles(points: readonly BigPoint[]): number[] {
 const small = (points: readonly BigPoint[]) =>
   points.every(([x, y]) => -(1n << 52n) < x && x < 1n << 52n && -(1n << 52n) < y && y < 1n << 52n);
 
+/** Point tuples with the kind each was made as (for per-kind statistics). */
+function kindedCases(): {
+  cases: BigPoint[][];
+  kinds: string[];
+  push: (kind: string, c: BigPoint[]) => void;
+} {
+  const cases: BigPoint[][] = [];
+  const kinds: string[] = [];
+  return {
+    cases,
+    kinds,
+    push: (kind, c) => {
+      cases.push(c);
+      kinds.push(kind);
+    },
+  };
+}
+
 describe('Delaunay predicates on the GPU (float filter, exact fallback, simulation of simplicity)', () => {
   test('orient_sign: exact against BigInt up to ±2^58 and robust-predicates below 2^52; lattice ties never reach 128 bits', async () => {
     const random = new RandomBig(11);
-    const cases: BigPoint[][] = [];
-    const kinds: string[] = [];
-    const push = (kind: string, c: BigPoint[]) => {
-      cases.push(c);
-      kinds.push(kind);
-    };
+    const { cases, kinds, push } = kindedCases();
     const corners: BigPoint[] = [
       [MAX, MAX],
       [-MAX, -MAX],
@@ -283,12 +278,7 @@ describe('Delaunay predicates on the GPU (float filter, exact fallback, simulati
 
   test('incircle_sign: exact against BigInt up to ±2^58 and robust-predicates below 2^52 (same sign convention)', async () => {
     const random = new RandomBig(12);
-    const cases: BigPoint[][] = [];
-    const kinds: string[] = [];
-    const push = (kind: string, c: BigPoint[]) => {
-      cases.push(c);
-      kinds.push(kind);
-    };
+    const { cases, kinds, push } = kindedCases();
     const corners: BigPoint[] = [
       [MAX, MAX],
       [-MAX, -MAX],

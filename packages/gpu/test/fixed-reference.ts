@@ -80,6 +80,24 @@ export function orientBig(a: BigPoint, b: BigPoint, c: BigPoint): number {
   return sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
 }
 
+/** Exact incircle sign (Shewchuk's: +1 when d is inside the circle of counter-clockwise a, b, c). */
+export function incircleBig(a: BigPoint, b: BigPoint, c: BigPoint, d: BigPoint): number {
+  const [adx, ady, bdx, bdy, cdx, cdy] = [
+    a[0] - d[0],
+    a[1] - d[1],
+    b[0] - d[0],
+    b[1] - d[1],
+    c[0] - d[0],
+    c[1] - d[1],
+  ];
+  const lift = (x: bigint, y: bigint) => x * x + y * y;
+  return sign(
+    lift(adx, ady) * (bdx * cdy - bdy * cdx) +
+      lift(bdx, bdy) * (cdx * ady - cdy * adx) +
+      lift(cdx, cdy) * (adx * bdy - ady * bdx),
+  );
+}
+
 /**
  * The exact circumcenter of a, b, c as rationals [nx, ny, d] (d > 0), from the origin-based
  * determinant formula; null for a degenerate (collinear) triangle.

@@ -117,8 +117,11 @@ function longParts(lines: LineBuffers, tol: number): number[] {
   return out;
 }
 
-/** Every set of the shared generator, plus the ones the pipeline is most likely to get wrong. */
-function cases(): { name: string; xy: Float64Array; extend?: [number, number, number, number] }[] {
+/**
+ * Every set of the shared generator, plus the ones the pipeline is most likely to get wrong: the
+ * unique sites and their clip box (extended where a case says so).
+ */
+function cases(): { name: string; sites: Float64Array; box: Box }[] {
   const sets: { name: string; xy: Float64Array; extend?: [number, number, number, number] }[] = [
     ...pointSets(300, 11),
     ...pointSets(40, 5).map((s) => ({ ...s, name: `${s.name}/small` })),
@@ -136,7 +139,11 @@ function cases(): { name: string; xy: Float64Array; extend?: [number, number, nu
     name: 'offset-1e9',
     xy: generatePoints('uniform', 500, 6).map((v, i) => (i % 2 ? -1e9 : 1e9) + v),
   });
-  return sets;
+  return sets.map(({ name, xy, extend }) => {
+    const sites = uniqueSites(xy).xy;
+    const extendTo = extend ? { minX: extend[0], minY: extend[1], maxX: extend[2], maxY: extend[3] } : null;
+    return { name, sites, box: clipBox(sites, extendTo) };
+  });
 }
 
 describe('voronoiCellsGpu', () => {
@@ -144,12 +151,7 @@ describe('voronoiCellsGpu', () => {
     'gives the CPU path’s cells on every shared point set (mapping, vertices, areas, tiling)',
     async () => {
       const ctx = await requireGpu();
-      for (const { name, xy, extend } of cases()) {
-        const sites = uniqueSites(xy).xy;
-        const box = clipBox(
-          sites,
-          extend ? { minX: extend[0], minY: extend[1], maxX: extend[2], maxY: extend[3] } : null,
-        );
+      for (const { name, sites, box } of cases()) {
         const cpu = voronoiCells(sites, box);
         const { cells, stats } = await voronoiCellsGpu(ctx, sites, box);
         expectSameCells(cells, cpu, box, name);
@@ -289,12 +291,7 @@ describe('voronoiEdgesGpu', () => {
     'gives the CPU path’s edges: count, total length and each segment',
     async () => {
       const ctx = await requireGpu();
-      for (const { name, xy, extend } of cases()) {
-        const sites = uniqueSites(xy).xy;
-        const box = clipBox(
-          sites,
-          extend ? { minX: extend[0], minY: extend[1], maxX: extend[2], maxY: extend[3] } : null,
-        );
+      for (const { name, sites, box } of cases()) {
         const cpu = voronoiEdges(sites, box);
         const { edges } = await voronoiEdgesGpu(ctx, sites, box);
         const diagonal = Math.hypot(box.maxX - box.minX, box.maxY - box.minY);

@@ -101,6 +101,16 @@ function post(entry: PooledWorker, message: unknown[]): Promise<unknown> {
   });
 }
 
+/** `a` itself when it lies on a SharedArrayBuffer, else a copy there (workers read it in place). */
+export function toShared<T extends Uint8Array | Int32Array | Uint32Array | Float64Array>(a: T): T {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const copy = new (a.constructor as new (buffer: SharedArrayBuffer) => T)(
+    new SharedArrayBuffer(a.byteLength),
+  );
+  copy.set(a as never);
+  return copy;
+}
+
 /**
  * The number of threads (this one included) a parallel run may use: min(available parallelism,
  * 8), or 1 where worker threads are unavailable (browsers) or there is a single core. The

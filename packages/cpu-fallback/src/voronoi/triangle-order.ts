@@ -1,5 +1,5 @@
 import { scatterTriangles } from './order-kernels.js';
-import { runRanges } from './ring-workers.js';
+import { runRanges, toShared } from './ring-workers.js';
 
 /**
  * Renumbers the triangles of a half-edge triangulation by their lowest site index (stable: ties
@@ -33,17 +33,25 @@ export async function renumberTrianglesParallel(
   halfedges: Int32Array,
   threads: number,
 ): Promise<{ triangles: Uint32Array; halfedges: Int32Array }> {
-  const nt = triangles.length / 3;
-  const sharedTriangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
-  sharedTriangles.set(triangles);
-  const sharedHalfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
-  sharedHalfedges.set(halfedges);
   const place = trianglePlaces(n, triangles, true);
-  const outTriangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
-  const outHalfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
-  await runRanges('scatterTriangles', nt, threads, [
-    sharedTriangles,
-    sharedHalfedges,
+  return scatterTrianglesParallel(toShared(triangles), toShared(halfedges), place, threads);
+}
+
+/**
+ * The triangles (on SharedArrayBuffers) moved to their new numbers `place` on `threads` threads
+ * (`scatterTriangles`), into new arrays on SharedArrayBuffers.
+ */
+export async function scatterTrianglesParallel(
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  place: Int32Array,
+  threads: number,
+): Promise<{ triangles: Uint32Array; halfedges: Int32Array }> {
+  const outTriangles = new Uint32Array(new SharedArrayBuffer(triangles.byteLength));
+  const outHalfedges = new Int32Array(new SharedArrayBuffer(halfedges.byteLength));
+  await runRanges('scatterTriangles', triangles.length / 3, threads, [
+    triangles,
+    halfedges,
     place,
     outTriangles,
     outHalfedges,

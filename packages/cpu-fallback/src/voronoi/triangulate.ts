@@ -5,7 +5,7 @@ import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
 import { gatherSites } from './order-kernels.js';
-import { runRanges } from './ring-workers.js';
+import { runRanges, toShared } from './ring-workers.js';
 import { type StarFallback, triangulateByStars } from './stars/star-triangulation.js';
 import { renumberTriangles } from './triangle-order.js';
 import {
@@ -151,9 +151,7 @@ export async function triangulatePresortedParallel(
   const n = sites.length >> 1;
   if (n < 3) return null;
   const frame = localFrame(sites);
-  const local = new Float64Array(new SharedArrayBuffer(8 * 2 * n));
-  local.set(frame.xy);
-  frame.xy = local;
+  frame.xy = toShared(frame.xy);
   const ids = new Uint32Array(n);
   for (let i = 0; i < n; i++) ids[i] = i;
   const staged = await parallelDelaunayStage(n, frame, ids, threads, minStars);
@@ -191,11 +189,7 @@ async function gatherAlongCurveParallel(
 ): Promise<{ world: Float64Array; frame: LocalFrame; order: Uint32Array }> {
   const n = sites.length >> 1;
   // workers read shared memory in place (anything else is copied to each of them)
-  let input = sites;
-  if (!(sites.buffer instanceof SharedArrayBuffer)) {
-    input = new Float64Array(new SharedArrayBuffer(16 * n));
-    input.set(sites);
-  }
+  const input = toShared(sites);
   const bounds = new Float64Array(4);
   const order = new Uint32Array(new SharedArrayBuffer(4 * n));
   order.set(await hilbertOrderParallel(input, threads, bounds));

@@ -1,8 +1,8 @@
 import { GeoframeError } from '@geoframe/core';
 import Delaunator from 'delaunator';
 import { orient2d } from 'robust-predicates';
-import { runRanges } from './ring-workers.js';
-import { renumberTrianglesParallel } from './triangle-order.js';
+import { runRanges, toShared } from './ring-workers.js';
+import { renumberTrianglesParallel, scatterTrianglesParallel } from './triangle-order.js';
 
 /**
  * The error bound of the floating-point orientation determinant relative to the sum of its two
@@ -80,10 +80,8 @@ export async function unfoldedDelaunatorRenumbered(
   const n = xy.length >> 1;
   const first = new Delaunator(xy);
   const nt = first.triangles.length / 3;
-  const triangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
-  triangles.set(first.triangles);
-  const halfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
-  halfedges.set(first.halfedges);
+  const triangles = toShared(first.triangles);
+  const halfedges = toShared(first.halfedges);
   const low = new Int32Array(new SharedArrayBuffer(4 * nt));
   const counts = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
   let unsure = 0;
@@ -96,10 +94,7 @@ export async function unfoldedDelaunatorRenumbered(
   // the counting sort by lowest site, stable: low[t] becomes triangle t's new number
   for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
   for (let t = 0; t < nt; t++) low[t] = counts[low[t]]++;
-  const outTriangles = new Uint32Array(new SharedArrayBuffer(12 * nt));
-  const outHalfedges = new Int32Array(new SharedArrayBuffer(12 * nt));
-  await runRanges('scatterTriangles', nt, threads, [triangles, halfedges, low, outTriangles, outHalfedges]);
-  return { triangles: outTriangles, halfedges: outHalfedges, hull: first.hull };
+  return { ...(await scatterTrianglesParallel(triangles, halfedges, low, threads)), hull: first.hull };
 }
 
 /** Indices of the triangles that are not strictly clockwise (y-up), or null when there is none. */

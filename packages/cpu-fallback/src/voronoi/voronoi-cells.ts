@@ -4,7 +4,7 @@ import { CellRingWriter, closeRing } from './cell-ring-writer.js';
 import { circumcenters, circumcentersParallel } from './circumcenters.js';
 import { bisector, inBox } from './clip-edge.js';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
-import { availableThreads, runRanges, writeSimpleRingsParallel } from './ring-workers.js';
+import { availableThreads, runRanges, toShared, writeSimpleRingsParallel } from './ring-workers.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { lineOrder } from './site-order.js';
 import {
@@ -84,8 +84,8 @@ export async function voronoiCellsParallel(
     tri.cocircularEdges,
     threads,
   );
-  const halfedges = shared(tri.halfedges);
-  const walks = await planWalksParallel(n, box, shared(tri.triangles), halfedges, tri, cc, threads);
+  const halfedges = toShared(tri.halfedges);
+  const walks = await planWalksParallel(n, box, toShared(tri.triangles), halfedges, tri, cc, threads);
   const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc, walks);
   const { start, place, length, coords, longest } = plan;
   const changed = await writeSimpleRingsParallel(n, threads, [
@@ -159,16 +159,6 @@ function walkCells(
   return finishCells(plan, tri, changed);
 }
 
-/** `a` itself when it lies on a SharedArrayBuffer, else a copy there (workers read it in place). */
-function shared<T extends Uint8Array | Int32Array | Uint32Array>(a: T): T {
-  if (a.buffer instanceof SharedArrayBuffer) return a;
-  const copy = new (a.constructor as new (buffer: SharedArrayBuffer) => T)(
-    new SharedArrayBuffer(a.byteLength),
-  );
-  copy.set(a as never);
-  return copy;
-}
-
 /** Pass 1 of the cell plan: walk starts, degrees (-1: not simple), centres inside the box. */
 interface CellWalks {
   start: Int32Array;
@@ -195,7 +185,7 @@ async function planWalksParallel(
   const inside = new Uint8Array(new SharedArrayBuffer(nt));
   await runRanges('planDegrees', triangles.length, threads, [
     triangles,
-    shared(tri.edgeState),
+    toShared(tri.edgeState),
     tri.cocircularEdges > 0 ? 1 : 0,
     start,
     length,

@@ -256,6 +256,9 @@ export async function gpuDelaunayStage(
   const encoder = ctx.device.createCommandEncoder({ label: 'delaunay stars' });
   const prof = options.profiler;
   const pass = (name: string): GPUComputePassDescriptor | undefined => prof?.passDescriptor(name);
+  // the main submission's passes: one label, one timed pass each
+  const record = (label: string, dispatches: PlannedDispatch[], passName: string) =>
+    recordDispatches(ctx, encoder, label, dispatches, maxPerDimension, pass(passName));
   const hullNbr = buffer('hull-neighbours', 8 * n);
   const cellOf = buffer('cell-of', 4 * n);
   const cellStart = buffer('cell-start', 4 * (cells + 1));
@@ -273,32 +276,24 @@ export async function gpuDelaunayStage(
   encoder.clearBuffer(cursor, 0, 4 * cells);
   encoder.clearBuffer(stats, 0, 4 * STAR_STATS_WORDS);
   encoder.clearBuffer(counts, 4 * n, 4);
-  await recordDispatches(
-    ctx,
-    encoder,
+  await record(
     'delaunay/buckets',
     [
       plan(HULL_SCATTER_KERNEL, [h], [triplesBuffer, hullNbr], h, EXTREMES_WORKGROUP_SIZE),
       plan(CELL_COUNT_KERNEL, gridParams, [fixed, cellOf, cellStart], n, BUCKET_WORKGROUP_SIZE),
     ],
-    maxPerDimension,
-    pass('hull + cell count'),
+    'hull + cell count',
   );
   await encodeScan(ctx, encoder, { input: cellStart, output: cellStart, count: cells + 1 });
-  await recordDispatches(
-    ctx,
-    encoder,
+  await record(
     'delaunay/cell-scatter',
     [plan(CELL_SCATTER_KERNEL, gridParams, [cellOf, cellStart, cursor, cellSites], n, BUCKET_WORKGROUP_SIZE)],
-    maxPerDimension,
-    pass('cell scatter'),
+    'cell scatter',
   );
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
   const starParams = [n, star.width, star.height, star.shift, ...star.minWords, ringLimit];
   starParams.push(options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096);
-  await recordDispatches(
-    ctx,
-    encoder,
+  await record(
     'delaunay/stars',
     [
       plan(
@@ -309,25 +304,18 @@ export async function gpuDelaunayStage(
         STAR_WORKGROUP_SIZE,
       ),
     ],
-    maxPerDimension,
-    pass('stars'),
+    'stars',
   );
-  await recordDispatches(
-    ctx,
-    encoder,
+  await record(
     'delaunay/star-count',
     [plan(STAR_COUNT_KERNEL, [n], [stars, starInfo, counts, stats], n, STAR_WORKGROUP_SIZE)],
-    maxPerDimension,
-    pass('star count'),
+    'star count',
   );
   await encodeScan(ctx, encoder, { input: counts, output: counts, count: n + 1 });
-  await recordDispatches(
-    ctx,
-    encoder,
+  await record(
     'delaunay/star-emit',
     [plan(STAR_EMIT_KERNEL, [n], [stars, starInfo, counts, triangles], n, STAR_WORKGROUP_SIZE)],
-    maxPerDimension,
-    pass('emit'),
+    'emit',
   );
   // half-edge twins for the expected count; checked against the emitted count below
   await encodeTwins(ctx, encoder, {

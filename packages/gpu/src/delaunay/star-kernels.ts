@@ -421,6 +421,20 @@ fn region_meets(region: vec4f, lo: vec2f, hi: vec2f) -> bool {
   return dot(n, corner) <= region.z;
 }
 
+// one edge u → v of a convex polygon clipped by the half-plane region {x : n·x ≤ c}: its start when
+// inside and its crossing of the line grow the box b (lo in .xy, hi in .zw)
+fn box_add_edge(region: vec4f, u: vec2f, v: vec2f, b: ptr<function, vec4f>) {
+  let su = dot(region.xy, u) - region.z;
+  let sv = dot(region.xy, v) - region.z;
+  if (su <= 0.0) {
+    *b = vec4f(min((*b).xy, u), max((*b).zw, u));
+  }
+  if ((su < 0.0) != (sv < 0.0) && su != sv) {
+    let x = u + (v - u) * clamp(su / (su - sv), 0.0, 1.0);
+    *b = vec4f(min((*b).xy, x), max((*b).zw, x));
+  }
+}
+
 // bounding box (lo, hi) of the region inside the rectangle [lo, hi] (lo > hi when they miss):
 // a disk's box clipped, or the rectangle clipped by the half-plane (its corners inside and the
 // crossings of its sides)
@@ -428,27 +442,13 @@ fn region_box(region: vec4f, lo: vec2f, hi: vec2f) -> vec4f {
   if (region.w == 0.0) {
     return vec4f(max(lo, region.xy - vec2f(region.z)), min(hi, region.xy + vec2f(region.z)));
   }
-  let n = region.xy;
   let corners = array<vec2f, 4>(lo, vec2f(hi.x, lo.y), hi, vec2f(lo.x, hi.y));
-  var b_lo = vec2f(1e30);
-  var b_hi = vec2f(-1e30);
+  var b = vec4f(vec2f(1e30), vec2f(-1e30));
   for (var k = 0u; k < 4u; k++) {
-    let u = corners[k];
-    let v = corners[(k + 1u) % 4u];
-    let su = dot(n, u) - region.z;
-    let sv = dot(n, v) - region.z;
-    if (su <= 0.0) {
-      b_lo = min(b_lo, u);
-      b_hi = max(b_hi, u);
-    }
-    if ((su < 0.0) != (sv < 0.0) && su != sv) {
-      let x = u + (v - u) * clamp(su / (su - sv), 0.0, 1.0);
-      b_lo = min(b_lo, x);
-      b_hi = max(b_hi, x);
-    }
+    box_add_edge(region, corners[k], corners[(k + 1u) % 4u], &b);
   }
   // the crossing is rounded: widen by a little (only decides which cells are tested)
-  return vec4f(b_lo - vec2f(CELL_MARGIN), b_hi + vec2f(CELL_MARGIN));
+  return vec4f(b.xy - vec2f(CELL_MARGIN), b.zw + vec2f(CELL_MARGIN));
 }
 
 // The region meets no grid cell outside the searched block (rings 0..r around the site's cell
@@ -490,27 +490,16 @@ fn hull_clip_box(region: vec4f, pi: vec4u, f: vec2f) -> vec4f {
   if (region.w != 1.0 || hn > HULL_CLIP_MAX) {
     return everything;
   }
-  var b_lo = vec2f(1e30);
-  var b_hi = vec2f(-1e30);
+  var b = vec4f(vec2f(1e30), vec2f(-1e30));
   let first = f + cells_between(pi, sites[hull_triples[0]]);
   var u = first;
   for (var k = 0u; k < hn; k++) {
     let v = select(f + cells_between(pi, sites[hull_triples[3u * (k + 1u)]]), first, k + 1u == hn);
-    let su = dot(region.xy, u) - region.z;
-    let sv = dot(region.xy, v) - region.z;
-    if (su <= 0.0) {
-      b_lo = min(b_lo, u);
-      b_hi = max(b_hi, u);
-    }
-    if ((su < 0.0) != (sv < 0.0) && su != sv) {
-      let x = u + (v - u) * clamp(su / (su - sv), 0.0, 1.0);
-      b_lo = min(b_lo, x);
-      b_hi = max(b_hi, x);
-    }
+    box_add_edge(region, u, v, &b);
     u = v;
   }
   let slack = vec2f(CELL_MARGIN + RADIUS_SLACK * f32(params.grid_w + params.grid_h));
-  return vec4f(b_lo - slack, b_hi + slack);
+  return vec4f(b.xy - slack, b.zw + slack);
 }
 
 // 1 final, 0 not yet, -1 impossible (a complete star of the wrong shape)

@@ -10,8 +10,14 @@ const SITES_PER_CELL = 2;
 /** Largest hull whose vertices a star still open after two rings takes as candidates. */
 const HULL_SEED_LIMIT = 4096;
 
-/** Work of the last {@link triangulateByStars} run, summed over sites (for benchmarks). */
-export let lastStarWork = { rings: 0, collected: 0, tested: 0, incircles: 0, disks: 0 };
+/** Work of a {@link triangulateByStars} run summed over sites (for benchmarks; see `buildStars`). */
+export interface StarWork {
+  rings: number;
+  collected: number;
+  tested: number;
+  incircles: number;
+  disks: number;
+}
 
 /** Why the stars gave up (the caller then triangulates with delaunator), or null. */
 export type StarFallback =
@@ -22,7 +28,12 @@ export type StarFallback =
   | 'triangle count';
 
 /** The outcome of {@link triangulateByStars}. */
-export type StarTriangulation = { ok: true; output: DelaunatorOutput } | { ok: false; reason: StarFallback };
+export type StarTriangulation = (
+  | { ok: true; output: DelaunatorOutput }
+  | { ok: false; reason: StarFallback }
+) & {
+  work: StarWork;
+};
 
 /**
  * The Delaunay triangulation of the sites `xy` (local frame, unique, finite, not all collinear, on a
@@ -52,7 +63,7 @@ export async function triangulateByStars(xy: Float64Array, threads: number): Pro
   const spill = new Int32Array(new SharedArrayBuffer(4 * Math.max(1024, n >> 2)));
   const info = new Int32Array(new SharedArrayBuffer(4 * n));
   const abort = new Int32Array(new SharedArrayBuffer(8));
-  const work = await runRanges('buildStars', n, threads, [
+  const ranges = await runRanges('buildStars', n, threads, [
     xy,
     grid,
     cellStart,
@@ -67,23 +78,23 @@ export async function triangulateByStars(xy: Float64Array, threads: number): Pro
     abort,
   ]);
   const sums = [0, 0, 0, 0, 0, 0];
-  for (const w of work as number[][]) for (let k = 0; k < sums.length; k++) sums[k] += w[k];
-  lastStarWork = { rings: sums[1], collected: sums[2], tested: sums[3], incircles: sums[4], disks: sums[5] };
+  for (const w of ranges as number[][]) for (let k = 0; k < sums.length; k++) sums[k] += w[k];
+  const work = { rings: sums[1], collected: sums[2], tested: sums[3], incircles: sums[4], disks: sums[5] };
   const failure = firstFailure(info);
-  if (failure !== null) return { ok: false, reason: failure };
+  if (failure !== null) return { ok: false, reason: failure, work };
   const counts = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
   const disagreeing = await runRanges('countStarTriangles', n, threads, [stars, spill, info, counts]);
-  if (disagreeing.some((d) => (d as number) > 0)) return { ok: false, reason: 'stars disagree' };
+  if (disagreeing.some((d) => (d as number) > 0)) return { ok: false, reason: 'stars disagree', work };
   for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
   const triangleCount = counts[n];
-  if (triangleCount !== 2 * n - 2 - h) return { ok: false, reason: 'triangle count' };
+  if (triangleCount !== 2 * n - 2 - h) return { ok: false, reason: 'triangle count', work };
   const triangles = new Uint32Array(new SharedArrayBuffer(12 * triangleCount));
   const halfedges = new Int32Array(new SharedArrayBuffer(12 * triangleCount));
   await runRanges('emitStarTriangles', n, threads, [stars, spill, info, counts, triangles, halfedges]);
   // delaunator's hull runs clockwise (y up)
   const hullOut = new Uint32Array(h);
   for (let k = 0; k < h; k++) hullOut[k] = hull[(h - k) % h];
-  return { ok: true, output: { triangles, halfedges, hull: hullOut } };
+  return { ok: true, output: { triangles, halfedges, hull: hullOut }, work };
 }
 
 /** The first failure among the stars' statuses (see star-kernels.ts), or null when all are final. */

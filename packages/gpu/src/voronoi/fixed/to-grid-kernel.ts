@@ -1,5 +1,5 @@
 import type { Box } from '@geoframe/core';
-import { recordDispatches } from '../../primitives/dispatch-recorder.js';
+import { type PlannedDispatch, recordDispatches } from '../../primitives/dispatch-recorder.js';
 import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
@@ -105,6 +105,25 @@ ${threadEntry('i', 'params.sites')}
 `,
 };
 
+/** The {@link TO_GRID_KERNEL} dispatch of `n` f64 sites in `input` to `vec4u` grid values in `fixed`. */
+export function toGridDispatch(
+  n: number,
+  grid: FixedGrid,
+  input: GPUBuffer,
+  fixed: GPUBuffer,
+): PlannedDispatch {
+  return {
+    kernel: TO_GRID_KERNEL as KernelSpec<never>,
+    constants: {},
+    params: [n, grid.exponent >>> 0],
+    entries: [
+      { binding: 1, buffer: input },
+      { binding: 2, buffer: fixed },
+    ],
+    workgroups: Math.ceil(n / CELL_WORKGROUP_SIZE),
+  };
+}
+
 /**
  * {@link TO_GRID_KERNEL} on its own: the grid words of `xy` (4 per site) for `grid.exponent`,
  * uploaded, converted and read back — for tests against `fixedGrid`.
@@ -121,18 +140,7 @@ export async function toGridGpu(ctx: GpuContext, xy: Float64Array, grid: FixedGr
       ctx,
       encoder,
       'voronoi/to-grid',
-      [
-        {
-          kernel: TO_GRID_KERNEL as KernelSpec<never>,
-          constants: {},
-          params: [n, grid.exponent >>> 0],
-          entries: [
-            { binding: 1, buffer: input },
-            { binding: 2, buffer: fixed },
-          ],
-          workgroups: Math.ceil(n / CELL_WORKGROUP_SIZE),
-        },
-      ],
+      [toGridDispatch(n, grid, input, fixed)],
       ctx.limits.maxComputeWorkgroupsPerDimension,
     );
     ctx.device.queue.submit([encoder.finish()]);

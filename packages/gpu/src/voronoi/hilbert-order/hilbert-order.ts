@@ -8,7 +8,7 @@ import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 import { type FixedGrid, floorLog2, toGrid } from '../fixed/fixed-grid.js';
-import { TO_GRID_KERNEL } from '../fixed/to-grid-kernel.js';
+import { toGridDispatch } from '../fixed/to-grid-kernel.js';
 import { remapUploads, submitAndRead, uploadParts } from '../transfer/staging.js';
 
 /** `order[i] = i` for the first `params.x` elements. */
@@ -121,16 +121,7 @@ export async function hilbertOrderGpu(
     encoder,
     'voronoi/hilbert-prepare',
     [
-      {
-        kernel: TO_GRID_KERNEL as KernelSpec<never>,
-        constants: {},
-        params: [n, grid.exponent >>> 0],
-        entries: [
-          { binding: 1, buffer: input },
-          { binding: 2, buffer: fixed },
-        ],
-        workgroups,
-      },
+      toGridDispatch(n, grid, input, fixed),
       {
         kernel: QUANTIZE_KERNEL as KernelSpec<never>,
         constants: {},
