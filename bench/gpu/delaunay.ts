@@ -13,6 +13,8 @@
 // GPU-host packing script: `pack.sh bench/gpu/delaunay.ts`, then
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
+// DELAUNAY_FIRST_RINGS=4,inf runs each case with each first-pass ring limit (default 4; `inf`: no
+// tail pass, every star searched by its one thread).
 
 import { incircle } from 'robust-predicates';
 import { boxOfXY, generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
@@ -85,63 +87,72 @@ function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfed
   return bad;
 }
 
+const firstRings = (process.env.DELAUNAY_FIRST_RINGS ?? '4')
+  .split(',')
+  .map((r) => (r === 'inf' ? Number.POSITIVE_INFINITY : Number(r)));
+
 console.log(describeDevice(ctx));
 const rows: (string | number)[][] = [];
 const passRows: (string | number)[][] = [];
 for (const [kind, n] of cases) {
-  const sites = generatePoints(kind, n, 1);
-  const checked = await delaunayGpu(ctx, sites, { fallback: 'never' });
-  if (checked === null) throw new Error(`${kind} ${n}: no triangle`);
-  const { stats } = checked;
-  const failures = emptyCircleFailures(sites, checked.triangles, checked.halfedges);
-  if (stats.fallbackReason !== null || failures > 0) {
-    console.log(`${kind} ${n}: ${stats.fallbackReason ?? 'ok'}, ${failures} edges not Delaunay`);
-  }
-  const passTimes = new Map<string, number[]>();
-  const totals: number[] = [];
-  const walls: number[] = [];
-  const hulls: number[] = [];
-  for (let r = 0; r < args.warmup + args.runs; r++) {
-    await heat(ctx, copy, 250);
-    let hullMs = 0;
-    const wall = await wallMs(async () => {
-      const result = await gpuDelaunayStage(ctx, sites, { profiler, fallback: 'never' });
-      hullMs = result?.stats.hullMs ?? 0;
+  for (const firstPassRings of firstRings) {
+    const label = `${kind} ${fmt(n)}${firstRings.length > 1 ? `, first pass ${firstPassRings}` : ''}`;
+    const sites = generatePoints(kind, n, 1);
+    const checked = await delaunayGpu(ctx, sites, { fallback: 'never', firstPassRings });
+    if (checked === null) throw new Error(`${kind} ${n}: no triangle`);
+    const { stats } = checked;
+    const failures = emptyCircleFailures(sites, checked.triangles, checked.halfedges);
+    if (stats.fallbackReason !== null || failures > 0) {
+      console.log(`${label}: ${stats.fallbackReason ?? 'ok'}, ${failures} edges not Delaunay`);
+    }
+    const passTimes = new Map<string, number[]>();
+    const totals: number[] = [];
+    const walls: number[] = [];
+    const hulls: number[] = [];
+    for (let r = 0; r < args.warmup + args.runs; r++) {
+      await heat(ctx, copy, 250);
+      let hullMs = 0;
+      const wall = await wallMs(async () => {
+        const result = await gpuDelaunayStage(ctx, sites, { profiler, fallback: 'never', firstPassRings });
+        hullMs = result?.stats.hullMs ?? 0;
+      });
+      const passes = await profiler.read();
+      if (r < args.warmup) continue;
+      walls.push(wall);
+      hulls.push(hullMs);
+      totals.push(passes.reduce((sum, p) => sum + p.ms, 0));
+      for (const p of passes) passTimes.set(p.name, [...(passTimes.get(p.name) ?? []), p.ms]);
+    }
+    const coords = new Float64Array(sites);
+    const delaunator = await measure(() => wallMs(() => new Delaunator(coords)), {
+      runs: Math.min(args.runs, 5),
+      warmup: 1,
     });
-    const passes = await profiler.read();
-    if (r < args.warmup) continue;
-    walls.push(wall);
-    hulls.push(hullMs);
-    totals.push(passes.reduce((sum, p) => sum + p.ms, 0));
-    for (const p of passes) passTimes.set(p.name, [...(passTimes.get(p.name) ?? []), p.ms]);
+    const wall = median(walls);
+    rows.push([
+      label,
+      fmt(median(passTimes.get('stars') ?? [])),
+      `${fmt(median(passTimes.get('stars tail') ?? [0]))} (${stats.tailSites})`,
+      fmt(median(totals)),
+      fmt(median(hulls)),
+      fmt(wall),
+      `${fmt(stats.meanRing)} / ${stats.maxRing}`,
+      fmt(stats.incircleTests / n),
+      `${fmt(100 * stats.exactFraction, 2)} %`,
+      stats.failedSites + stats.disagreeingSites,
+      `${stats.hullCandidates} → ${stats.hull}`,
+      fmt(delaunator.median),
+      fmt(delaunator.median / wall),
+    ]);
+    for (const [name, times] of passTimes) passRows.push([label, name, fmt(median(times))]);
   }
-  const coords = new Float64Array(sites);
-  const delaunator = await measure(() => wallMs(() => new Delaunator(coords)), {
-    runs: Math.min(args.runs, 5),
-    warmup: 1,
-  });
-  const wall = median(walls);
-  rows.push([
-    `${kind} ${fmt(n)}`,
-    fmt(median(passTimes.get('stars') ?? [])),
-    fmt(median(totals)),
-    fmt(median(hulls)),
-    fmt(wall),
-    `${fmt(stats.meanRing)} / ${stats.maxRing}`,
-    fmt(stats.incircleTests / n),
-    `${fmt(100 * stats.exactFraction, 2)} %`,
-    stats.failedSites + stats.disagreeingSites,
-    `${stats.hullCandidates} → ${stats.hull}`,
-    fmt(delaunator.median),
-    fmt(delaunator.median / wall),
-  ]);
-  for (const [name, times] of passTimes) passRows.push([`${kind} ${fmt(n)}`, name, fmt(median(times))]);
 }
 console.log(
   markdownTable(
     [
       'case',
       'stars ms',
+      'tail ms (stars)',
       'GPU passes ms',
       'hull round trip ms',
       'stage wall ms',

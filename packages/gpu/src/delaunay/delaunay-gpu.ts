@@ -7,6 +7,7 @@ import { readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
+import { BufferUsage } from '../runtime/usage.js';
 import { CELL_WORKGROUP_SIZE } from '../voronoi/cells/walk-kernels.js';
 import { cpuDelaunayStage, type DelaunayStage } from '../voronoi/delaunay/delaunay-stage.js';
 import { encodeTwins } from '../voronoi/delaunay/halfedge-kernels.js';
@@ -31,6 +32,7 @@ import {
   STAR_STATS_WORDS,
   STAR_WORKGROUP_SIZE,
 } from './star-kernels.js';
+import { STAR_TAIL_KERNEL } from './star-tail-kernel.js';
 
 /** Options of {@link gpuDelaunayStage} and {@link delaunayGpu}. */
 export interface DelaunayGpuOptions {
@@ -40,6 +42,11 @@ export interface DelaunayGpuOptions {
    * is closed, so the candidate budget is what bounds the work).
    */
   ringLimit?: number;
+  /**
+   * Rings the first pass searches, one thread a star; stars unfinished there go on in the tail
+   * pass, a workgroup a star (ADR 0013). Default 4 (a uniform interior star is final after 1–3).
+   */
+  firstPassRings?: number;
   /** Candidate sites one star may examine before it is given up. Default 65536. */
   candidateBudget?: number;
   /**
@@ -91,6 +98,8 @@ export interface DelaunayGpuStats {
   finalNarrowings: number;
   /** Sites that searched more than 4 rings (the tail of the work). */
   farSites: number;
+  /** Stars the first pass handed to the tail pass (a workgroup a star). */
+  tailSites: number;
   /** Finite incircle tests, and the fraction the float filter could not decide. */
   incircleTests: number;
   exactFraction: number;
@@ -267,6 +276,16 @@ export async function gpuDelaunayStage(
   const stars = buffer('stars', 4 * STAR_CAPACITY * n);
   const starInfo = buffer('star-info', 8 * n);
   const stats = buffer('stats', 4 * STAR_STATS_WORDS);
+  const tailList = buffer('tail-list', 4 * n);
+  // the tail count, then the tail pass's indirect workgroup counts (x raised by the first pass)
+  const tailCount = ctx.device.createBuffer({
+    label: 'delaunay tail count',
+    size: 24,
+    usage: BufferUsage.STORAGE | BufferUsage.INDIRECT,
+    mappedAtCreation: true,
+  });
+  new Uint32Array(tailCount.getMappedRange()).set([0, 0, 0, 0, 1, 1]);
+  tailCount.unmap();
   const counts = buffer('triangle-offsets', 4 * (n + 1));
   const nt = 2 * n - 2 - h;
   const triangles = buffer('triangles', 12 * nt);
@@ -291,21 +310,41 @@ export async function gpuDelaunayStage(
     'cell scatter',
   );
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
-  const starParams = [n, star.width, star.height, star.shift, ...star.minWords, ringLimit];
-  starParams.push(options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096);
+  const firstRings = Math.min(options.firstPassRings ?? 4, ringLimit);
+  const starParams = (rings: number, tail: boolean) => [
+    ...[n, star.width, star.height, star.shift, ...star.minWords, rings],
+    ...[options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096, tail ? 1 : 0],
+  ];
+  const starBuffers = [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer];
   await record(
     'delaunay/stars',
     [
       plan(
         STAR_KERNEL,
-        starParams,
-        [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer],
+        starParams(firstRings, firstRings < ringLimit),
+        [...starBuffers, tailList, tailCount],
         n,
         STAR_WORKGROUP_SIZE,
       ),
     ],
     'stars',
   );
+  if (firstRings < ringLimit) {
+    // a workgroup a listed star, at most STAR_TAIL_GROUPS (they take the stars in turn): the
+    // count is known to the GPU only
+    const tailPlan = plan(
+      STAR_TAIL_KERNEL,
+      starParams(ringLimit, false),
+      [...starBuffers, tailList, tailCount],
+      1,
+      1,
+    );
+    await record(
+      'delaunay/stars-tail',
+      [{ ...tailPlan, indirect: { buffer: tailCount, offset: 12 } }],
+      'stars tail',
+    );
+  }
   await record(
     'delaunay/star-count',
     [plan(STAR_COUNT_KERNEL, [n], [stars, starInfo, counts, stats], n, STAR_WORKGROUP_SIZE)],
@@ -330,6 +369,7 @@ export async function gpuDelaunayStage(
   const words = await readback(ctx, stats, new Uint32Array(STAR_STATS_WORDS));
   const emitted = (await readback(ctx, counts, new Uint32Array(1), 4 * n))[0];
   triplesBuffer.destroy();
+  tailCount.destroy();
   upload?.destroy();
 
   const result: DelaunayGpuStats = {
@@ -347,6 +387,7 @@ export async function gpuDelaunayStage(
     candidates: words[5],
     maxCandidates: words[7],
     farSites: words[8],
+    tailSites: words[14],
     cellsVisited: words[9],
     maxCellsVisited: words[10],
     finalChecks: words[11],

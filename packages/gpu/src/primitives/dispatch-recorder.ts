@@ -20,6 +20,8 @@ export interface PlannedDispatch {
   entries: BindingEntry[];
   /** Workgroups of the 1D grid; split over x and y by {@link dispatchSize}. */
   workgroups: number;
+  /** Arguments (x, y, z workgroups, written by earlier GPU work) instead of `workgroups`. */
+  indirect?: { buffer: GPUBuffer; offset: number };
 }
 
 /** Bytes between parameter blocks in the shared uniform buffer (WebGPU's largest offset alignment). */
@@ -41,7 +43,7 @@ export async function recordDispatches(
   maxPerDimension: number,
   descriptor?: GPUComputePassDescriptor,
 ): Promise<void> {
-  const active = dispatches.filter((d) => d.workgroups > 0);
+  const active = dispatches.filter((d) => d.workgroups > 0 || d.indirect);
   if (active.length === 0) {
     // a profiled pass is still recorded, so its timestamps are written
     if (descriptor?.timestampWrites) encoder.beginComputePass(descriptor).end();
@@ -78,6 +80,10 @@ export async function recordDispatches(
     ];
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));
+    if (d.indirect) {
+      pass.dispatchWorkgroupsIndirect(d.indirect.buffer, d.indirect.offset);
+      return;
+    }
     const [x, y] = dispatchSize(d.workgroups, maxPerDimension);
     pass.dispatchWorkgroups(x, y);
   });

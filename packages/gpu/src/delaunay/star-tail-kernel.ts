@@ -1,0 +1,200 @@
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { STAR_SEARCH_WGSL } from './star-search-wgsl.js';
+
+/** Threads of a tail workgroup (one star at a time). */
+export const STAR_TAIL_WORKGROUP_SIZE = 64;
+/** Candidates a tail workgroup gathers from one chunk of cells before its leader inserts them. */
+const TAIL_CANDIDATES = 256;
+
+/**
+ * Second pass of the stars (ADR 0013): the stars the first pass left unfinished at its ring limit
+ * (binding 9 their sites, binding 10 their count) go on from the next ring, a workgroup a star, up
+ * to the ring limit of the params. The search is what is long there (a boundary site's conflict
+ * region runs along the hull, hundreds of rings), not the insertion (a few candidates pass the
+ * pending regions): each chunk of a ring's cells is spread over the workgroup, one cell a thread,
+ * whose threads test the cells' sites against the star's pending regions (published by the
+ * leader at the start of the ring) and gather the survivors; the leader, thread 0, which holds
+ * the star, inserts them (in any order: the star of a site under exact, symbolically perturbed
+ * predicates does not depend on it) and after the ring runs the finality check of the first pass.
+ * More survivors than fit: the leader visits the chunk's cells itself. Workgroups take the stars
+ * in turn (stride of the dispatch), so any count of workgroups covers the list.
+ */
+export const STAR_TAIL_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'delaunay/stars-tail',
+  source: () => /* wgsl */ `${STAR_SEARCH_WGSL}
+@group(0) @binding(9) var<storage, read> tail_list: array<u32>;
+@group(0) @binding(10) var<storage, read> tail_count: array<u32>;
+
+const WG: u32 = ${STAR_TAIL_WORKGROUP_SIZE}u;
+const CANDIDATES: u32 = ${TAIL_CANDIDATES}u;
+var<workgroup> wg_status: u32;
+var<workgroup> wg_first_ring: u32;
+var<workgroup> wg_cells: u32;
+var<workgroup> wg_ring: RingCells;
+var<workgroup> wg_npend: u32;
+var<workgroup> wg_pend: array<vec4f, CAP>;
+var<workgroup> wg_pend_box: array<vec4f, CAP>;
+var<workgroup> wg_pend_bounds: vec4f;
+var<workgroup> wg_seeded: u32;
+var<workgroup> wg_cand: array<u32, CANDIDATES>;
+var<workgroup> wg_ncand: atomic<u32>;
+
+@compute @workgroup_size(${STAR_TAIL_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  clear_stats(lid);
+  if (lid == 0u) {
+    atomicStore(&wg_ncand, 0u);
+  }
+  workgroupBarrier();
+  let count = tail_count[0];
+  for (var j = wid.x; j < count; j += nwg.x) {
+    finish_star(tail_list[j], lid);
+  }
+  workgroupBarrier();
+  flush_stats(lid);
+}
+
+// the sites of cell (cx + dx, cy + dy) that may conflict with the star go to the leader
+fn gather_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) {
+  cells_visited++;
+  if (!cell_needed(dx, dy)) {
+    return;
+  }
+  let c = u32(cy + dy) * params.grid_w + u32(cx + dx);
+  for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
+    let l = cell_sites[k];
+    if (l == i || l == prev_hull || l == next_hull || (hull_seeded && hull_nbr[l].x != 0u)) {
+      continue; // itself, or inserted already
+    }
+    seen++;
+    if (npend != NO_SKIP && !in_pending(f + cells_between(pi, sites[l]))) {
+      continue;
+    }
+    let at = atomicAdd(&wg_ncand, 1u);
+    if (at < CANDIDATES) {
+      wg_cand[at] = l;
+    }
+  }
+}
+
+// the leader's pending regions and ring to every thread of the workgroup
+fn publish_ring(r: i32, cx: i32, cy: i32) {
+  let g = ring_cells(r, cx, cy);
+  wg_ring = g;
+  wg_cells = ring_size(g);
+  wg_npend = npend;
+  if (npend != NO_SKIP) {
+    for (var k = 0u; k < npend; k++) {
+      wg_pend[k] = pend[k];
+      wg_pend_box[k] = pend_box[k];
+    }
+  }
+  wg_pend_bounds = vec4f(pend_lo, pend_hi);
+  wg_seeded = u32(hull_seeded);
+}
+
+fn take_ring() {
+  npend = wg_npend;
+  if (npend != NO_SKIP) {
+    for (var k = 0u; k < npend; k++) {
+      pend[k] = wg_pend[k];
+      pend_box[k] = wg_pend_box[k];
+    }
+  }
+  pend_lo = wg_pend_bounds.xy;
+  pend_hi = wg_pend_bounds.zw;
+  hull_seeded = wg_seeded != 0u;
+}
+
+fn finish_star(i: u32, lid: u32) {
+  let pi = sites[i];
+  let at = site_cell(pi);
+  let cx = at.c.x;
+  let cy = at.c.y;
+  let f = at.f;
+  f_site = f;
+  let hull = hull_nbr[i];
+  prev_hull = hull.x - 1u;
+  next_hull = hull.y - 1u;
+  clear_counters();
+  var budget = 0u;
+  if (lid == 0u) {
+    let info = star_info[i];
+    wg_first_ring = info.y >> 8u;
+    // the first pass's star; its pending regions after its last ring
+    len = info.x;
+    for (var t = 0u; t < len; t++) {
+      star[t] = stars[i * CAP + t];
+      reg_of[t].w = REGION_UNKNOWN;
+    }
+    hull_seeded = (info.y & HULL_SEEDED) != 0u;
+    let r = i32(wg_first_ring);
+    let verdict = star_final(pi, r, cx, cy, f, hull, ring_covers_grid(r, cx, cy));
+    checked_edits = edits;
+    wg_status = select(select(0u, STATUS_INCONSISTENT, verdict < 0), STATUS_FINAL, verdict > 0);
+  }
+  var status = workgroupUniformLoad(&wg_status);
+  // read and written by the leader only (star_info is read-write: not uniform to the compiler)
+  let ring0 = workgroupUniformLoad(&wg_first_ring);
+  var ring = ring0;
+  for (var r = i32(ring0) + 1; r <= i32(params.max_ring) && status == 0u; r++) {
+    ring = u32(r);
+    if (lid == 0u) {
+      publish_ring(r, cx, cy);
+    }
+    let cells = workgroupUniformLoad(&wg_cells);
+    let g = wg_ring;
+    if (lid != 0u) {
+      take_ring();
+    }
+    for (var base = 0u; base < cells && status == 0u; base += WG) {
+      if (base + lid < cells) {
+        let d = ring_cell(g, base + lid);
+        gather_cell(i, pi, f, cx, cy, d.x, d.y);
+      }
+      workgroupBarrier();
+      if (lid == 0u) {
+        let gathered = atomicLoad(&wg_ncand);
+        var s = 0u;
+        if (gathered > CANDIDATES) {
+          for (var k = base; k < min(base + WG, cells) && s == 0u; k++) {
+            let d = ring_cell(g, k);
+            s = visit_cell(i, pi, f, cx, cy, d.x, d.y);
+          }
+        } else {
+          for (var c = 0u; c < gathered && s == 0u; c++) {
+            s = insert(i, pi, wg_cand[c]);
+          }
+          budget += gathered;
+          if (s == 0u && budget > params.max_candidates) {
+            s = STATUS_BUDGET;
+          }
+        }
+        atomicStore(&wg_ncand, 0u);
+        wg_status = s;
+      }
+      status = workgroupUniformLoad(&wg_status);
+    }
+    if (lid == 0u && status == 0u) {
+      wg_status = after_ring(i, pi, r, cx, cy, f, hull);
+    }
+    status = workgroupUniformLoad(&wg_status);
+  }
+  if (lid == 0u) {
+    if (status == 0u) {
+      status = STATUS_RING_LIMIT;
+    }
+    store_star(i, status, ring);
+    add_stats(ring - ring0, ring, status != STATUS_FINAL);
+    if (ring > 4u) {
+      atomicAdd(&wg_stats[8], 1u);
+    }
+  } else {
+    // the helpers' share of the search
+    atomicAdd(&wg_stats[5], seen);
+    atomicAdd(&wg_stats[9], cells_visited);
+  }
+}
+`,
+};
