@@ -14,7 +14,8 @@
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
 // DELAUNAY_FIRST_RINGS=4,inf runs each case with each first-pass ring limit (default 4; `inf`: no
-// tail pass, every star searched by its one thread).
+// tail pass, every star searched by its one thread); DELAUNAY_CAPACITY=16,48 likewise for the
+// first pass's star capacity (default 16).
 
 import { incircle } from 'robust-predicates';
 import { boxOfXY, generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
@@ -91,14 +92,20 @@ const firstRings = (process.env.DELAUNAY_FIRST_RINGS ?? '4')
   .split(',')
   .map((r) => (r === 'inf' ? Number.POSITIVE_INFINITY : Number(r)));
 
+const capacities = (process.env.DELAUNAY_CAPACITY ?? '16').split(',').map(Number);
+const variants = firstRings.flatMap((rings) => capacities.map((capacity) => ({ rings, capacity })));
+
 console.log(describeDevice(ctx));
 const rows: (string | number)[][] = [];
 const passRows: (string | number)[][] = [];
 for (const [kind, n] of cases) {
-  for (const firstPassRings of firstRings) {
-    const label = `${kind} ${fmt(n)}${firstRings.length > 1 ? `, first pass ${firstPassRings}` : ''}`;
+  for (const { rings: firstPassRings, capacity: firstPassCapacity } of variants) {
+    const label =
+      `${kind} ${fmt(n)}` +
+      (firstRings.length > 1 ? `, first pass ${firstPassRings}` : '') +
+      (capacities.length > 1 ? `, capacity ${firstPassCapacity}` : '');
     const sites = generatePoints(kind, n, 1);
-    const checked = await delaunayGpu(ctx, sites, { fallback: 'never', firstPassRings });
+    const checked = await delaunayGpu(ctx, sites, { fallback: 'never', firstPassRings, firstPassCapacity });
     if (checked === null) throw new Error(`${kind} ${n}: no triangle`);
     const { stats } = checked;
     const failures = emptyCircleFailures(sites, checked.triangles, checked.halfedges);
@@ -113,7 +120,12 @@ for (const [kind, n] of cases) {
       await heat(ctx, copy, 250);
       let hullMs = 0;
       const wall = await wallMs(async () => {
-        const result = await gpuDelaunayStage(ctx, sites, { profiler, fallback: 'never', firstPassRings });
+        const result = await gpuDelaunayStage(ctx, sites, {
+          profiler,
+          fallback: 'never',
+          firstPassRings,
+          firstPassCapacity,
+        });
         hullMs = result?.stats.hullMs ?? 0;
       });
       const passes = await profiler.read();
@@ -137,6 +149,7 @@ for (const [kind, n] of cases) {
       fmt(median(hulls)),
       fmt(wall),
       `${fmt(stats.meanRing)} / ${stats.maxRing}`,
+      `${fmt(stats.cellsVisited / n)} / ${stats.maxCellsVisited}`,
       fmt(stats.incircleTests / n),
       `${fmt(100 * stats.exactFraction, 2)} %`,
       stats.failedSites + stats.disagreeingSites,
@@ -157,6 +170,7 @@ console.log(
       'hull round trip ms',
       'stage wall ms',
       'rings mean / max',
+      'cells visited mean / max',
       'incircle / site',
       'not by filter',
       'failed',

@@ -129,9 +129,11 @@ const CASES: { name: string; xy: () => Float64Array; gpu: boolean }[] = [
 describe('GPU Delaunay by per-site stars', () => {
   // first pass 4 rings (the default), or 0: every star not final in its own cell goes on in the
   // cooperative tail pass (a workgroup a star), which then builds nearly every triangle
+  // or first-pass stars of 5 entries (below a lattice's 6): a star needing more starts again in the tail pass
   const VARIANTS = [
-    { label: '', firstPassRings: undefined },
-    { label: ' (tail pass after ring 0)', firstPassRings: 0 },
+    { label: '', firstPassRings: undefined, firstPassCapacity: undefined },
+    { label: ' (tail pass after ring 0)', firstPassRings: 0, firstPassCapacity: undefined },
+    { label: ' (first-pass stars of 5 entries)', firstPassRings: undefined, firstPassCapacity: 5 },
   ];
   for (const c of CASES) {
     for (const v of VARIANTS) {
@@ -140,7 +142,8 @@ describe('GPU Delaunay by per-site stars', () => {
         async () => {
           const ctx = await requireGpu();
           const sites = c.xy();
-          const out = await delaunayGpu(ctx, sites, { fallback: 'never', firstPassRings: v.firstPassRings });
+          const { firstPassRings, firstPassCapacity } = v;
+          const out = await delaunayGpu(ctx, sites, { fallback: 'never', firstPassRings, firstPassCapacity });
           expect(out).not.toBeNull();
           if (out === null) return;
           const { stats } = out;
@@ -156,6 +159,7 @@ describe('GPU Delaunay by per-site stars', () => {
           if (v.firstPassRings === 0 && stats.grid.width * stats.grid.height > 9) {
             expect(stats.tailSites).toBeGreaterThan(c.name.startsWith('uniform') ? stats.sites / 2 : 0);
           }
+          if (v.firstPassCapacity === 5 && stats.sites > 100) expect(stats.tailSites).toBeGreaterThan(0);
           const ties = checkDelaunay(sites, out);
           if (c.name.startsWith('lattice')) expect(ties).toBeGreaterThan(0);
         },

@@ -5,7 +5,7 @@ import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { CELL_WORKGROUP_SIZE } from '../voronoi/cells/walk-kernels.js';
@@ -28,6 +28,7 @@ import {
   STAR_CAPACITY,
   STAR_COUNT_KERNEL,
   STAR_EMIT_KERNEL,
+  STAR_FIRST_CAPACITY,
   STAR_KERNEL,
   STAR_STATS_WORDS,
   STAR_WORKGROUP_SIZE,
@@ -47,6 +48,11 @@ export interface DelaunayGpuOptions {
    * pass, a workgroup a star (ADR 0013). Default 4 (a uniform interior star is final after 1–3).
    */
   firstPassRings?: number;
+  /**
+   * Entries a first-pass star may hold (its thread's private arrays scale with it), at most
+   * `STAR_CAPACITY`; larger stars start again in the tail pass. Default `STAR_FIRST_CAPACITY`.
+   */
+  firstPassCapacity?: number;
   /** Candidate sites one star may examine before it is given up. Default 65536. */
   candidateBudget?: number;
   /**
@@ -165,15 +171,16 @@ export async function gpuDelaunayStage(
   if (n < 3) return null;
   const bounds = boundsOf(sites);
   const maxPerDimension = ctx.limits.maxComputeWorkgroupsPerDimension;
-  const plan = (
-    kernel: KernelSpec<Record<string, never>>,
+  const plan = <C extends KernelConstants>(
+    kernel: KernelSpec<C>,
     params: ArrayLike<number>,
     buffers: GPUBuffer[],
     threads: number,
     size: number,
+    constants: C = {} as C,
   ): PlannedDispatch => ({
     kernel: kernel as KernelSpec<never>,
-    constants: {},
+    constants,
     params,
     entries: buffers.map((buffer, i) => ({ binding: i + 1, buffer })),
     workgroups: Math.ceil(threads / size),
@@ -315,21 +322,24 @@ export async function gpuDelaunayStage(
     ...[n, star.width, star.height, star.shift, ...star.minWords, rings],
     ...[options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096, tail ? 1 : 0],
   ];
+  // stars unfinished after the first pass's rings, or over its capacity, go on in the tail pass
+  const tail = firstRings < ringLimit;
   const starBuffers = [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer];
   await record(
     'delaunay/stars',
     [
       plan(
         STAR_KERNEL,
-        starParams(firstRings, firstRings < ringLimit),
+        starParams(firstRings, tail),
         [...starBuffers, tailList, tailCount],
         n,
         STAR_WORKGROUP_SIZE,
+        { capacity: tail ? (options.firstPassCapacity ?? STAR_FIRST_CAPACITY) : STAR_CAPACITY },
       ),
     ],
     'stars',
   );
-  if (firstRings < ringLimit) {
+  if (tail) {
     // a workgroup a listed star, at most STAR_TAIL_GROUPS (they take the stars in turn): the
     // count is known to the GPU only
     const tailPlan = plan(

@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_COMMON_WGSL, STAR_SEARCH_WGSL, STAR_WORKGROUP_SIZE } from './star-search-wgsl.js';
+import { STAR_COMMON_WGSL, STAR_WORKGROUP_SIZE, starSearchWgsl } from './star-search-wgsl.js';
 
 /** Most workgroups of the tail pass (each takes the listed stars in turn). */
 export const STAR_TAIL_GROUPS = 2048;
@@ -8,6 +8,7 @@ export {
   STAR_BUDGET,
   STAR_CAPACITY,
   STAR_FINAL,
+  STAR_FIRST_CAPACITY,
   STAR_HULL_SEEDED,
   STAR_INCONSISTENT,
   STAR_OVERFLOW,
@@ -26,14 +27,14 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
 
 /**
  * First pass: builds every site's star, one thread a site, up to the ring limit of the params
- * (see {@link STAR_SEARCH_WGSL} for params and bindings 0–8). With params.tail, a star still
- * unfinished there is appended to the tail list (binding 9, one index a site) counted by binding
+ * with at most `capacity` entries (see {@link starSearchWgsl} for params and bindings 0–8). With
+ * params.tail, a star still unfinished there or overflowing (then from scratch) is appended to the tail list (binding 9, one index a site) counted by binding
  * 10 (six words: the count, then the tail pass's indirect workgroup counts at words 3–5, given as
  * (0, 0, 0, 0, 1, 1)) for the tail kernel.
  */
-export const STAR_KERNEL: KernelSpec<Record<string, never>> = {
+export const STAR_KERNEL: KernelSpec<{ capacity: number }> = {
   name: 'delaunay/stars',
-  source: () => /* wgsl */ `${STAR_SEARCH_WGSL}
+  source: ({ capacity }) => /* wgsl */ `${starSearchWgsl(capacity)}
 @group(0) @binding(9) var<storage, read_write> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read_write> tail_count: array<atomic<u32>>;
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
@@ -89,10 +90,16 @@ fn build_star(thread: u32) {
   if (status == 0u) {
     status = STATUS_RING_LIMIT;
   }
-  store_star(i, status, ring);
   // unfinished at this pass's ring limit: the tail pass goes on from the next ring, a workgroup
-  // a star (a few boundary sites searching far, which one thread would search alone)
-  let to_tail = status == STATUS_RING_LIMIT && params.tail != 0u;
+  // a star (a few boundary sites searching far, which one thread would search alone); over this
+  // pass's capacity: the tail pass starts it again with the full one
+  let to_tail = (status == STATUS_RING_LIMIT || status == STATUS_OVERFLOW) && params.tail != 0u;
+  if (to_tail && status == STATUS_OVERFLOW) {
+    len = 0u;
+    hull_seeded = false;
+    ring = RESTART;
+  }
+  store_star(i, status, ring);
   if (to_tail) {
     let k = atomicAdd(&tail_count[0], 1u);
     tail_list[k] = i;
@@ -102,9 +109,13 @@ fn build_star(thread: u32) {
     }
     atomicAdd(&wg_stats[14], 1u);
   }
-  add_stats(ring, ring, status != STATUS_FINAL && !to_tail);
-  if (ring > 4u && !to_tail) {
-    atomicAdd(&wg_stats[8], 1u);
+  if (!to_tail) {
+    add_stats(ring, ring, status != STATUS_FINAL);
+    if (ring > 4u) {
+      atomicAdd(&wg_stats[8], 1u);
+    }
+  } else {
+    add_stats(0u, 0u, false); // its work; its rings are the tail pass's to count
   }
 }
 `,
@@ -117,7 +128,7 @@ struct Params { sites: u32 }
 @group(0) @binding(2) var<storage, read> star_info: array<vec2u>;
 
 fn star_at(s: u32, t: u32) -> u32 {
-  return stars[s * CAP + t];
+  return stars[s * STRIDE + t];
 }
 
 // star of s holds x then y consecutively (cyclically)

@@ -18,8 +18,18 @@ import { DELAUNAY_PREDICATES_WGSL } from './predicates/predicates-wgsl.js';
  * replaces a (between) or is dropped (beyond).
  */
 
-/** Most entries (neighbours and infinity markers) a star may hold; more flags the site. */
+/**
+ * Most entries (neighbours and infinity markers) a star may hold (the stars buffer's stride and
+ * the tail pass's capacity); more flags the site.
+ */
 export const STAR_CAPACITY = 48;
+/**
+ * Entries of a first-pass star (a thread's private arrays scale with it); a star that needs more
+ * starts again in the tail pass with {@link STAR_CAPACITY}.
+ */
+export const STAR_FIRST_CAPACITY = 16;
+/** Star info ring field of a star the tail pass must build from scratch (it overflowed). */
+export const STAR_RESTART = 0xffffff;
 /** Threads per workgroup of the star kernels. */
 export const STAR_WORKGROUP_SIZE = 64;
 
@@ -53,28 +63,30 @@ export const STAR_COMMON_WGSL = /* wgsl */ `
 ${HALFEDGE_WGSL}
 ${FIXED_WGSL}
 ${DELAUNAY_PREDICATES_WGSL}
-const CAP: u32 = ${STAR_CAPACITY}u;
+const STRIDE: u32 = ${STAR_CAPACITY}u; // words a star in the stars buffer
 const STATUS_FINAL: u32 = ${STAR_FINAL}u;
 const STATUS_OVERFLOW: u32 = ${STAR_OVERFLOW}u;
 const STATUS_RING_LIMIT: u32 = ${STAR_RING_LIMIT}u;
 const STATUS_INCONSISTENT: u32 = ${STAR_INCONSISTENT}u;
 const STATUS_BUDGET: u32 = ${STAR_BUDGET}u;
 const HULL_SEEDED: u32 = ${STAR_HULL_SEEDED}u;
+const RESTART: u32 = ${STAR_RESTART}u;
 const STATUS_BITS: u32 = ${STAR_HULL_SEEDED - 1}u;
 `;
 
 /**
- * What both star passes share: params, bindings 0–8, a star's private state, the insertion, the
+ * What both star passes share, for stars of at most `capacity` entries (≤ {@link STAR_CAPACITY}): params, bindings 0–8, a star's private state, the insertion, the
  * conflict regions and finality checks, the cells of a ring and the statistics. Params: sites,
  * grid width, grid height, shift (a cell is 2^shift grid units), min x (i64), min y (i64), ring
  * limit, candidate budget, hull count, the largest hull whose vertices an open star may take as
  * candidates, tail (1: the first pass hands stars unfinished at its ring limit to the tail pass).
  * Bindings: 1 fixed sites (`vec4u`), 2 cell starts (scanned counts, cells + 1), 3 site indices by
  * cell, 4 hull neighbours (`vec2u` (prev + 1, next + 1) on the convex hull, zero elsewhere), 5
- * stars (`CAP` words a site), 6 star info (`vec2u` (length, status | hull seeded | ring << 8)), 7
+ * stars (`STRIDE` words a site), 6 star info (`vec2u` (length, status | hull seeded | ring << 8)), 7
  * statistics (atomic words, cleared), 8 hull triples (site, prev, next) counter-clockwise.
  */
-export const STAR_SEARCH_WGSL = /* wgsl */ `${STAR_COMMON_WGSL}
+export const starSearchWgsl = (capacity: number): string => /* wgsl */ `${STAR_COMMON_WGSL}
+const CAP: u32 = ${capacity}u; // entries a star may hold in this pass
 struct Params {
   sites: u32, grid_w: u32, grid_h: u32, shift: u32,
   min_x: vec2u, min_y: vec2u,
@@ -91,10 +103,8 @@ struct Params {
 @group(0) @binding(8) var<storage, read> hull_triples: array<u32>;
 
 var<private> star: array<u32, CAP>;
-var<private> tmp: array<u32, CAP>;
 // per pair (star[t], star[t + 1]): its conflict region, computed when first needed
 var<private> reg_of: array<vec4f, CAP>;
-var<private> tmp_reg: array<vec4f, CAP>;
 var<private> f_site: vec2f; // the site's position inside its cell, in cells
 const REGION_UNKNOWN: f32 = -2.0;
 var<private> len: u32;
@@ -257,21 +267,40 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   if (q != NONE && orient_sign(pi, pl, sites[q]) <= 0) {
     return STATUS_INCONSISTENT;
   }
-  // kept entries from q = star[t] round to p = star[s], then l; the pairs between kept entries
-  // keep their regions, (p, l) and (l, q) are new
-  var src = t;
-  for (var j = 0u; j < keep; j++) {
-    tmp[j] = star[src];
-    tmp_reg[j] = reg_of[src];
-    src = nxt(src);
-  }
-  tmp[keep] = l;
-  tmp_reg[keep - 1u].w = REGION_UNKNOWN;
-  tmp_reg[keep].w = REGION_UNKNOWN;
-  len = keep + 1u;
-  for (var j = 0u; j < len; j++) {
-    star[j] = tmp[j];
-    reg_of[j] = tmp_reg[j];
+  // in place: the pairs between kept entries keep their regions (a pair moves with its first
+  // entry), (p, l) and (l, q) are new
+  if (t <= s) {
+    // the run wraps round the end (or ends there): keep entries t..s, then l
+    let m = s - t + 1u;
+    for (var j = 0u; j < m; j++) {
+      star[j] = star[t + j];
+      reg_of[j] = reg_of[t + j];
+    }
+    star[m] = l;
+    len = m + 1u;
+    reg_of[m - 1u].w = REGION_UNKNOWN;
+    reg_of[m].w = REGION_UNKNOWN;
+  } else if (t == s + 1u) {
+    // nothing leaves: open a slot after s
+    for (var j = len; j > t; j--) {
+      star[j] = star[j - 1u];
+      reg_of[j] = reg_of[j - 1u];
+    }
+    star[t] = l;
+    len += 1u;
+    reg_of[s].w = REGION_UNKNOWN;
+    reg_of[t].w = REGION_UNKNOWN;
+  } else {
+    // entries s+1 .. t-1 leave: l takes s+1, the entries from t on move down
+    let d = t - s - 2u;
+    star[s + 1u] = l;
+    for (var j = t; j < len; j++) {
+      star[j - d] = star[j];
+      reg_of[j - d] = reg_of[j];
+    }
+    len -= d;
+    reg_of[s].w = REGION_UNKNOWN;
+    reg_of[s + 1u].w = REGION_UNKNOWN;
   }
   edits++;
   return 0u;
@@ -665,9 +694,64 @@ fn site_cell(pi: vec4u) -> SiteCell {
 }
 
 // The cells of ring r around the site's cell (cx, cy) to visit: inside the grid and, once the star
-// is closed, inside the bounding box of the pending regions. In visiting order: row −r (top), row
-// r (bottom), column −r (left) and column r (right) without their corners.
-struct RingCells { r: i32, x0: i32, y0: i32, top: u32, bottom: u32, left: u32, right: u32 }
+// is closed, inside the bounding box of the pending regions and, on each side of the ring, within
+// the span of cells the pending regions cross there. In visiting order: row −r (top), row r
+// (bottom), column −r (left) and column r (right) without their corners; each side a run of cells
+// from its start.
+struct RingCells {
+  r: i32,
+  top_x0: i32, bottom_x0: i32, left_y0: i32, right_y0: i32,
+  top: u32, bottom: u32, left: u32, right: u32,
+}
+
+// The cells [lo, hi] of the row of cells at = dy (y in [at, at + 1]; vertical: the column at = dx,
+// coordinates swapped) that a pending region may meet: the hull of every pending region's span,
+// conservative (the regions are float supersets; each visited cell is tested again).
+fn side_span(vertical: bool, at: i32) -> vec2i {
+  let y0 = f32(at);
+  let y1 = y0 + 1.0;
+  var lo = 1e9;
+  var hi = -1e9;
+  for (var k = 0u; k < npend; k++) {
+    var region = pend[k];
+    var box = pend_box[k];
+    if (vertical) {
+      region = vec4f(region.yx, region.zw);
+      box = box.yxwz;
+    }
+    if (box.w < y0 || box.y > y1) {
+      continue;
+    }
+    var a = box.x;
+    var b = box.z;
+    if (region.w == 0.0) {
+      // a disk: its chord at the strip's nearest height
+      let d = max(0.0, max(y0 - region.y, region.y - y1));
+      if (d > region.z) {
+        continue;
+      }
+      let half = sqrt(region.z * region.z - d * d);
+      a = max(a, region.x - half);
+      b = min(b, region.x + half);
+    } else if (region.w == 1.0 && region.x != 0.0) {
+      // {p : n·p ≤ c}: x on one side of (c − n.y·y) / n.x, y where that reaches furthest
+      let reach = (region.z - min(region.y * y0, region.y * y1)) / region.x;
+      if (region.x > 0.0) {
+        b = min(b, reach);
+      } else {
+        a = max(a, reach);
+      }
+    }
+    if (a <= b) {
+      lo = min(lo, a);
+      hi = max(hi, b);
+    }
+  }
+  if (lo > hi) {
+    return vec2i(1, 0);
+  }
+  return vec2i(i32(floor(clamp(lo, -1e8, 1e8))) - 1, i32(floor(clamp(hi, -1e8, 1e8))));
+}
 
 fn ring_cells(r: i32, cx: i32, cy: i32) -> RingCells {
   var xlo = -cx;
@@ -682,18 +766,33 @@ fn ring_cells(r: i32, cx: i32, cy: i32) -> RingCells {
     xhi = min(xhi, hi.x);
     yhi = min(yhi, hi.y);
   }
-  let x0 = max(-r, xlo);
-  let y0 = max(1 - r, ylo);
-  let nx = u32(max(min(r, xhi) - x0 + 1, 0));
-  let ny = u32(max(min(r - 1, yhi) - y0 + 1, 0));
+  // per side: [first, last] cell along it
+  var top = vec2i(max(-r, xlo), min(r, xhi));
+  var bottom = top;
+  var left = vec2i(max(1 - r, ylo), min(r - 1, yhi));
+  var right = left;
+  if (npend != NO_SKIP && r > 0) {
+    let t = side_span(false, -r);
+    let b = side_span(false, r);
+    let l = side_span(true, -r);
+    let g = side_span(true, r);
+    top = vec2i(max(top.x, t.x), min(top.y, t.y));
+    bottom = vec2i(max(bottom.x, b.x), min(bottom.y, b.y));
+    left = vec2i(max(left.x, l.x), min(left.y, l.y));
+    right = vec2i(max(right.x, g.x), min(right.y, g.y));
+  }
+  let count = vec4i(top.y - top.x, bottom.y - bottom.x, left.y - left.x, right.y - right.x) + vec4i(1);
+  let n = vec4u(max(count, vec4i(0)));
   return RingCells(
     r,
-    x0,
-    y0,
-    select(0u, nx, -r >= ylo && -r <= yhi),
-    select(0u, nx, r > 0 && r >= ylo && r <= yhi),
-    select(0u, ny, -r >= xlo && -r <= xhi),
-    select(0u, ny, r > 0 && r >= xlo && r <= xhi),
+    top.x,
+    bottom.x,
+    left.x,
+    right.x,
+    select(0u, n.x, -r >= ylo && -r <= yhi),
+    select(0u, n.y, r > 0 && r >= ylo && r <= yhi),
+    select(0u, n.z, -r >= xlo && -r <= xhi),
+    select(0u, n.w, r > 0 && r >= xlo && r <= xhi),
   );
 }
 
@@ -704,17 +803,17 @@ fn ring_size(g: RingCells) -> u32 {
 // the k-th cell of the ring, (dx, dy) from the site's cell
 fn ring_cell(g: RingCells, k: u32) -> vec2i {
   if (k < g.top) {
-    return vec2i(g.x0 + i32(k), -g.r);
+    return vec2i(g.top_x0 + i32(k), -g.r);
   }
   var j = k - g.top;
   if (j < g.bottom) {
-    return vec2i(g.x0 + i32(j), g.r);
+    return vec2i(g.bottom_x0 + i32(j), g.r);
   }
   j -= g.bottom;
   if (j < g.left) {
-    return vec2i(-g.r, g.y0 + i32(j));
+    return vec2i(-g.r, g.left_y0 + i32(j));
   }
-  return vec2i(g.r, g.y0 + i32(j - g.left));
+  return vec2i(g.r, g.right_y0 + i32(j - g.left));
 }
 
 // rings 0..r around (cx, cy) cover the grid
@@ -759,7 +858,7 @@ fn after_ring(i: u32, pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u
 
 // the star, its length and status (with the hull-seeded flag) and the last ring searched
 fn store_star(i: u32, status: u32, ring: u32) {
-  let base = i * CAP;
+  let base = i * STRIDE;
   for (var t = 0u; t < len; t++) {
     stars[base + t] = star[t];
   }

@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_SEARCH_WGSL } from './star-search-wgsl.js';
+import { STAR_CAPACITY, starSearchWgsl } from './star-search-wgsl.js';
 
 /** Threads of a tail workgroup (one star at a time). */
 export const STAR_TAIL_WORKGROUP_SIZE = 64;
@@ -9,7 +9,7 @@ const TAIL_CANDIDATES = 256;
 /**
  * Second pass of the stars (ADR 0013): the stars the first pass left unfinished at its ring limit
  * (binding 9 their sites, binding 10 their count) go on from the next ring, a workgroup a star, up
- * to the ring limit of the params. The search is what is long there (a boundary site's conflict
+ * to the ring limit of the params; those that overflowed its capacity start again from ring 0. The search is what is long there (a boundary site's conflict
  * region runs along the hull, hundreds of rings), not the insertion (a few candidates pass the
  * pending regions): each chunk of a ring's cells is spread over the workgroup, one cell a thread,
  * whose threads test the cells' sites against the star's pending regions (published by the
@@ -21,7 +21,7 @@ const TAIL_CANDIDATES = 256;
  */
 export const STAR_TAIL_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/stars-tail',
-  source: () => /* wgsl */ `${STAR_SEARCH_WGSL}
+  source: () => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY)}
 @group(0) @binding(9) var<storage, read> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read> tail_count: array<u32>;
 
@@ -121,24 +121,37 @@ fn finish_star(i: u32, lid: u32) {
   var budget = 0u;
   if (lid == 0u) {
     let info = star_info[i];
-    wg_first_ring = info.y >> 8u;
-    // the first pass's star; its pending regions after its last ring
-    len = info.x;
-    for (var t = 0u; t < len; t++) {
-      star[t] = stars[i * CAP + t];
-      reg_of[t].w = REGION_UNKNOWN;
+    let last = info.y >> 8u;
+    npend = NO_SKIP;
+    if (last == RESTART) {
+      // it overflowed the first pass's smaller star: from scratch
+      len = 0u;
+      hull_seeded = false;
+      wg_first_ring = 0u;
+      wg_status = 0u;
+      if (hull.x != 0u) {
+        wg_status = insert(i, pi, prev_hull) | insert(i, pi, next_hull);
+      }
+    } else {
+      // the first pass's star; its pending regions after its last ring
+      len = info.x;
+      for (var t = 0u; t < len; t++) {
+        star[t] = stars[i * STRIDE + t];
+        reg_of[t].w = REGION_UNKNOWN;
+      }
+      hull_seeded = (info.y & HULL_SEEDED) != 0u;
+      let r = i32(last);
+      let verdict = star_final(pi, r, cx, cy, f, hull, ring_covers_grid(r, cx, cy));
+      checked_edits = edits;
+      wg_first_ring = last + 1u;
+      wg_status = select(select(0u, STATUS_INCONSISTENT, verdict < 0), STATUS_FINAL, verdict > 0);
     }
-    hull_seeded = (info.y & HULL_SEEDED) != 0u;
-    let r = i32(wg_first_ring);
-    let verdict = star_final(pi, r, cx, cy, f, hull, ring_covers_grid(r, cx, cy));
-    checked_edits = edits;
-    wg_status = select(select(0u, STATUS_INCONSISTENT, verdict < 0), STATUS_FINAL, verdict > 0);
   }
   var status = workgroupUniformLoad(&wg_status);
   // read and written by the leader only (star_info is read-write: not uniform to the compiler)
-  let ring0 = workgroupUniformLoad(&wg_first_ring);
-  var ring = ring0;
-  for (var r = i32(ring0) + 1; r <= i32(params.max_ring) && status == 0u; r++) {
+  let first = workgroupUniformLoad(&wg_first_ring);
+  var ring = max(first, 1u) - 1u;
+  for (var r = i32(first); r <= i32(params.max_ring) && status == 0u; r++) {
     ring = u32(r);
     if (lid == 0u) {
       publish_ring(r, cx, cy);
@@ -186,7 +199,7 @@ fn finish_star(i: u32, lid: u32) {
       status = STATUS_RING_LIMIT;
     }
     store_star(i, status, ring);
-    add_stats(ring - ring0, ring, status != STATUS_FINAL);
+    add_stats(ring, ring, status != STATUS_FINAL);
     if (ring > 4u) {
       atomicAdd(&wg_stats[8], 1u);
     }
