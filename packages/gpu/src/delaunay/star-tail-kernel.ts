@@ -5,19 +5,25 @@ import { STAR_CAPACITY, starSearchWgsl } from './star-search-wgsl.js';
 export const STAR_TAIL_WORKGROUP_SIZE = 64;
 /** Candidates a tail workgroup gathers from one chunk of cells before its leader inserts them. */
 const TAIL_CANDIDATES = 256;
+/** Most rings searched between two finality checks of a tail star. */
+const TAIL_BAND = 128;
 
 /**
  * Second pass of the stars (ADR 0013): the stars the first pass left unfinished at its ring limit
  * (binding 9 their sites, binding 10 their count) go on from the next ring, a workgroup a star, up
- * to the ring limit of the params; those that overflowed its capacity start again from ring 0. The search is what is long there (a boundary site's conflict
- * region runs along the hull, hundreds of rings), not the insertion (a few candidates pass the
- * pending regions): each chunk of a ring's cells is spread over the workgroup, one cell a thread,
- * whose threads test the cells' sites against the star's pending regions (published by the
- * leader at the start of the ring) and gather the survivors; the leader, thread 0, which holds
- * the star, inserts them (in any order: the star of a site under exact, symbolically perturbed
- * predicates does not depend on it) and after the ring runs the finality check of the first pass.
- * More survivors than fit: the leader visits the chunk's cells itself. Workgroups take the stars
- * in turn (stride of the dispatch), so any count of workgroups covers the list.
+ * to the ring limit of the params; those that overflowed its capacity start again from ring 0.
+ * The search is what is long there (a boundary site's conflict region runs along the hull,
+ * hundreds of rings), not the insertion (a few candidates pass the pending regions). The rings go
+ * in bands, r .. 2r (one ring while the star is open), with one finality check after each: the
+ * leader, thread 0, which holds the star, publishes its pending regions; every thread lays out
+ * some of the band's rings (each side cut to the span the regions cross); then each chunk of the
+ * band's cells is spread over the workgroup, a cell a thread, whose threads test the cells' sites
+ * against the pending regions and gather the survivors, and the leader inserts them (in any
+ * order: a site's star under exact, symbolically perturbed predicates does not depend on it). The
+ * regions only shrink while a closed star gains sites, so those of the band's start are a safe
+ * filter for all of it. More survivors than fit: the leader visits the chunk's cells itself.
+ * Workgroups take the stars in turn (stride of the dispatch), so any count of workgroups covers
+ * the list.
  */
 export const STAR_TAIL_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/stars-tail',
@@ -27,10 +33,13 @@ export const STAR_TAIL_KERNEL: KernelSpec<Record<string, never>> = {
 
 const WG: u32 = ${STAR_TAIL_WORKGROUP_SIZE}u;
 const CANDIDATES: u32 = ${TAIL_CANDIDATES}u;
+const BAND: u32 = ${TAIL_BAND}u;
 var<workgroup> wg_status: u32;
 var<workgroup> wg_first_ring: u32;
 var<workgroup> wg_cells: u32;
-var<workgroup> wg_ring: RingCells;
+var<workgroup> wg_band_last: i32;
+var<workgroup> wg_band: array<RingCells, BAND>; // the band's rings
+var<workgroup> wg_band_start: array<u32, BAND>; // each ring's first cell in the band
 var<workgroup> wg_npend: u32;
 var<workgroup> wg_pend: array<vec4f, CAP>;
 var<workgroup> wg_pend_box: array<vec4f, CAP>;
@@ -78,11 +87,10 @@ fn gather_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) 
   }
 }
 
-// the leader's pending regions and ring to every thread of the workgroup
-fn publish_ring(r: i32, cx: i32, cy: i32) {
-  let g = ring_cells(r, cx, cy);
-  wg_ring = g;
-  wg_cells = ring_size(g);
+// the leader's pending regions to every thread of the workgroup, and the next band of rings:
+// one ring while the star is open (every site is then a candidate), else rings r .. 2r (the
+// searched radius doubles between finality checks: a few checks for a star searching far)
+fn publish_band(r: i32) {
   wg_npend = npend;
   if (npend != NO_SKIP) {
     for (var k = 0u; k < npend; k++) {
@@ -92,9 +100,26 @@ fn publish_ring(r: i32, cx: i32, cy: i32) {
   }
   wg_pend_bounds = vec4f(pend_lo, pend_hi);
   wg_seeded = u32(hull_seeded);
+  let rings = select(min(max(r, 1), i32(BAND)), 1, npend == NO_SKIP);
+  wg_band_last = min(r + rings - 1, i32(params.max_ring));
 }
 
-fn take_ring() {
+// the band's k-th cell, (dx, dy) from the site's cell
+fn band_cell(k: u32, rings: u32) -> vec2i {
+  var lo = 0u;
+  var hi = rings - 1u;
+  while (lo < hi) {
+    let mid = (lo + hi + 1u) / 2u;
+    if (wg_band_start[mid] <= k) {
+      lo = mid;
+    } else {
+      hi = mid - 1u;
+    }
+  }
+  return ring_cell(wg_band[lo], k - wg_band_start[lo]);
+}
+
+fn take_pending() {
   npend = wg_npend;
   if (npend != NO_SKIP) {
     for (var k = 0u; k < npend; k++) {
@@ -151,19 +176,36 @@ fn finish_star(i: u32, lid: u32) {
   // read and written by the leader only (star_info is read-write: not uniform to the compiler)
   let first = workgroupUniformLoad(&wg_first_ring);
   var ring = max(first, 1u) - 1u;
-  for (var r = i32(first); r <= i32(params.max_ring) && status == 0u; r++) {
-    ring = u32(r);
+  var r = i32(first);
+  while (r <= i32(params.max_ring) && status == 0u) {
     if (lid == 0u) {
-      publish_ring(r, cx, cy);
+      publish_band(r);
+    }
+    let last = workgroupUniformLoad(&wg_band_last);
+    if (lid != 0u) {
+      take_pending();
+    }
+    // every thread the cells of some of the band's rings, then the leader their offsets
+    let rings = u32(last - r + 1);
+    for (var k = lid; k < rings; k += WG) {
+      let g = ring_cells(r + i32(k), cx, cy);
+      wg_band[k] = g;
+      wg_band_start[k] = ring_size(g);
+    }
+    workgroupBarrier();
+    if (lid == 0u) {
+      var total = 0u;
+      for (var k = 0u; k < rings; k++) {
+        let size = wg_band_start[k];
+        wg_band_start[k] = total;
+        total += size;
+      }
+      wg_cells = total;
     }
     let cells = workgroupUniformLoad(&wg_cells);
-    let g = wg_ring;
-    if (lid != 0u) {
-      take_ring();
-    }
     for (var base = 0u; base < cells && status == 0u; base += WG) {
       if (base + lid < cells) {
-        let d = ring_cell(g, base + lid);
+        let d = band_cell(base + lid, rings);
         gather_cell(i, pi, f, cx, cy, d.x, d.y);
       }
       workgroupBarrier();
@@ -172,7 +214,7 @@ fn finish_star(i: u32, lid: u32) {
         var s = 0u;
         if (gathered > CANDIDATES) {
           for (var k = base; k < min(base + WG, cells) && s == 0u; k++) {
-            let d = ring_cell(g, k);
+            let d = band_cell(k, rings);
             s = visit_cell(i, pi, f, cx, cy, d.x, d.y);
           }
         } else {
@@ -189,10 +231,12 @@ fn finish_star(i: u32, lid: u32) {
       }
       status = workgroupUniformLoad(&wg_status);
     }
+    ring = u32(last);
     if (lid == 0u && status == 0u) {
-      wg_status = after_ring(i, pi, r, cx, cy, f, hull);
+      wg_status = after_ring(i, pi, last, cx, cy, f, hull);
     }
     status = workgroupUniformLoad(&wg_status);
+    r = last + 1;
   }
   if (lid == 0u) {
     if (status == 0u) {
