@@ -92,7 +92,8 @@ const firstRings = (process.env.DELAUNAY_FIRST_RINGS ?? '4')
   .split(',')
   .map((r) => (r === 'inf' ? Number.POSITIVE_INFINITY : Number(r)));
 
-const capacities = (process.env.DELAUNAY_CAPACITY ?? '16').split(',').map(Number);
+const capacities = (process.env.DELAUNAY_CAPACITY ?? '12').split(',').map(Number);
+const hullClipLimit = process.env.DELAUNAY_HULL_CLIP ? Number(process.env.DELAUNAY_HULL_CLIP) : undefined;
 const variants = firstRings.flatMap((rings) => capacities.map((capacity) => ({ rings, capacity })));
 
 console.log(describeDevice(ctx));
@@ -105,7 +106,12 @@ for (const [kind, n] of cases) {
       (firstRings.length > 1 ? `, first pass ${firstPassRings}` : '') +
       (capacities.length > 1 ? `, capacity ${firstPassCapacity}` : '');
     const sites = generatePoints(kind, n, 1);
-    const checked = await delaunayGpu(ctx, sites, { fallback: 'never', firstPassRings, firstPassCapacity });
+    const checked = await delaunayGpu(ctx, sites, {
+      fallback: 'never',
+      firstPassRings,
+      firstPassCapacity,
+      hullClipLimit,
+    });
     if (checked === null) throw new Error(`${kind} ${n}: no triangle`);
     const { stats } = checked;
     const failures = emptyCircleFailures(sites, checked.triangles, checked.halfedges);
@@ -150,6 +156,7 @@ for (const [kind, n] of cases) {
       fmt(wall),
       `${fmt(stats.meanRing)} / ${stats.maxRing}`,
       `${fmt(stats.cellsVisited / n)} / ${stats.maxCellsVisited}`,
+      `${stats.halfPlanes} / ${stats.hullClips}`,
       fmt(stats.incircleTests / n),
       `${fmt(100 * stats.exactFraction, 2)} %`,
       stats.failedSites + stats.disagreeingSites,
@@ -171,6 +178,7 @@ console.log(
       'stage wall ms',
       'rings mean / max',
       'cells visited mean / max',
+      'half-planes / hull clips',
       'incircle / site',
       'not by filter',
       'failed',

@@ -25,6 +25,7 @@ import {
 } from './hull-kernels.js';
 import { type StarGrid, starGridOf } from './star-grid.js';
 import {
+  firstPassShape,
   STAR_CAPACITY,
   STAR_COUNT_KERNEL,
   STAR_EMIT_KERNEL,
@@ -45,7 +46,8 @@ export interface DelaunayGpuOptions {
   ringLimit?: number;
   /**
    * Rings the first pass searches, one thread a star; stars unfinished there go on in the tail
-   * pass, a workgroup a star (ADR 0013). Default 4 (a uniform interior star is final after 1–3).
+   * pass, a workgroup a star (ADR 0013). The first pass inserts every site of these rings and
+   * checks once. Default 3 (a uniform interior star is final after 1–3; fewer stars go on).
    */
   firstPassRings?: number;
   /**
@@ -60,6 +62,11 @@ export interface DelaunayGpuOptions {
    * at once instead of searching along a long hull edge). Default 4096.
    */
   hullSeedLimit?: number;
+  /**
+   * Largest hull that bounds the search of a half-plane conflict region (a loop over its vertices
+   * each time one is computed at a finality check). Default 256.
+   */
+  hullClipLimit?: number;
   /** Average sites per bucket cell aimed at. Default 2. */
   sitesPerCell?: number;
   /** The sites already on the fixed grid (`vec4u` a site) with its grid; converted here otherwise. */
@@ -106,6 +113,9 @@ export interface DelaunayGpuStats {
   farSites: number;
   /** Stars the first pass handed to the tail pass (a workgroup a star). */
   tailSites: number;
+  /** Half-plane conflict regions computed, and those clipped by the hull (a loop over it each). */
+  halfPlanes: number;
+  hullClips: number;
   /** Finite incircle tests, and the fraction the float filter could not decide. */
   incircleTests: number;
   exactFraction: number;
@@ -317,13 +327,18 @@ export async function gpuDelaunayStage(
     'cell scatter',
   );
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
-  const firstRings = Math.min(options.firstPassRings ?? 4, ringLimit);
+  const firstRings = Math.min(options.firstPassRings ?? 3, ringLimit);
   const starParams = (rings: number, tail: boolean) => [
     ...[n, star.width, star.height, star.shift, ...star.minWords, rings],
     ...[options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096, tail ? 1 : 0],
+    options.hullClipLimit ?? 256,
   ];
-  // stars unfinished after the first pass's rings, or over its capacity, go on in the tail pass
+  // stars unfinished after the first pass's rings go on in the tail pass (over its capacity: always)
   const tail = firstRings < ringLimit;
+  const shape = firstPassShape(
+    options.firstPassCapacity ?? STAR_FIRST_CAPACITY,
+    ctx.limits.maxComputeWorkgroupStorageSize,
+  );
   const starBuffers = [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer];
   await record(
     'delaunay/stars',
@@ -333,28 +348,26 @@ export async function gpuDelaunayStage(
         starParams(firstRings, tail),
         [...starBuffers, tailList, tailCount],
         n,
-        STAR_WORKGROUP_SIZE,
-        { capacity: tail ? (options.firstPassCapacity ?? STAR_FIRST_CAPACITY) : STAR_CAPACITY },
+        shape.lanes,
+        shape,
       ),
     ],
     'stars',
   );
-  if (tail) {
-    // a workgroup a listed star, at most STAR_TAIL_GROUPS (they take the stars in turn): the
-    // count is known to the GPU only
-    const tailPlan = plan(
-      STAR_TAIL_KERNEL,
-      starParams(ringLimit, false),
-      [...starBuffers, tailList, tailCount],
-      1,
-      1,
-    );
-    await record(
-      'delaunay/stars-tail',
-      [{ ...tailPlan, indirect: { buffer: tailCount, offset: 12 } }],
-      'stars tail',
-    );
-  }
+  // a workgroup a listed star, at most STAR_TAIL_GROUPS (they take the stars in turn): the count
+  // is known to the GPU only
+  const tailPlan = plan(
+    STAR_TAIL_KERNEL,
+    starParams(ringLimit, false),
+    [...starBuffers, tailList, tailCount],
+    1,
+    1,
+  );
+  await record(
+    'delaunay/stars-tail',
+    [{ ...tailPlan, indirect: { buffer: tailCount, offset: 12 } }],
+    'stars tail',
+  );
   await record(
     'delaunay/star-count',
     [plan(STAR_COUNT_KERNEL, [n], [stars, starInfo, counts, stats], n, STAR_WORKGROUP_SIZE)],
@@ -398,6 +411,8 @@ export async function gpuDelaunayStage(
     maxCandidates: words[7],
     farSites: words[8],
     tailSites: words[14],
+    halfPlanes: words[15],
+    hullClips: words[16],
     cellsVisited: words[9],
     maxCellsVisited: words[10],
     finalChecks: words[11],

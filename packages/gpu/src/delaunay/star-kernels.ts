@@ -1,6 +1,29 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { STAR_COMMON_WGSL, STAR_WORKGROUP_SIZE, starSearchWgsl } from './star-search-wgsl.js';
 
+/**
+ * Workgroup memory a first-pass thread needs for a star of `capacity` entries: the star (u32s),
+ * its pairs' regions, the pending regions and their boxes (vec4f each).
+ */
+export const starBytesPerLane = (capacity: number): number => 52 * capacity;
+
+/**
+ * Lanes (threads a workgroup) and star capacity of the first pass within the device's workgroup
+ * memory: 64 lanes when they fit, else 32, the capacity cut when even those do not (the stars
+ * that need more start again in the tail pass).
+ */
+export function firstPassShape(
+  capacity: number,
+  workgroupBytes: number,
+): { lanes: number; capacity: number } {
+  const room = workgroupBytes - 256; // the statistics words and slack
+  if (64 * starBytesPerLane(capacity) <= room) return { lanes: 64, capacity };
+  return {
+    lanes: 32,
+    capacity: Math.max(4, Math.min(capacity, Math.floor(room / (32 * starBytesPerLane(1))))),
+  };
+}
+
 /** Most workgroups of the tail pass (each takes the listed stars in turn). */
 export const STAR_TAIL_GROUPS = 2048;
 
@@ -26,25 +49,26 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }`;
 
 /**
- * First pass: builds every site's star, one thread a site, up to the ring limit of the params
- * with at most `capacity` entries (see {@link starSearchWgsl} for params and bindings 0–8). With
+ * First pass: builds every site's star, one thread a site (`lanes` a workgroup), up to the ring
+ * limit of the params with at most `capacity` entries (see {@link starSearchWgsl} for params and bindings 0–8). With
  * params.tail, a star still unfinished there or overflowing (then from scratch) is appended to the tail list (binding 9, one index a site) counted by binding
  * 10 (six words: the count, then the tail pass's indirect workgroup counts at words 3–5, given as
  * (0, 0, 0, 0, 1, 1)) for the tail kernel.
  */
-export const STAR_KERNEL: KernelSpec<{ capacity: number }> = {
+export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number }> = {
   name: 'delaunay/stars',
-  source: ({ capacity }) => /* wgsl */ `${starSearchWgsl(capacity)}
+  source: ({ capacity, lanes }) => /* wgsl */ `${starSearchWgsl(capacity, lanes)}
 @group(0) @binding(9) var<storage, read_write> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read_write> tail_count: array<atomic<u32>>;
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
 
-@compute @workgroup_size(${STAR_WORKGROUP_SIZE})
+@compute @workgroup_size(${lanes})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
         @builtin(local_invocation_index) lid: u32) {
   clear_stats(lid);
+  slot = lid;
   workgroupBarrier();
-  let thread = thread_index(wid, nwg, lid, ${STAR_WORKGROUP_SIZE}u);
+  let thread = thread_index(wid, nwg, lid, ${lanes}u);
   if (thread < params.sites) {
     build_star(thread);
   }
@@ -75,17 +99,51 @@ fn build_star(thread: u32) {
   if (hull.x != 0u) {
     status = insert(i, pi, prev_hull) | insert(i, pi, next_hull);
   }
-  for (var r = 0; r <= i32(params.max_ring) && status == 0u; r++) {
-    ring = u32(r);
-    let g = ring_cells(r, cx, cy);
-    let cells = ring_size(g);
-    for (var k = 0u; k < cells && status == 0u; k++) {
+  // Every site of rings 0..R (R the params' ring limit) in one flat loop, a candidate or a step to
+  // the next cell an iteration, and one finality check at the end: the threads of a warp then run
+  // the insertion and the check together (checks after each ring and skipping by pending regions,
+  // as the tail pass does, had the warp's threads run different code at the same time).
+  let last = i32(params.max_ring);
+  var r = 0;
+  var g = ring_cells(0, cx, cy);
+  var cells = ring_size(g);
+  var k = 0u;
+  var next_site = 0u;
+  var end_site = 0u;
+  loop {
+    if (status != 0u) {
+      break;
+    }
+    if (next_site == end_site) {
+      if (k == cells) {
+        r++;
+        if (r > last) {
+          break;
+        }
+        g = ring_cells(r, cx, cy);
+        cells = ring_size(g);
+        k = 0u;
+        continue;
+      }
       let d = ring_cell(g, k);
-      status = visit_cell(i, pi, f, cx, cy, d.x, d.y);
+      k++;
+      cells_visited++;
+      let c = u32(cy + d.y) * params.grid_w + u32(cx + d.x);
+      next_site = cell_start[c];
+      end_site = cell_start[c + 1u];
+      continue;
     }
-    if (status == 0u) {
-      status = after_ring(i, pi, r, cx, cy, f, hull);
+    let l = cell_sites[next_site];
+    next_site++;
+    if (l == i || l == prev_hull || l == next_hull) {
+      continue; // itself, or inserted already
     }
+    seen++;
+    status = select(insert(i, pi, l), STATUS_BUDGET, seen > params.max_candidates);
+  }
+  ring = u32(min(r, last));
+  if (status == 0u) {
+    status = after_ring(i, pi, last, cx, cy, f, hull);
   }
   if (status == 0u) {
     status = STATUS_RING_LIMIT;
@@ -93,7 +151,7 @@ fn build_star(thread: u32) {
   // unfinished at this pass's ring limit: the tail pass goes on from the next ring, a workgroup
   // a star (a few boundary sites searching far, which one thread would search alone); over this
   // pass's capacity: the tail pass starts it again with the full one
-  let to_tail = (status == STATUS_RING_LIMIT || status == STATUS_OVERFLOW) && params.tail != 0u;
+  let to_tail = (status == STATUS_RING_LIMIT && params.tail != 0u) || status == STATUS_OVERFLOW;
   if (to_tail && status == STATUS_OVERFLOW) {
     len = 0u;
     hull_seeded = false;

@@ -27,7 +27,7 @@ export const STAR_CAPACITY = 48;
  * Entries of a first-pass star (a thread's private arrays scale with it); a star that needs more
  * starts again in the tail pass with {@link STAR_CAPACITY}.
  */
-export const STAR_FIRST_CAPACITY = 16;
+export const STAR_FIRST_CAPACITY = 12;
 /** Star info ring field of a star the tail pass must build from scratch (it overflowed). */
 export const STAR_RESTART = 0xffffff;
 /** Threads per workgroup of the star kernels. */
@@ -54,9 +54,10 @@ export const STAR_HULL_SEEDED = 128;
  * over sites, most cells one site visited, finality checks (each recomputes the star's pending
  * regions) summed over sites, most of one site, cheap finality checks of an unchanged star
  * (narrowing its pending regions) summed over sites, sites handed from the first pass to the
- * cooperative tail pass.
+ * cooperative tail pass, half-plane conflict regions computed, half-plane regions clipped by the
+ * hull (a loop over the hull's vertices each).
  */
-export const STAR_STATS_WORDS = 15;
+export const STAR_STATS_WORDS = 17;
 
 /** Constants and helpers of every star kernel. */
 export const STAR_COMMON_WGSL = /* wgsl */ `
@@ -75,22 +76,26 @@ const STATUS_BITS: u32 = ${STAR_HULL_SEEDED - 1}u;
 `;
 
 /**
- * What both star passes share, for stars of at most `capacity` entries (≤ {@link STAR_CAPACITY}): params, bindings 0–8, a star's private state, the insertion, the
+ * What both star passes share, for stars of at most `capacity` entries (≤ {@link STAR_CAPACITY}),
+ * `lanes` stars a workgroup (their arrays in workgroup memory, a star per `slot`): params, bindings 0–8, a star's private state, the insertion, the
  * conflict regions and finality checks, the cells of a ring and the statistics. Params: sites,
  * grid width, grid height, shift (a cell is 2^shift grid units), min x (i64), min y (i64), ring
  * limit, candidate budget, hull count, the largest hull whose vertices an open star may take as
- * candidates, tail (1: the first pass hands stars unfinished at its ring limit to the tail pass).
+ * candidates, tail (1: the first pass hands stars unfinished at its ring limit to the tail pass;
+ * those over its capacity go there always).
  * Bindings: 1 fixed sites (`vec4u`), 2 cell starts (scanned counts, cells + 1), 3 site indices by
  * cell, 4 hull neighbours (`vec2u` (prev + 1, next + 1) on the convex hull, zero elsewhere), 5
  * stars (`STRIDE` words a site), 6 star info (`vec2u` (length, status | hull seeded | ring << 8)), 7
  * statistics (atomic words, cleared), 8 hull triples (site, prev, next) counter-clockwise.
  */
-export const starSearchWgsl = (capacity: number): string => /* wgsl */ `${STAR_COMMON_WGSL}
+export const starSearchWgsl = (capacity: number, lanes: number): string => /* wgsl */ `${STAR_COMMON_WGSL}
 const CAP: u32 = ${capacity}u; // entries a star may hold in this pass
+const LANES: u32 = ${lanes}u; // stars a workgroup holds
 struct Params {
   sites: u32, grid_w: u32, grid_h: u32, shift: u32,
   min_x: vec2u, min_y: vec2u,
   max_ring: u32, max_candidates: u32, hull_count: u32, hull_seed_limit: u32, tail: u32,
+  hull_clip_limit: u32,
 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -102,9 +107,13 @@ struct Params {
 @group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read> hull_triples: array<u32>;
 
-var<private> star: array<u32, CAP>;
+// A star's arrays live in workgroup memory, entry t of lane slot at t * LANES + slot: lanes at
+// different entries still hit distinct banks, where private arrays (in local memory) made every
+// divergent access its own memory transaction (ADR 0013)
+var<private> slot: u32;
+var<workgroup> star_s: array<u32, CAP * LANES>;
 // per pair (star[t], star[t + 1]): its conflict region, computed when first needed
-var<private> reg_of: array<vec4f, CAP>;
+var<workgroup> reg_of_s: array<vec4f, CAP * LANES>;
 var<private> f_site: vec2f; // the site's position inside its cell, in cells
 const REGION_UNKNOWN: f32 = -2.0;
 var<private> len: u32;
@@ -114,14 +123,16 @@ var<private> seen: u32;
 var<private> cells_visited: u32;
 var<private> final_checks: u32;
 var<private> final_narrowings: u32;
+var<private> half_planes: u32;
+var<private> hull_clips: u32;
 var<private> edits: u32; // changes of a closed star (to know when its pending regions are stale)
 var<private> checked_edits: u32; // edits at the last full finality check
 var<private> hull_seeded: bool;
 var<private> prev_hull: u32;
 var<private> next_hull: u32;
 // conflict regions still meeting unsearched cells after the last ring, and their bounding box
-var<private> pend: array<vec4f, CAP>;
-var<private> pend_box: array<vec4f, CAP>; // each region's bounding box (grid and hull clipped)
+var<workgroup> pend_s: array<vec4f, CAP * LANES>;
+var<workgroup> pend_box_s: array<vec4f, CAP * LANES>; // each region's bounding box (grid and hull clipped)
 var<private> npend: u32;
 var<private> pend_lo: vec2f;
 var<private> pend_hi: vec2f;
@@ -130,7 +141,6 @@ const NO_SKIP: u32 = 0xffffffffu; // npend: the star has an open wedge to close,
 // 2R < r cells, conservatively: false whenever unsure (it only decides when to stop searching)
 const RADIUS_SLACK: f32 = 3.814697265625e-6; // 2^-18, covers conversion and product roundings
 const RADIUS_MARGIN: f32 = 1.0009765625; // 1 + 2^-10
-const HULL_CLIP_MAX: u32 = 256u; // largest hull used to clip half-plane regions
 const CELL_MARGIN: f32 = 0.0009765625; // 2^-10 cells: the site's position inside its cell
 
 fn nxt(t: u32) -> u32 {
@@ -147,8 +157,8 @@ fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
 }
 
 fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u, lp: vec2f) -> bool {
-  let a = star[t];
-  let b = star[nxt(t)];
+  let a = star_s[t * LANES + slot];
+  let b = star_s[(nxt(t)) * LANES + slot];
   if (a == NONE) {
     let pb = sites[b];
     let o = orient_sign(pi, pl, pb);
@@ -161,11 +171,11 @@ fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u, lp: vec2f) -> bool {
   }
   let pb = sites[b];
   // the triangle's conflict region (a float superset of its circumdisk) rules most candidates out
-  var region = reg_of[t];
+  var region = reg_of_s[t * LANES + slot];
   if (region.w == REGION_UNKNOWN) {
     var box: vec4f;
     region = conflict_region(pi, pa, pb, f_site, &box);
-    reg_of[t] = region;
+    reg_of_s[t * LANES + slot] = region;
   }
   if (region.w >= 0.0 && !region_meets(region, lp, lp)) {
     return false;
@@ -191,33 +201,33 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   let lp = f_site + cells_between(pi, pl);
   if (len < 3u) {
     for (var t = 0u; t < 4u; t++) {
-      reg_of[t].w = REGION_UNKNOWN; // the star is rebuilt below
+      reg_of_s[t * LANES + slot].w = REGION_UNKNOWN; // the star is rebuilt below
     }
   }
   if (len == 0u) {
-    star[0] = l;
-    star[1] = NONE;
+    star_s[0 * LANES + slot] = l;
+    star_s[1 * LANES + slot] = NONE;
     len = 2u;
     return 0u;
   }
   if (len == 2u) {
     // the half-plane [a, NONE]
-    let a = star[0];
+    let a = star_s[0 * LANES + slot];
     let pa = sites[a];
     let o = orient_sign(pi, pa, pl);
     if (o > 0) {
-      star[1] = l;
-      star[2] = NONE;
+      star_s[1 * LANES + slot] = l;
+      star_s[2 * LANES + slot] = NONE;
       len = 3u;
     } else if (o < 0) {
-      star[2] = l;
+      star_s[2 * LANES + slot] = l;
       len = 3u;
     } else if (fixed_less(pl, pi) != fixed_less(pa, pi)) {
-      star[2] = l;
-      star[3] = NONE;
+      star_s[2 * LANES + slot] = l;
+      star_s[3 * LANES + slot] = NONE;
       len = 4u;
     } else if (strictly_between(pi, pl, pa)) {
-      star[0] = l;
+      star_s[0 * LANES + slot] = l;
     }
     return 0u;
   }
@@ -259,8 +269,8 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   if (keep + 1u > CAP) {
     return STATUS_OVERFLOW;
   }
-  let p = star[s];
-  let q = star[t];
+  let p = star_s[s * LANES + slot];
+  let q = star_s[t * LANES + slot];
   if (p != NONE && orient_sign(pi, sites[p], pl) <= 0) {
     return STATUS_INCONSISTENT;
   }
@@ -273,34 +283,34 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
     // the run wraps round the end (or ends there): keep entries t..s, then l
     let m = s - t + 1u;
     for (var j = 0u; j < m; j++) {
-      star[j] = star[t + j];
-      reg_of[j] = reg_of[t + j];
+      star_s[j * LANES + slot] = star_s[(t + j) * LANES + slot];
+      reg_of_s[j * LANES + slot] = reg_of_s[(t + j) * LANES + slot];
     }
-    star[m] = l;
+    star_s[m * LANES + slot] = l;
     len = m + 1u;
-    reg_of[m - 1u].w = REGION_UNKNOWN;
-    reg_of[m].w = REGION_UNKNOWN;
+    reg_of_s[(m - 1u) * LANES + slot].w = REGION_UNKNOWN;
+    reg_of_s[m * LANES + slot].w = REGION_UNKNOWN;
   } else if (t == s + 1u) {
     // nothing leaves: open a slot after s
     for (var j = len; j > t; j--) {
-      star[j] = star[j - 1u];
-      reg_of[j] = reg_of[j - 1u];
+      star_s[j * LANES + slot] = star_s[(j - 1u) * LANES + slot];
+      reg_of_s[j * LANES + slot] = reg_of_s[(j - 1u) * LANES + slot];
     }
-    star[t] = l;
+    star_s[t * LANES + slot] = l;
     len += 1u;
-    reg_of[s].w = REGION_UNKNOWN;
-    reg_of[t].w = REGION_UNKNOWN;
+    reg_of_s[s * LANES + slot].w = REGION_UNKNOWN;
+    reg_of_s[t * LANES + slot].w = REGION_UNKNOWN;
   } else {
     // entries s+1 .. t-1 leave: l takes s+1, the entries from t on move down
     let d = t - s - 2u;
-    star[s + 1u] = l;
+    star_s[(s + 1u) * LANES + slot] = l;
     for (var j = t; j < len; j++) {
-      star[j - d] = star[j];
-      reg_of[j - d] = reg_of[j];
+      star_s[(j - d) * LANES + slot] = star_s[j * LANES + slot];
+      reg_of_s[(j - d) * LANES + slot] = reg_of_s[j * LANES + slot];
     }
     len -= d;
-    reg_of[s].w = REGION_UNKNOWN;
-    reg_of[s + 1u].w = REGION_UNKNOWN;
+    reg_of_s[s * LANES + slot].w = REGION_UNKNOWN;
+    reg_of_s[(s + 1u) * LANES + slot].w = REGION_UNKNOWN;
   }
   edits++;
   return 0u;
@@ -434,6 +444,7 @@ fn conflict_region(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f, disk_box: ptr<func
   if (!(abs(c) < 1e15)) {
     return disk;
   }
+  half_planes++;
   return vec4f(n, c, 1.0);
 }
 
@@ -508,15 +519,16 @@ fn region_meets_in(region: vec4f, a: vec4f, b: vec4f) -> bool {
 }
 
 // The bounding box of a half-plane region inside the convex hull (its vertices inside the
-// half-plane and the crossings of its edges), for hulls of at most HULL_CLIP_MAX vertices;
+// half-plane and the crossings of its edges), for hulls of at most params.hull_clip_limit vertices;
 // otherwise everything. Cells outside the hull hold no site, so only this part of a large circle
 // near the boundary needs searching.
 fn hull_clip_box(region: vec4f, pi: vec4u, f: vec2f) -> vec4f {
   let everything = vec4f(-1e30, -1e30, 1e30, 1e30);
   let hn = params.hull_count;
-  if (region.w != 1.0 || hn > HULL_CLIP_MAX) {
+  if (region.w != 1.0 || hn > params.hull_clip_limit) {
     return everything;
   }
+  hull_clips++;
   var b = vec4f(vec2f(1e30), vec2f(-1e30));
   let first = f + cells_between(pi, sites[hull_triples[0]]);
   var u = first;
@@ -535,7 +547,7 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
   var infinite = 0u;
   var at = 0u;
   for (var t = 0u; t < len; t++) {
-    if (star[t] == NONE) {
+    if (star_s[t * LANES + slot] == NONE) {
       infinite++;
       at = t;
     }
@@ -547,7 +559,7 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
   }
   if (hull.x != 0u) {
     // a hull site keeps exactly one open wedge, from its previous to its next hull neighbour
-    if (infinite != 1u || star[prv(at)] != hull.x - 1u || star[nxt(at)] != hull.y - 1u) {
+    if (infinite != 1u || star_s[(prv(at)) * LANES + slot] != hull.x - 1u || star_s[(nxt(at)) * LANES + slot] != hull.y - 1u) {
       return fail;
     }
   } else if (infinite != 0u) {
@@ -562,8 +574,8 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
   pend_lo = vec2f(1e30);
   pend_hi = vec2f(-1e30);
   for (var t = 0u; t < len; t++) {
-    let a = star[t];
-    let b = star[nxt(t)];
+    let a = star_s[t * LANES + slot];
+    let b = star_s[(nxt(t)) * LANES + slot];
     if (a == NONE || b == NONE) {
       continue;
     }
@@ -580,8 +592,8 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
     // a half-plane region is still inside its disk's box when the disk is known
     let box = vec4f(max(max(grid_box.xy, clip.xy), disk_box.xy), min(min(grid_box.zw, clip.zw), disk_box.zw));
     if (all(box.xy <= box.zw) && !region_searched(region, box, r, cx, cy)) {
-      pend[npend] = region;
-      pend_box[npend] = box;
+      pend_s[npend * LANES + slot] = region;
+      pend_box_s[npend * LANES + slot] = box;
       npend++;
       pend_lo = min(pend_lo, box.xy);
       pend_hi = max(pend_hi, box.zw);
@@ -599,11 +611,11 @@ fn narrow_pending(r: i32, cx: i32, cy: i32) -> i32 {
   pend_lo = vec2f(1e30);
   pend_hi = vec2f(-1e30);
   for (var k = 0u; k < npend; k++) {
-    let region = pend[k];
-    let box = pend_box[k];
+    let region = pend_s[k * LANES + slot];
+    let box = pend_box_s[k * LANES + slot];
     if (!region_searched(region, box, r, cx, cy)) {
-      pend[kept] = region;
-      pend_box[kept] = box;
+      pend_s[kept * LANES + slot] = region;
+      pend_box_s[kept * LANES + slot] = box;
       kept++;
       pend_lo = min(pend_lo, box.xy);
       pend_hi = max(pend_hi, box.zw);
@@ -624,7 +636,7 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
     return false;
   }
   for (var k = 0u; k < npend; k++) {
-    if (region_meets_in(pend[k], pend_box[k], vec4f(lo, hi))) {
+    if (region_meets_in(pend_s[k * LANES + slot], pend_box_s[k * LANES + slot], vec4f(lo, hi))) {
       return true;
     }
   }
@@ -634,7 +646,7 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
 // position p (in cells from the corner of the site's cell) lies in a pending region
 fn in_pending(p: vec2f) -> bool {
   for (var k = 0u; k < npend; k++) {
-    if (region_meets_in(pend[k], pend_box[k], vec4f(p, p))) {
+    if (region_meets_in(pend_s[k * LANES + slot], pend_box_s[k * LANES + slot], vec4f(p, p))) {
       return true;
     }
   }
@@ -643,7 +655,7 @@ fn in_pending(p: vec2f) -> bool {
 
 fn in_star(l: u32) -> bool {
   for (var t = 0u; t < len; t++) {
-    if (star[t] == l) {
+    if (star_s[t * LANES + slot] == l) {
       return true;
     }
   }
@@ -713,8 +725,8 @@ fn side_span(vertical: bool, at: i32) -> vec2i {
   var lo = 1e9;
   var hi = -1e9;
   for (var k = 0u; k < npend; k++) {
-    var region = pend[k];
-    var box = pend_box[k];
+    var region = pend_s[k * LANES + slot];
+    var box = pend_box_s[k * LANES + slot];
     if (vertical) {
       region = vec4f(region.yx, region.zw);
       box = box.yxwz;
@@ -860,7 +872,7 @@ fn after_ring(i: u32, pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u
 fn store_star(i: u32, status: u32, ring: u32) {
   let base = i * STRIDE;
   for (var t = 0u; t < len; t++) {
-    stars[base + t] = star[t];
+    stars[base + t] = star_s[t * LANES + slot];
   }
   star_info[i] = vec2u(len, status | select(0u, HULL_SEEDED, hull_seeded) | (min(ring, 0xffffffu) << 8u));
 }
@@ -874,6 +886,8 @@ fn clear_counters() {
   checked_edits = 0u;
   final_checks = 0u;
   final_narrowings = 0u;
+  half_planes = 0u;
+  hull_clips = 0u;
 }
 
 // statistics summed per workgroup first (one global atomic per word and workgroup)
@@ -901,6 +915,8 @@ fn add_stats(rings: u32, ring: u32, failed: bool) {
   atomicAdd(&wg_stats[11], final_checks);
   atomicMax(&wg_stats[12], final_checks);
   atomicAdd(&wg_stats[13], final_narrowings);
+  atomicAdd(&wg_stats[15], half_planes);
+  atomicAdd(&wg_stats[16], hull_clips);
 }
 
 // after a workgroup barrier: the workgroup's sums and maxima into the global words

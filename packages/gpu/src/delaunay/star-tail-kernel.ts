@@ -14,7 +14,7 @@ const TAIL_BAND = 128;
  * to the ring limit of the params; those that overflowed its capacity start again from ring 0.
  * The search is what is long there (a boundary site's conflict region runs along the hull,
  * hundreds of rings), not the insertion (a few candidates pass the pending regions). The rings go
- * in bands, r .. 2r (one ring while the star is open), with one finality check after each: the
+ * in bands, r .. 1.5r (one ring while the star is open), with one finality check after each: the
  * leader, thread 0, which holds the star, publishes its pending regions; every thread lays out
  * some of the band's rings (each side cut to the span the regions cross); then each chunk of the
  * band's cells is spread over the workgroup, a cell a thread, whose threads test the cells' sites
@@ -27,7 +27,7 @@ const TAIL_BAND = 128;
  */
 export const STAR_TAIL_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/stars-tail',
-  source: () => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY)}
+  source: () => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY, 1)}
 @group(0) @binding(9) var<storage, read> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read> tail_count: array<u32>;
 
@@ -41,8 +41,6 @@ var<workgroup> wg_band_last: i32;
 var<workgroup> wg_band: array<RingCells, BAND>; // the band's rings
 var<workgroup> wg_band_start: array<u32, BAND>; // each ring's first cell in the band
 var<workgroup> wg_npend: u32;
-var<workgroup> wg_pend: array<vec4f, CAP>;
-var<workgroup> wg_pend_box: array<vec4f, CAP>;
 var<workgroup> wg_pend_bounds: vec4f;
 var<workgroup> wg_seeded: u32;
 var<workgroup> wg_cand: array<u32, CANDIDATES>;
@@ -52,6 +50,7 @@ var<workgroup> wg_ncand: atomic<u32>;
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
         @builtin(local_invocation_index) lid: u32) {
   clear_stats(lid);
+  slot = 0u; // one star a workgroup, the leader's: the helpers read its pending regions
   if (lid == 0u) {
     atomicStore(&wg_ncand, 0u);
   }
@@ -88,19 +87,13 @@ fn gather_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) 
 }
 
 // the leader's pending regions to every thread of the workgroup, and the next band of rings:
-// one ring while the star is open (every site is then a candidate), else rings r .. 2r (the
-// searched radius doubles between finality checks: a few checks for a star searching far)
+// one ring while the star is open (every site is then a candidate), else rings r .. 1.5r (the
+// searched radius grows by half between finality checks: a few checks for a star searching far)
 fn publish_band(r: i32) {
   wg_npend = npend;
-  if (npend != NO_SKIP) {
-    for (var k = 0u; k < npend; k++) {
-      wg_pend[k] = pend[k];
-      wg_pend_box[k] = pend_box[k];
-    }
-  }
   wg_pend_bounds = vec4f(pend_lo, pend_hi);
   wg_seeded = u32(hull_seeded);
-  let rings = select(min(max(r, 1), i32(BAND)), 1, npend == NO_SKIP);
+  let rings = select(min(max(r / 2, 1), i32(BAND)), 1, npend == NO_SKIP);
   wg_band_last = min(r + rings - 1, i32(params.max_ring));
 }
 
@@ -121,12 +114,6 @@ fn band_cell(k: u32, rings: u32) -> vec2i {
 
 fn take_pending() {
   npend = wg_npend;
-  if (npend != NO_SKIP) {
-    for (var k = 0u; k < npend; k++) {
-      pend[k] = wg_pend[k];
-      pend_box[k] = wg_pend_box[k];
-    }
-  }
   pend_lo = wg_pend_bounds.xy;
   pend_hi = wg_pend_bounds.zw;
   hull_seeded = wg_seeded != 0u;
@@ -161,8 +148,8 @@ fn finish_star(i: u32, lid: u32) {
       // the first pass's star; its pending regions after its last ring
       len = info.x;
       for (var t = 0u; t < len; t++) {
-        star[t] = stars[i * STRIDE + t];
-        reg_of[t].w = REGION_UNKNOWN;
+        star_s[t * LANES + slot] = stars[i * STRIDE + t];
+        reg_of_s[t * LANES + slot].w = REGION_UNKNOWN;
       }
       hull_seeded = (info.y & HULL_SEEDED) != 0u;
       let r = i32(last);
