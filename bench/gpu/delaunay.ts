@@ -13,13 +13,16 @@
 // GPU-host packing script: `pack.sh bench/gpu/delaunay.ts`, then
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
-// DELAUNAY_FIRST_RINGS=4,inf runs each case with each first-pass ring limit (default 4; `inf`: no
-// tail pass, every star searched by its one thread); DELAUNAY_CAPACITY=16,48 likewise for the
-// first pass's star capacity (default 16).
+// DELAUNAY_FIRST_RINGS=3,inf runs each case with each first-pass ring limit (default: the
+// library's; `inf`: no tail pass for stars unfinished there); DELAUNAY_CAPACITY=16,48 likewise for the
+// first pass's star capacity (default 12). DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
+// delaunayTriangles runs on each path, from sites to triangles in host arrays: `delaunayGpu` (the
+// readback included) against the CPU's `delaunay`, for the dispatch crossover.
 
 import { incircle } from 'robust-predicates';
 import { boxOfXY, generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
 import Delaunator from '../../packages/cpu-fallback/node_modules/delaunator/index.js';
+import { delaunay } from '../../packages/cpu-fallback/src/index.js';
 import { delaunayGpu, gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
 import { GpuProfiler } from '../../packages/gpu/src/index.js';
 import { fixedGrid, wordsToBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
@@ -88,11 +91,12 @@ function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfed
   return bad;
 }
 
-const firstRings = (process.env.DELAUNAY_FIRST_RINGS ?? '4')
-  .split(',')
-  .map((r) => (r === 'inf' ? Number.POSITIVE_INFINITY : Number(r)));
+// undefined: the library's default
+const firstRings = (process.env.DELAUNAY_FIRST_RINGS?.split(',') ?? ['default']).map((r) =>
+  r === 'default' ? undefined : r === 'inf' ? Number.POSITIVE_INFINITY : Number(r),
+);
 
-const capacities = (process.env.DELAUNAY_CAPACITY ?? '12').split(',').map(Number);
+const capacities = process.env.DELAUNAY_CAPACITY?.split(',').map(Number) ?? [undefined];
 const hullClipLimit = process.env.DELAUNAY_HULL_CLIP ? Number(process.env.DELAUNAY_HULL_CLIP) : undefined;
 const variants = firstRings.flatMap((rings) => capacities.map((capacity) => ({ rings, capacity })));
 
@@ -193,3 +197,17 @@ console.log(markdownTable(['case', 'pass', 'median ms'], passRows));
 profiler.destroy();
 src.destroy();
 dst.destroy();
+
+// crossover of delaunayTriangles: both paths end to end (host sites in, host triangles out)
+const crossSizes = process.env.DELAUNAY_CROSSOVER?.split(',').map(Number) ?? [];
+if (crossSizes.length > 0) {
+  const cross: (string | number)[][] = [];
+  for (const n of crossSizes) {
+    const sites = generatePoints('uniform', n, 2);
+    const gpu = await measure(() => wallMs(() => delaunayGpu(ctx, sites)), { runs: args.runs, warmup: 1 });
+    const cpu = await measure(() => wallMs(() => delaunay(sites)), { runs: args.runs, warmup: 1 });
+    cross.push([fmt(n), fmt(cpu.median), fmt(gpu.median), gpu.median < cpu.median ? 'GPU' : 'CPU']);
+  }
+  console.log('delaunayTriangles paths, uniform sites, ms (median):');
+  console.log(markdownTable(['sites', 'CPU delaunay', 'GPU delaunayGpu', 'faster'], cross));
+}

@@ -1,8 +1,9 @@
 // The GPU voronoiPolygons pipeline against the CPU path on the same host, in one run:
 // - end to end (f64 sites in → GeoArrow-ready ring buffers in host memory), wall time per stage;
-// - everything after the CPU Delaunay stage (upload, circumcentres, cells, clip, emit, readback)
-//   timed alone on a prepared triangulation with the GPU clocks kept up (the H100 drops to an
-//   idle clock while the CPU triangulates), with GPU timestamps per pass and the bytes moved;
+// - everything after the Delaunay stage (circumcentres, cells, clip, emit, readback)
+//   timed alone on a prepared triangulation with the GPU clocks kept up, with GPU timestamps per
+//   pass and the bytes moved;
+// - with VORONOI_CPU_STAGE=1, the pipeline with the CPU's Delaunay stage as well;
 // - the CPU path (`voronoiCellsParallel`, what voronoiPolygons runs on the CPU);
 // - the crossover: the smallest size from which the GPU path is faster end to end.
 //
@@ -71,7 +72,7 @@ const endToEnd: string[][] = [];
 const after: string[][] = [];
 const passRows: string[][] = [];
 const stageRows: string[][] = [];
-const gpuDelaunayRows: string[][] = [];
+const cpuStageRows: string[][] = [];
 for (const n of sizes) {
   const { sites, box } = sitesOf(n);
   const runs = n >= 1e7 ? Math.min(args.runs, 3) : args.runs;
@@ -84,26 +85,20 @@ for (const n of sizes) {
       stageTimes.set(stage, [...(stageTimes.get(stage) ?? []), ms]);
     return result;
   });
-  // the whole pipeline on the GPU: the per-site star Delaunay instead of the CPU's (VORONOI_STARS=1;
-  // off by default while its search tail makes uniform inputs slow, see adr/0013)
-  if (process.env.VORONOI_STARS === '1') {
-    const starStages = new Map<string, number[]>();
-    const stars = await timeRuns(runs, warmup, async () => {
-      const result = await voronoiCellsGpu(ctx, sites, box, { delaunay: 'gpu' });
+  // the pipeline with the CPU's Delaunay stage instead of the GPU's stars (VORONOI_CPU_STAGE=1)
+  if (process.env.VORONOI_CPU_STAGE === '1') {
+    const cpuStages = new Map<string, number[]>();
+    const withCpu = await timeRuns(runs, warmup, async () => {
+      const result = await voronoiCellsGpu(ctx, sites, box, { delaunay: 'cpu' });
       for (const { stage, ms } of result.stats.stages)
-        starStages.set(stage, [...(starStages.get(stage) ?? []), ms]);
+        cpuStages.set(stage, [...(cpuStages.get(stage) ?? []), ms]);
       return result;
     });
-    const starText = [...starStages].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
-    const starPath = stars.last.stats.delaunay;
-    gpuDelaunayRows.push([
-      n.toExponential(0),
-      fmt(stars.ms),
-      fmt(cpu.ms / stars.ms, 2),
-      starPath.path === 'gpu' ? 'stars' : `CPU fallback: ${starPath.fallbackReason}`,
-      starText,
-    ]);
+    const stageText = [...cpuStages].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
+    cpuStageRows.push([n.toExponential(0), fmt(withCpu.ms), fmt(cpu.ms / withCpu.ms, 2), stageText]);
   }
+  const gpuPath = gpu.last.stats.delaunay;
+  if (gpuPath.path !== 'gpu') console.log(`${n}: Delaunay stage on the CPU: ${gpuPath.fallbackReason}`);
   const same = gpu.last.cells.ringOffsets[n] === cpu.last.ringOffsets[n];
   const stageText = [...stageTimes].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
   endToEnd.push([
@@ -161,11 +156,11 @@ console.log('End to end, f64 sites in → ring buffers in host memory (ms; CPU =
 console.log(
   markdownTable(['sites', 'CPU', 'GPU pipeline', 'CPU/GPU', 'GPU stages (wall)', 'check'], endToEnd),
 );
-console.log('\nEnd to end with the GPU Delaunay stage (delaunay: "gpu"), ms:');
-console.log(
-  markdownTable(['sites', 'GPU pipeline', 'CPU/GPU', 'Delaunay', 'stages (wall)'], gpuDelaunayRows),
-);
-console.log('\nAfter the CPU Delaunay stage, warm GPU (ms, MiB; floor = bytes at 6 GB/s):');
+if (cpuStageRows.length > 0) {
+  console.log('\nEnd to end with the CPU Delaunay stage (delaunay: "cpu"), ms:');
+  console.log(markdownTable(['sites', 'GPU pipeline', 'CPU/GPU', 'stages (wall)'], cpuStageRows));
+}
+console.log('\nAfter the Delaunay stage, warm GPU (ms, MiB; floor = bytes at 6 GB/s):');
 console.log(
   markdownTable(['sites', 'wall', 'kernels (timestamps)', 'up MiB', 'down MiB', 'transfer floor'], after),
 );

@@ -35,8 +35,11 @@ describe('planDispatch', () => {
   it("'auto' says why it chose the CPU", () => {
     expect(planDispatch('someKernel', 1e7).reason).toMatch(/no GPU implementation yet/);
     // a GPU implementation that never pays: 'auto' keeps the CPU and says why
-    expect(planDispatch('delaunayTriangles', 1e7)).toMatchObject({ path: 'cpu' });
-    expect(planDispatch('delaunayTriangles', 1e7).reason).toMatch(/crossover Infinity/);
+    expect(planDispatch('delaunayTriangles', 1e7, { crossover: Infinity })).toMatchObject({ path: 'cpu' });
+    expect(planDispatch('delaunayTriangles', 1e7, { crossover: Infinity }).reason).toMatch(
+      /crossover Infinity/,
+    );
+    expect(planDispatch('delaunayTriangles', 1e7)).toMatchObject({ path: 'gpu' });
     expect(planDispatch('voronoiPolygons', 1e7, { gpuAvailable: false }).reason).toMatch(/no WebGPU adapter/);
   });
 
@@ -52,7 +55,6 @@ describe('planDispatch', () => {
     expect(planDispatch('voronoiPolygons', 4).path).toBe('cpu');
     expect(planDispatch('voronoiPolygons', 5)).toMatchObject({ path: 'gpu' });
     expect(planDispatch('voronoiPolygons', 5).reason).toContain('GEOFRAME_CROSSOVER_VORONOIPOLYGONS');
-    // an infinite stored crossover is overridden too
     vi.stubEnv('GEOFRAME_CROSSOVER_DELAUNAYTRIANGLES', '5');
     expect(planDispatch('delaunayTriangles', 10).path).toBe('gpu');
     // no GPU implementation to cross over to

@@ -153,9 +153,13 @@ describe('voronoiCellsGpu', () => {
       const ctx = await requireGpu();
       for (const { name, sites, box } of cases()) {
         const cpu = voronoiCells(sites, box);
-        const { cells, stats } = await voronoiCellsGpu(ctx, sites, box);
-        expectSameCells(cells, cpu, box, name);
-        if (stats.path === 'gpu') expect(stats.triangles, name).toBeGreaterThan(0);
+        // the default Delaunay stage (the GPU's) and the CPU's
+        for (const delaunay of [undefined, 'cpu'] as const) {
+          const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { delaunay });
+          expectSameCells(cells, cpu, box, `${name} (${delaunay ?? 'default'} Delaunay)`);
+          if (stats.path === 'gpu') expect(stats.triangles, name).toBeGreaterThan(0);
+          if (stats.path === 'gpu') expect(stats.delaunay.path, name).toBe(delaunay ?? 'gpu');
+        }
       }
     },
     240_000,
@@ -170,9 +174,9 @@ describe('voronoiCellsGpu', () => {
         { name: 'clusters-3000', xy: generatePoints('clusters', 3000, 42), gpu: true },
         { name: 'lattice-2500', xy: generatePoints('lattice', 2500, 43), gpu: true },
         { name: 'lattice-offset-2500', xy: generatePoints('lattice-offset', 2500, 44), gpu: true },
-        { name: 'near-duplicates-1000', xy: generatePoints('near-duplicates', 1000, 45), gpu: false },
-        { name: 'circle-300', xy: generatePoints('circle', 300, 46), gpu: false },
-        { name: 'three', xy: new Float64Array([0, 0, 4, 0, 1, 3]), gpu: false },
+        { name: 'near-duplicates-1000', xy: generatePoints('near-duplicates', 1000, 45), gpu: true },
+        { name: 'circle-300', xy: generatePoints('circle', 300, 46), gpu: true },
+        { name: 'three', xy: new Float64Array([0, 0, 4, 0, 1, 3]), gpu: true },
       ];
       for (const { name, xy, gpu } of sets) {
         const sites = uniqueSites(xy).xy;
@@ -203,7 +207,11 @@ describe('voronoiCellsGpu', () => {
     const names = passes.map((p) => p.name).join(', ');
     for (const name of ['circumcenters', 'walk starts', 'plan cells', 'rings', 'emit'])
       expect(names).toContain(name);
-    expect(again.stats.bytesUp).toBeGreaterThan(0);
+    // the GPU Delaunay stage leaves its triangles on the device; the CPU's uploads them
+    expect(again.stats.bytesUp).toBe(0);
+    const cpuStage = await voronoiCellsGpu(ctx, sites, box, { delaunay: 'cpu' });
+    expect(cpuStage.stats.bytesUp).toBeGreaterThan(0);
+    expect(cpuStage.cells.coords).toEqual(first.cells.coords);
     expect(again.stats.stages.map((s) => s.stage)).toContain('delaunay');
   });
 

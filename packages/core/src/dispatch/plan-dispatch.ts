@@ -14,21 +14,21 @@ export interface KernelProfile {
 }
 
 const KERNELS: Record<string, KernelProfile> = {
-  // bench/gpu/voronoi.ts, 2026-11-22, H100 (Dawn/Vulkan) and its 16-core host, after the CPU
-  // path's serial passes moved to worker threads: the GPU path (CPU Delaunay stage) won 1.3× at
-  // 1e6 and 1.05× at 1e7; at 6e5 the CPU was 4 % faster, at 1e5–3e5 the GPU 8–30 % (both paths
-  // run the same CPU triangulation, which dominates both): the switch is where every run agreed
+  // bench/gpu/voronoi.ts, 2026-11-22, H100 (Dawn/Vulkan) and its 16-core host, with the GPU
+  // Delaunay stage (per-site stars) in the pipeline: end to end the GPU path won at every size
+  // measured, 3e4 (51.8 vs 76.5 ms), 1e5, 3e5, 1e6 (414 vs 1,150) and 1e7 (4,120 vs 20,500)
   voronoiPolygons: {
     gpu: true,
-    crossover: 1_000_000,
-    measured: 'bench/gpu/voronoi.ts, H100 + 16-core host, 2026-11-22',
+    crossover: 30_000,
+    measured: 'bench/gpu/voronoi.ts, H100 + 16-core host, 2026-11-22 (GPU Delaunay stage)',
   },
-  // the GPU's per-site stars are exact but slower than the CPU on uniform input (a search tail,
-  // docs/benchmarks.md, H100, 2026-11-22): 'auto' never takes them; device 'gpu' does
+  // bench/gpu/delaunay.ts (DELAUNAY_CROSSOVER), same host and day: host sites in, host triangles
+  // out; the GPU's round trips (hull, statistics, triangles) cost ~80 ms whatever the size, so
+  // the CPU won at 1e4 and 3e4 (58.9 vs 83.4 ms), the GPU at 1e5 (116 vs 201) and 3e5 (134 vs 380)
   delaunayTriangles: {
     gpu: true,
-    crossover: Number.POSITIVE_INFINITY,
-    measured: 'GPU stars slower than the CPU on the H100, 2026-11-22; device gpu forces them',
+    crossover: 100_000,
+    measured: 'bench/gpu/delaunay.ts, H100 + 16-core host, 2026-11-22',
   },
   // rows = pixels (voxels) of the grid
   voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },

@@ -71,9 +71,9 @@ export interface VoronoiGpuOptions {
   /** Times the GPU passes of the cell stages (one round; read it after the call). */
   profiler?: GpuProfiler;
   /**
-   * The Delaunay stage: `'cpu'` (default) the CPU's exact triangulation of the curve-ordered
-   * sites; `'gpu'` the GPU's per-site stars (adr/0013), which answers with the CPU's when a star
-   * cannot be certified (reported in `stats.delaunay`).
+   * The Delaunay stage: `'gpu'` (default) the GPU's per-site stars (adr/0013), which answers with
+   * the CPU's when a star cannot be certified (reported in `stats.delaunay`); `'cpu'` the CPU's
+   * exact triangulation of the curve-ordered sites.
    */
   delaunay?: 'cpu' | 'gpu';
   /**
@@ -90,7 +90,8 @@ export interface VoronoiGpuOptions {
  * site, in site order, starting at its lowest vertex; GEOS semantics). Stages:
  *
  * 1. Hilbert order of the sites (GPU keys and radix sort).
- * 2. Delaunay triangulation of the ordered sites (today the CPU's exact one, see {@link DelaunayStage}).
+ * 2. Delaunay triangulation of the ordered sites: the GPU's per-site stars (or the CPU's exact one,
+ *    see {@link DelaunayStage}).
  * 3. Circumcentres: exact rationals rounded to the fixed-point grid, one thread per triangle.
  * 4. Cells by count–scan–scatter: per site its fan is walked once to size a scratch slot
  *    (scan), then walked again to write the ring there — simple cells copy their circumcentres,
@@ -367,7 +368,7 @@ class PipelineRun {
     this.lap('hilbert order');
     let delaunay: DelaunayStage | null;
     let curveSites: GPUBuffer | null = null;
-    if (this.options.delaunay === 'gpu') {
+    if (this.options.delaunay !== 'cpu') {
       // the grid sites in curve order, which the GPU stars read (and the later stages too)
       curveSites = this.buffer('sites', 16 * n);
       const encoder = ctx.device.createCommandEncoder({ label: 'voronoi/gather' });
