@@ -112,10 +112,9 @@ struct Params {
 // divergent access its own memory transaction (ADR 0013)
 var<private> slot: u32;
 var<workgroup> star_s: array<u32, CAP * LANES>;
-// per pair (star[t], star[t + 1]): its conflict region, computed when first needed
+// per pair (star[t], star[t + 1]): its conflict region, computed when the pair forms
 var<workgroup> reg_of_s: array<vec4f, CAP * LANES>;
 var<private> f_site: vec2f; // the site's position inside its cell, in cells
-const REGION_UNKNOWN: f32 = -2.0;
 var<private> len: u32;
 var<private> tests: u32;
 var<private> filtered_out: u32;
@@ -156,9 +155,27 @@ fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
   return (fixed_less(p, l) && fixed_less(l, q)) || (fixed_less(q, l) && fixed_less(l, p));
 }
 
-fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u, lp: vec2f) -> bool {
+// the conflict region of pair t: (0, 0, 0, -1) for an infinite pair (every site may conflict)
+fn pair_region(pi: vec4u, t: u32) -> vec4f {
   let a = star_s[t * LANES + slot];
-  let b = star_s[(nxt(t)) * LANES + slot];
+  let b = star_s[nxt(t) * LANES + slot];
+  if (a == NONE || b == NONE) {
+    return vec4f(0.0, 0.0, 0.0, -1.0);
+  }
+  var box: vec4f;
+  return conflict_region(pi, sites[a], sites[b], f_site, &box);
+}
+
+fn fill_regions(pi: vec4u) {
+  for (var t = 0u; t < len; t++) {
+    reg_of_s[t * LANES + slot] = pair_region(pi, t);
+  }
+}
+
+// l (at lp) conflicts with pair t exactly (the pair's region let it through)
+fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u) -> bool {
+  let a = star_s[t * LANES + slot];
+  let b = star_s[nxt(t) * LANES + slot];
   if (a == NONE) {
     let pb = sites[b];
     let o = orient_sign(pi, pl, pb);
@@ -170,16 +187,6 @@ fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u, lp: vec2f) -> bool {
     return o > 0 || (o == 0 && strictly_between(pi, pl, pa));
   }
   let pb = sites[b];
-  // the triangle's conflict region (a float superset of its circumdisk) rules most candidates out
-  var region = reg_of_s[t * LANES + slot];
-  if (region.w == REGION_UNKNOWN) {
-    var box: vec4f;
-    region = conflict_region(pi, pa, pb, f_site, &box);
-    reg_of_s[t * LANES + slot] = region;
-  }
-  if (region.w >= 0.0 && !region_meets(region, lp, lp)) {
-    return false;
-  }
   tests += 1u;
   let s = incircle_sign_path(pi, pa, pb, pl);
   if (s.y != 0) {
@@ -199,15 +206,11 @@ fn bit_of(mask: vec2u, t: u32) -> bool {
 fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   let pl = sites[l];
   let lp = f_site + cells_between(pi, pl);
-  if (len < 3u) {
-    for (var t = 0u; t < 4u; t++) {
-      reg_of_s[t * LANES + slot].w = REGION_UNKNOWN; // the star is rebuilt below
-    }
-  }
   if (len == 0u) {
     star_s[0 * LANES + slot] = l;
     star_s[1 * LANES + slot] = NONE;
     len = 2u;
+    fill_regions(pi);
     return 0u;
   }
   if (len == 2u) {
@@ -229,11 +232,33 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
     } else if (strictly_between(pi, pl, pa)) {
       star_s[0 * LANES + slot] = l;
     }
+    fill_regions(pi);
     return 0u;
   }
-  var mask = vec2u(0u, 0u);
+  // two steps, so that a warp's threads run each together: the pairs whose region l meets (a
+  // float test, every pair), then the exact test on those only (a thread has one or two)
+  var maybe = vec2u(0u, 0u);
   for (var t = 0u; t < len; t++) {
-    if (conflicts(i, pi, t, l, pl, lp)) {
+    let region = reg_of_s[t * LANES + slot];
+    if (region.w < 0.0 || region_meets(region, lp, lp)) {
+      if (t < 32u) {
+        maybe.x |= 1u << t;
+      } else {
+        maybe.y |= 1u << (t - 32u);
+      }
+    }
+  }
+  var mask = vec2u(0u, 0u);
+  while (any(maybe != vec2u(0u))) {
+    var t: u32;
+    if (maybe.x != 0u) {
+      t = firstTrailingBit(maybe.x);
+      maybe.x &= maybe.x - 1u;
+    } else {
+      t = 32u + firstTrailingBit(maybe.y);
+      maybe.y &= maybe.y - 1u;
+    }
+    if (conflicts(i, pi, t, l, pl)) {
       if (t < 32u) {
         mask.x |= 1u << t;
       } else {
@@ -279,6 +304,7 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
   }
   // in place: the pairs between kept entries keep their regions (a pair moves with its first
   // entry), (p, l) and (l, q) are new
+  var fresh: u32;
   if (t <= s) {
     // the run wraps round the end (or ends there): keep entries t..s, then l
     let m = s - t + 1u;
@@ -288,8 +314,7 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
     }
     star_s[m * LANES + slot] = l;
     len = m + 1u;
-    reg_of_s[(m - 1u) * LANES + slot].w = REGION_UNKNOWN;
-    reg_of_s[m * LANES + slot].w = REGION_UNKNOWN;
+    fresh = m - 1u;
   } else if (t == s + 1u) {
     // nothing leaves: open a slot after s
     for (var j = len; j > t; j--) {
@@ -298,8 +323,7 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
     }
     star_s[t * LANES + slot] = l;
     len += 1u;
-    reg_of_s[s * LANES + slot].w = REGION_UNKNOWN;
-    reg_of_s[t * LANES + slot].w = REGION_UNKNOWN;
+    fresh = s;
   } else {
     // entries s+1 .. t-1 leave: l takes s+1, the entries from t on move down
     let d = t - s - 2u;
@@ -309,9 +333,11 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
       reg_of_s[(j - d) * LANES + slot] = reg_of_s[j * LANES + slot];
     }
     len -= d;
-    reg_of_s[s * LANES + slot].w = REGION_UNKNOWN;
-    reg_of_s[(s + 1u) * LANES + slot].w = REGION_UNKNOWN;
+    fresh = s;
   }
+  // the two new pairs (p, l) and (l, q), at fresh and after it
+  reg_of_s[fresh * LANES + slot] = pair_region(pi, fresh);
+  reg_of_s[nxt(fresh) * LANES + slot] = pair_region(pi, nxt(fresh));
   edits++;
   return 0u;
 }
@@ -579,8 +605,12 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
     if (a == NONE || b == NONE) {
       continue;
     }
-    var disk_box: vec4f;
-    let region = conflict_region(pi, sites[a], sites[b], f, &disk_box);
+    // a disk's box is the disk's; a half-plane's comes with its computation
+    var region = reg_of_s[t * LANES + slot];
+    var disk_box = vec4f(region.xy - vec2f(region.z), region.xy + vec2f(region.z));
+    if (region.w != 0.0) {
+      region = conflict_region(pi, sites[a], sites[b], f, &disk_box);
+    }
     if (region.w < 0.0) {
       npend = NO_SKIP;
       return 0;

@@ -149,8 +149,8 @@ fn finish_star(i: u32, lid: u32) {
       len = info.x;
       for (var t = 0u; t < len; t++) {
         star_s[t * LANES + slot] = stars[i * STRIDE + t];
-        reg_of_s[t * LANES + slot].w = REGION_UNKNOWN;
       }
+      fill_regions(pi);
       hull_seeded = (info.y & HULL_SEEDED) != 0u;
       let r = i32(last);
       let verdict = star_final(pi, r, cx, cy, f, hull, ring_covers_grid(r, cx, cy));
