@@ -180,6 +180,20 @@ describe('GPU Delaunay by per-site stars', () => {
     checkDelaunay(sites, out);
   });
 
+  gpuTest(
+    'a hull of more than 8192 vertices comes back whole (its count and head in one readback)',
+    async () => {
+      const ctx = await requireGpu();
+      const sites = generatePoints('circle', 9000, 3);
+      const cpu = triangulate(sites);
+      expect(cpu).not.toBeNull();
+      // no search (ring limit 0): only the hull is of interest here
+      const out = await delaunayGpu(ctx, sites, { ringLimit: 0, fallback: 'never' });
+      expect(out?.stats.hullCandidates).toBe(9000);
+      expect(out?.stats.hull).toBe(cpu?.hull.length);
+    },
+  );
+
   gpuTest('the device-level stage leaves the same triangulation in GPU buffers', async () => {
     const ctx = await requireGpu();
     const sites = generatePoints('uniform', 3000, 12);

@@ -3,7 +3,7 @@ import { encodeCompact } from '../primitives/compact/compact.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
-import { readback, uploadStorage } from '../runtime/buffers.js';
+import { readback, stageReadback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -35,6 +35,9 @@ import {
   STAR_WORKGROUP_SIZE,
 } from './star-kernels.js';
 import { STAR_TAIL_KERNEL } from './star-tail-kernel.js';
+
+/** Hull survivors read back with their count (more take a second readback). */
+const HULL_READ = 8192;
 
 /** Options of {@link gpuDelaunayStage} and {@link delaunayGpu}. */
 export interface DelaunayGpuOptions {
@@ -170,7 +173,7 @@ function boundsOf(xy: Float64Array): Bounds {
  *
  * Returns null when there is no triangle: fewer than 3 sites, or all collinear (exact).
  * @throws RangeError for a non-finite coordinate (naming the site).
- * Round trips: two for the hull candidates (count, then indices), one for the statistics.
+ * Round trips: one for the hull candidates (two past 8192 of them), one for the statistics.
  */
 export async function gpuDelaunayStage(
   ctx: GpuContext,
@@ -247,9 +250,23 @@ export async function gpuDelaunayStage(
     maxPerDimension,
   );
   await encodeCompact(ctx, first, { flags, count: n, indicesOut: candidates, countOut: candidateCount });
+  // the count and the first HULL_READ survivors in one mapping; more survivors, another
+  const head = Math.min(n, HULL_READ);
+  const hullRead = await stageReadback(
+    ctx,
+    first,
+    [
+      { buffer: candidateCount, offset: 0, bytes: 4 },
+      { buffer: candidates, offset: 0, bytes: 4 * head },
+    ],
+    'delaunay hull candidates',
+  );
   ctx.device.queue.submit([first.finish()]);
-  const m = (await readback(ctx, candidateCount, new Uint32Array(1)))[0];
-  const ids = await readback(ctx, candidates, new Uint32Array(m));
+  const [countBytes, headBytes] = await hullRead.read();
+  const m = new Uint32Array(countBytes.buffer)[0];
+  const ids = new Uint32Array(m);
+  ids.set(new Uint32Array(headBytes.buffer, 0, Math.min(m, head)));
+  if (m > head) ids.set(await readback(ctx, candidates, new Uint32Array(m - head), 4 * head), head);
   const candidateXy = new Float64Array(2 * m);
   for (let k = 0; k < m; k++) {
     candidateXy[2 * k] = toGrid(sites[2 * ids[k]], grid.exponent);
@@ -388,9 +405,20 @@ export async function gpuDelaunayStage(
     pass: pass('twins'),
   });
   prof?.resolve(encoder);
+  // the statistics and the emitted triangle count in one mapping
+  const endRead = await stageReadback(
+    ctx,
+    encoder,
+    [
+      { buffer: stats, offset: 0, bytes: 4 * STAR_STATS_WORDS },
+      { buffer: counts, offset: 4 * n, bytes: 4 },
+    ],
+    'delaunay statistics',
+  );
   ctx.device.queue.submit([encoder.finish()]);
-  const words = await readback(ctx, stats, new Uint32Array(STAR_STATS_WORDS));
-  const emitted = (await readback(ctx, counts, new Uint32Array(1), 4 * n))[0];
+  const [statBytes, emittedBytes] = await endRead.read();
+  const words = new Uint32Array(statBytes.buffer);
+  const emitted = new Uint32Array(emittedBytes.buffer)[0];
   triplesBuffer.destroy();
   tailCount.destroy();
   upload?.destroy();

@@ -25,7 +25,7 @@ export function firstPassShape(
 }
 
 /** Most workgroups of the tail pass (each takes the listed stars in turn). */
-export const STAR_TAIL_GROUPS = 2048;
+export const STAR_TAIL_GROUPS = 8192;
 
 export {
   STAR_BUDGET,

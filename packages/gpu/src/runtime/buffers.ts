@@ -134,3 +134,55 @@ export async function readback<T extends ArrayBufferView>(
     staging.destroy();
   }
 }
+
+/** A byte range of a GPU buffer to bring back (offset and size multiples of 4). */
+export interface ReadbackPart {
+  buffer: GPUBuffer;
+  offset: number;
+  bytes: number;
+}
+
+/**
+ * Records copies of `parts` into one staging buffer at the end of `encoder` (the caller's, so
+ * they run after its work), and returns `read`, which the caller awaits after submitting the
+ * encoder: one mapping for every part instead of a submission and a mapping each (each mapping
+ * waits for the queue; a few small results then cost one wait, not several).
+ */
+export async function stageReadback(
+  ctx: GpuContext,
+  encoder: GPUCommandEncoder,
+  parts: ReadbackPart[],
+  label: string,
+): Promise<{ read: () => Promise<Uint8Array[]> }> {
+  const starts: number[] = [];
+  let size = 0;
+  for (const part of parts) {
+    starts.push(size);
+    size += alignBufferSize(part.bytes);
+  }
+  const staging = await createBufferChecked(ctx, {
+    label: `${label} readback`,
+    size: Math.max(4, size),
+    usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
+  });
+  parts.forEach((part, k) => {
+    if (part.bytes > 0) encoder.copyBufferToBuffer(part.buffer, part.offset, staging, starts[k], part.bytes);
+  });
+  const read = async (): Promise<Uint8Array[]> => {
+    try {
+      try {
+        await staging.mapAsync(MapMode.READ);
+      } catch (cause) {
+        ctx.assertUsable();
+        throw cause;
+      }
+      const mapped = new Uint8Array(staging.getMappedRange());
+      const out = parts.map((part, k) => mapped.slice(starts[k], starts[k] + part.bytes));
+      staging.unmap();
+      return out;
+    } finally {
+      staging.destroy();
+    }
+  };
+  return { read };
+}
