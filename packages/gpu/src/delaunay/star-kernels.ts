@@ -82,20 +82,16 @@ fn build_star(thread: u32) {
   let pi = sites[i];
   len = 0u;
   npend = NO_SKIP;
-  clear_counters();
-  let at = site_cell(pi);
+  hull_seeded = false;
+  let at = begin_star(i, pi);
   let cx = at.c.x;
   let cy = at.c.y;
   let f = at.f;
-  f_site = f;
   let hull = hull_nbr[i];
   var status = 0u;
-  hull_seeded = false;
   var ring = 0u;
   // a hull site starts from its two hull edges (always Delaunay): its star then has its final
-  // open wedge at once, so the search can skip cells as soon as the triangles allow
-  prev_hull = hull.x - 1u; // NONE off the hull
-  next_hull = hull.y - 1u;
+  // open wedge at once
   if (hull.x != 0u) {
     status = insert(i, pi, prev_hull) | insert(i, pi, next_hull);
   }
@@ -135,8 +131,8 @@ fn build_star(thread: u32) {
     }
     let l = cell_sites[next_site];
     next_site++;
-    if (l == i || l == prev_hull || l == next_hull) {
-      continue; // itself, or inserted already
+    if (!fresh_candidate(i, l)) {
+      continue;
     }
     seen++;
     status = select(insert(i, pi, l), STATUS_BUDGET, seen > params.max_candidates);

@@ -692,6 +692,28 @@ fn in_star(l: u32) -> bool {
   return false;
 }
 
+// l is neither the site nor a neighbour inserted already (its hull neighbours, the hull's
+// vertices once seeded)
+fn fresh_candidate(i: u32, l: u32) -> bool {
+  return !(l == i || l == prev_hull || l == next_hull || (hull_seeded && hull_nbr[l].x != 0u));
+}
+
+// l may conflict with the star: it is open, or l lies in a pending region
+fn may_conflict(pi: vec4u, f: vec2f, l: u32) -> bool {
+  return npend == NO_SKIP || in_pending(f + cells_between(pi, sites[l]));
+}
+
+// a star's start: its site's cell, its hull neighbours (NONE off the hull), counters cleared
+fn begin_star(i: u32, pi: vec4u) -> SiteCell {
+  let at = site_cell(pi);
+  f_site = at.f;
+  let hull = hull_nbr[i];
+  prev_hull = hull.x - 1u;
+  next_hull = hull.y - 1u;
+  clear_counters();
+  return at;
+}
+
 // inserts the sites of cell (cx + dx, cy + dy) when it may hold a conflicting one; returns the
 // failure status (0 when fine)
 fn visit_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) -> u32 {
@@ -702,14 +724,14 @@ fn visit_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) -
   let c = u32(cy + dy) * params.grid_w + u32(cx + dx);
   for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
     let l = cell_sites[k];
-    if (l == i || l == prev_hull || l == next_hull || (hull_seeded && hull_nbr[l].x != 0u)) {
-      continue; // itself, or inserted already
+    if (!fresh_candidate(i, l)) {
+      continue;
     }
     seen++;
     if (seen > params.max_candidates) {
       return STATUS_BUDGET;
     }
-    if (npend != NO_SKIP && !in_pending(f + cells_between(pi, sites[l]))) {
+    if (!may_conflict(pi, f, l)) {
       continue; // outside every pending region: no conflict possible
     }
     let status = insert(i, pi, l);

@@ -72,11 +72,11 @@ fn gather_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) 
   let c = u32(cy + dy) * params.grid_w + u32(cx + dx);
   for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
     let l = cell_sites[k];
-    if (l == i || l == prev_hull || l == next_hull || (hull_seeded && hull_nbr[l].x != 0u)) {
-      continue; // itself, or inserted already
+    if (!fresh_candidate(i, l)) {
+      continue;
     }
     seen++;
-    if (npend != NO_SKIP && !in_pending(f + cells_between(pi, sites[l]))) {
+    if (!may_conflict(pi, f, l)) {
       continue;
     }
     let at = atomicAdd(&wg_ncand, 1u);
@@ -121,15 +121,11 @@ fn take_pending() {
 
 fn finish_star(i: u32, lid: u32) {
   let pi = sites[i];
-  let at = site_cell(pi);
+  let at = begin_star(i, pi);
   let cx = at.c.x;
   let cy = at.c.y;
   let f = at.f;
-  f_site = f;
   let hull = hull_nbr[i];
-  prev_hull = hull.x - 1u;
-  next_hull = hull.y - 1u;
-  clear_counters();
   var budget = 0u;
   if (lid == 0u) {
     let info = star_info[i];
