@@ -3,9 +3,9 @@ import { STAR_COMMON_WGSL, STAR_WORKGROUP_SIZE, starSearchWgsl } from './star-se
 
 /**
  * Workgroup memory a first-pass thread needs for a star of `capacity` entries: the star (u32s),
- * its pairs' regions, the pending regions and their boxes (vec4f each).
+ * its pairs' regions, the pending regions and their boxes (vec4f each), their triangles (vec2u).
  */
-export const starBytesPerLane = (capacity: number): number => 52 * capacity;
+export const starBytesPerLane = (capacity: number): number => 60 * capacity;
 
 /**
  * Lanes (threads a workgroup) and star capacity of the first pass within the device's workgroup

@@ -132,6 +132,7 @@ var<private> next_hull: u32;
 // conflict regions still meeting unsearched cells after the last ring, and their bounding box
 var<workgroup> pend_s: array<vec4f, CAP * LANES>;
 var<workgroup> pend_box_s: array<vec4f, CAP * LANES>; // each region's bounding box (grid and hull clipped)
+var<workgroup> pend_ab_s: array<vec2u, CAP * LANES>; // each region's triangle (i, a, b): a and b
 var<private> npend: u32;
 var<private> pend_lo: vec2f;
 var<private> pend_hi: vec2f;
@@ -624,6 +625,7 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
     if (all(box.xy <= box.zw) && !region_searched(region, box, r, cx, cy)) {
       pend_s[npend * LANES + slot] = region;
       pend_box_s[npend * LANES + slot] = box;
+      pend_ab_s[npend * LANES + slot] = vec2u(a, b);
       npend++;
       pend_lo = min(pend_lo, box.xy);
       pend_hi = max(pend_hi, box.zw);
@@ -646,6 +648,7 @@ fn narrow_pending(r: i32, cx: i32, cy: i32) -> i32 {
     if (!region_searched(region, box, r, cx, cy)) {
       pend_s[kept * LANES + slot] = region;
       pend_box_s[kept * LANES + slot] = box;
+      pend_ab_s[kept * LANES + slot] = pend_ab_s[k * LANES + slot];
       kept++;
       pend_lo = min(pend_lo, box.xy);
       pend_hi = max(pend_hi, box.zw);
@@ -668,6 +671,25 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
   for (var k = 0u; k < npend; k++) {
     if (region_meets_in(pend_s[k * LANES + slot], pend_box_s[k * LANES + slot], vec4f(lo, hi))) {
       return true;
+    }
+  }
+  return false;
+}
+
+// l (at p, in cells from the corner of the site's cell) lies strictly inside the circumdisk of a
+// pending triangle, exactly (ties by index): the closed star's disks only shrink as it gains
+// sites, so a site outside all of them conflicts with none of the star's later triangles either
+fn in_pending_exactly(i: u32, pi: vec4u, l: u32, p: vec2f) -> bool {
+  let pl = sites[l];
+  for (var k = 0u; k < npend; k++) {
+    if (region_meets_in(pend_s[k * LANES + slot], pend_box_s[k * LANES + slot], vec4f(p, p))) {
+      let ab = pend_ab_s[k * LANES + slot];
+      let pa = sites[ab.x];
+      let pb = sites[ab.y];
+      let s = incircle_sign_path(pi, pa, pb, pl);
+      if (s.x > 0 || (s.x == 0 && incircle_sos(pi, pa, pb, pl, i, ab.x, ab.y, l) > 0)) {
+        return true;
+      }
     }
   }
   return false;
