@@ -54,7 +54,7 @@ export interface DelaunayGpuOptions {
    */
   firstPassRings?: number;
   /**
-   * Entries a first-pass star may hold (its thread's private arrays scale with it), at most
+   * Entries a first-pass star may hold (the workgroup memory of its pass scales with it), at most
    * `STAR_CAPACITY`; larger stars start again in the tail pass. Default `STAR_FIRST_CAPACITY`.
    */
   firstPassCapacity?: number;

@@ -1,0 +1,207 @@
+/**
+ * Inserting a candidate into a star (Bowyer–Watson restricted to the star): the neighbours strictly
+ * inside the run of conflicting triangles leave, the candidate takes their place; each new pair's
+ * conflict region is computed when it forms. Part of the star module (`starSearchWgsl` assembles
+ * it): it uses the star's state declared there (`star_s`, `reg_of_s`, `len`, `slot`, …).
+ */
+export const STAR_INSERT_WGSL = /* wgsl */ `
+fn nxt(t: u32) -> u32 {
+  return select(t + 1u, 0u, t + 1u == len);
+}
+
+fn prv(t: u32) -> u32 {
+  return select(t - 1u, len - 1u, t == 0u);
+}
+
+// l strictly between p and q, all three on one line (distinct): lexicographic order is line order
+fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
+  return (fixed_less(p, l) && fixed_less(l, q)) || (fixed_less(q, l) && fixed_less(l, p));
+}
+
+// the conflict region of pair t: (0, 0, 0, -1) for an infinite pair (every site may conflict)
+fn pair_region(pi: vec4u, t: u32) -> vec4f {
+  let a = star_s[t * LANES + slot];
+  let b = star_s[nxt(t) * LANES + slot];
+  if (a == NONE || b == NONE) {
+    return vec4f(0.0, 0.0, 0.0, -1.0);
+  }
+  var box: vec4f;
+  return conflict_region(pi, sites[a], sites[b], f_site, &box);
+}
+
+fn fill_regions(pi: vec4u) {
+  for (var t = 0u; t < len; t++) {
+    reg_of_s[t * LANES + slot] = pair_region(pi, t);
+  }
+}
+
+// l (at lp) conflicts with pair t exactly (the pair's region let it through)
+fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u) -> bool {
+  let a = star_s[t * LANES + slot];
+  let b = star_s[nxt(t) * LANES + slot];
+  if (a == NONE) {
+    let pb = sites[b];
+    let o = orient_sign(pi, pl, pb);
+    return o > 0 || (o == 0 && strictly_between(pi, pl, pb));
+  }
+  let pa = sites[a];
+  if (b == NONE) {
+    let o = orient_sign(pi, pa, pl);
+    return o > 0 || (o == 0 && strictly_between(pi, pl, pa));
+  }
+  let pb = sites[b];
+  tests += 1u;
+  let s = incircle_sign_path(pi, pa, pb, pl);
+  if (s.y != 0) {
+    filtered_out += 1u;
+  }
+  if (s.x != 0) {
+    return s.x > 0;
+  }
+  return incircle_sos(pi, pa, pb, pl, i, a, b, l) > 0;
+}
+
+fn bit_of(mask: vec2u, t: u32) -> bool {
+  return select((mask.y >> (t - 32u)) & 1u, (mask.x >> t) & 1u, t < 32u) != 0u;
+}
+
+// inserts candidate l into the star; returns status bits of a failure (0 when fine)
+fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
+  let pl = sites[l];
+  let lp = f_site + cells_between(pi, pl);
+  if (len == 0u) {
+    star_s[0 * LANES + slot] = l;
+    star_s[1 * LANES + slot] = NONE;
+    len = 2u;
+    fill_regions(pi);
+    return 0u;
+  }
+  if (len == 2u) {
+    // the half-plane [a, NONE]
+    let a = star_s[0 * LANES + slot];
+    let pa = sites[a];
+    let o = orient_sign(pi, pa, pl);
+    if (o > 0) {
+      star_s[1 * LANES + slot] = l;
+      star_s[2 * LANES + slot] = NONE;
+      len = 3u;
+    } else if (o < 0) {
+      star_s[2 * LANES + slot] = l;
+      len = 3u;
+    } else if (fixed_less(pl, pi) != fixed_less(pa, pi)) {
+      star_s[2 * LANES + slot] = l;
+      star_s[3 * LANES + slot] = NONE;
+      len = 4u;
+    } else if (strictly_between(pi, pl, pa)) {
+      star_s[0 * LANES + slot] = l;
+    }
+    fill_regions(pi);
+    return 0u;
+  }
+  // two steps, so that a warp's threads run each together: the pairs whose region l meets (a
+  // float test, every pair), then the exact test on those only (a thread has one or two)
+  var maybe = vec2u(0u, 0u);
+  for (var t = 0u; t < len; t++) {
+    let region = reg_of_s[t * LANES + slot];
+    if (region.w < 0.0 || region_meets(region, lp, lp)) {
+      if (t < 32u) {
+        maybe.x |= 1u << t;
+      } else {
+        maybe.y |= 1u << (t - 32u);
+      }
+    }
+  }
+  var mask = vec2u(0u, 0u);
+  while (any(maybe != vec2u(0u))) {
+    var t: u32;
+    if (maybe.x != 0u) {
+      t = firstTrailingBit(maybe.x);
+      maybe.x &= maybe.x - 1u;
+    } else {
+      t = 32u + firstTrailingBit(maybe.y);
+      maybe.y &= maybe.y - 1u;
+    }
+    if (conflicts(i, pi, t, l, pl)) {
+      if (t < 32u) {
+        mask.x |= 1u << t;
+      } else {
+        mask.y |= 1u << (t - 32u);
+      }
+    }
+  }
+  let total = countOneBits(mask.x) + countOneBits(mask.y);
+  if (total == 0u) {
+    return 0u;
+  }
+  if (total == len) {
+    return STATUS_INCONSISTENT;
+  }
+  var s = 0u;
+  for (var t = 0u; t < len; t++) {
+    if (bit_of(mask, t) && !bit_of(mask, prv(t))) {
+      s = t;
+      break;
+    }
+  }
+  var k = 0u;
+  var t = s;
+  while (bit_of(mask, t)) {
+    k++;
+    t = nxt(t);
+  }
+  if (k != total) {
+    return STATUS_INCONSISTENT;
+  }
+  // entries s+1 .. s+k-1 leave; l goes between entries s and s+k
+  let keep = len - k + 1u;
+  if (keep + 1u > CAP) {
+    return STATUS_OVERFLOW;
+  }
+  let p = star_s[s * LANES + slot];
+  let q = star_s[t * LANES + slot];
+  if (p != NONE && orient_sign(pi, sites[p], pl) <= 0) {
+    return STATUS_INCONSISTENT;
+  }
+  if (q != NONE && orient_sign(pi, pl, sites[q]) <= 0) {
+    return STATUS_INCONSISTENT;
+  }
+  // in place: the pairs between kept entries keep their regions (a pair moves with its first
+  // entry), (p, l) and (l, q) are new
+  var fresh: u32;
+  if (t <= s) {
+    // the run wraps round the end (or ends there): keep entries t..s, then l
+    let m = s - t + 1u;
+    for (var j = 0u; j < m; j++) {
+      star_s[j * LANES + slot] = star_s[(t + j) * LANES + slot];
+      reg_of_s[j * LANES + slot] = reg_of_s[(t + j) * LANES + slot];
+    }
+    star_s[m * LANES + slot] = l;
+    len = m + 1u;
+    fresh = m - 1u;
+  } else if (t == s + 1u) {
+    // nothing leaves: open a slot after s
+    for (var j = len; j > t; j--) {
+      star_s[j * LANES + slot] = star_s[(j - 1u) * LANES + slot];
+      reg_of_s[j * LANES + slot] = reg_of_s[(j - 1u) * LANES + slot];
+    }
+    star_s[t * LANES + slot] = l;
+    len += 1u;
+    fresh = s;
+  } else {
+    // entries s+1 .. t-1 leave: l takes s+1, the entries from t on move down
+    let d = t - s - 2u;
+    star_s[(s + 1u) * LANES + slot] = l;
+    for (var j = t; j < len; j++) {
+      star_s[(j - d) * LANES + slot] = star_s[j * LANES + slot];
+      reg_of_s[(j - d) * LANES + slot] = reg_of_s[j * LANES + slot];
+    }
+    len -= d;
+    fresh = s;
+  }
+  // the two new pairs (p, l) and (l, q), at fresh and after it
+  reg_of_s[fresh * LANES + slot] = pair_region(pi, fresh);
+  reg_of_s[nxt(fresh) * LANES + slot] = pair_region(pi, nxt(fresh));
+  edits++;
+  return 0u;
+}
+`;
