@@ -13,8 +13,8 @@
 // GPU-host packing script: `pack.sh bench/gpu/delaunay.ts`, then
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
-// DELAUNAY_FIRST_RINGS=3,inf runs each case with each first-pass ring limit (default: the
-// library's; `inf`: no tail pass for stars unfinished there); DELAUNAY_CAPACITY=16,48 likewise for the
+// DELAUNAY_FIRST_RINGS=2,3 runs each case with each first-pass ring count (default: the
+// library's; at most 8 are taken); DELAUNAY_CAPACITY=16,48 likewise for the
 // first pass's star capacity (default 12). DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
 // delaunayTriangles runs on each path, from sites to triangles in host arrays: `delaunayGpu` (the
 // readback included) against the CPU's `delaunay`, for the dispatch crossover.
@@ -93,7 +93,7 @@ function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfed
 
 // undefined: the library's default
 const firstRings = (process.env.DELAUNAY_FIRST_RINGS?.split(',') ?? ['default']).map((r) =>
-  r === 'default' ? undefined : r === 'inf' ? Number.POSITIVE_INFINITY : Number(r),
+  r === 'default' ? undefined : Number(r),
 );
 
 const capacities = process.env.DELAUNAY_CAPACITY?.split(',').map(Number) ?? [undefined];

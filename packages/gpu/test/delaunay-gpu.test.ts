@@ -180,6 +180,16 @@ describe('GPU Delaunay by per-site stars', () => {
     checkDelaunay(sites, out);
   });
 
+  gpuTest('first-pass rings are capped at 8: a huge count still answers from the GPU', async () => {
+    const ctx = await requireGpu();
+    const sites = generatePoints('uniform', 3000, 14);
+    const out = await delaunayGpu(ctx, sites, { firstPassRings: 1e9, fallback: 'never' });
+    expect(out?.stats.fallbackReason).toBeNull();
+    // rings 0..8 of a ~39 × 39 grid of ~2 sites a cell: ~580 candidates a site, not all 3000
+    expect((out?.stats.candidates ?? 0) / 3000).toBeLessThan(1000);
+    if (out) checkDelaunay(sites, out);
+  });
+
   gpuTest(
     'a hull of more than 8192 vertices comes back whole (its count and head in one readback)',
     async () => {

@@ -36,6 +36,9 @@ import {
 } from './star-kernels.js';
 import { STAR_TAIL_KERNEL } from './star-tail-kernel.js';
 
+/** Most rings the first pass inserts whole (its work grows with their square). */
+const FIRST_PASS_MAX_RINGS = 8;
+
 /** Hull survivors read back with their count (more take a second readback). */
 const HULL_READ = 8192;
 
@@ -49,8 +52,9 @@ export interface DelaunayGpuOptions {
   ringLimit?: number;
   /**
    * Rings the first pass searches, one thread a star; stars unfinished there go on in the tail
-   * pass, a workgroup a star (ADR 0013). The first pass inserts every site of these rings and
-   * checks once. Default 3 (a uniform interior star is final after 1–3; fewer stars go on).
+   * pass, a workgroup a star (ADR 0013). The first pass inserts every site of these rings
+   * (unfiltered) and checks once, so at most 8 are taken. Default 3 (a uniform interior star is
+   * final after 1–3; fewer stars go on).
    */
   firstPassRings?: number;
   /**
@@ -344,7 +348,7 @@ export async function gpuDelaunayStage(
     'cell scatter',
   );
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
-  const firstRings = Math.min(options.firstPassRings ?? 3, ringLimit);
+  const firstRings = Math.min(options.firstPassRings ?? 3, FIRST_PASS_MAX_RINGS, ringLimit);
   const starParams = (rings: number, tail: boolean) => [
     ...[n, star.width, star.height, star.shift, ...star.minWords, rings],
     ...[options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096, tail ? 1 : 0],
