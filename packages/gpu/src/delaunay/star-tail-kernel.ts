@@ -88,7 +88,8 @@ fn gather_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) 
   }
 }
 
-// the leader's pending regions to every thread of the workgroup, and the next band of rings:
+// the leader's pending-region count and bounds to every thread of the workgroup (the regions
+// themselves they read in its slot, 0), and the next band of rings:
 // one ring while the star is open (every site is then a candidate), else rings r .. 1.5r (the
 // searched radius grows by half between finality checks: a few checks for a star searching far)
 fn publish_band(r: i32) {
