@@ -258,11 +258,12 @@ fn cell_needed(dx: i32, dy: i32) -> bool {
   return false;
 }
 
-// l (at p, in cells from the corner of the site's cell) lies strictly inside the circumdisk of a
-// pending triangle, exactly (ties by index): the closed star's disks only shrink as it gains
-// sites, so a site outside all of them conflicts with none of the star's later triangles either
-fn in_pending_exactly(i: u32, pi: vec4u, l: u32, p: vec2f) -> bool {
+// l lies strictly inside the circumdisk of a pending triangle, exactly (ties by index; the float
+// regions first): the closed star's disks only shrink as it gains sites, so a site outside all of
+// them conflicts with none of the star's later triangles either
+fn in_pending_exactly(i: u32, pi: vec4u, f: vec2f, l: u32) -> bool {
   let pl = sites[l];
+  let p = f + cells_between(pi, pl);
   for (var k = 0u; k < npend; k++) {
     if (region_meets_in(pend_s[k * LANES + slot], pend_box_s[k * LANES + slot], vec4f(p, p))) {
       let ab = pend_ab_s[k * LANES + slot];

@@ -78,7 +78,7 @@ fn gather_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) 
     seen++;
     // a closed star: only sites inside a pending triangle's circumdisk, decided exactly here, in
     // parallel (the float regions of triangles with a tiny edge are huge: thousands of sites pass)
-    if (npend != NO_SKIP && !in_pending_exactly(i, pi, l, f + cells_between(pi, sites[l]))) {
+    if (npend != NO_SKIP && !in_pending_exactly(i, pi, f, l)) {
       continue;
     }
     let at = atomicAdd(&wg_ncand, 1u);
