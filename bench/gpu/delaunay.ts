@@ -14,8 +14,10 @@
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
 // DELAUNAY_FIRST_RINGS=2,3 runs each case with each first-pass ring count (default: the
-// library's; at most 8 are taken); DELAUNAY_CAPACITY=16,48 likewise for the
-// first pass's star capacity (default 12). DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
+// library's; at most 8 are taken); likewise DELAUNAY_CAPACITY=8,16 for the first pass's star
+// capacity, DELAUNAY_SCAN=1,8,64 for its scan steps, DELAUNAY_PER_CELL=1,2,4 for the sites a
+// bucket cell aims at, DELAUNAY_HULL_CLIP for the hull clip limit (every combination is run);
+// DELAUNAY_PEERS=0 leaves delaunator out. DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
 // delaunayTriangles runs on each path, from sites to triangles in host arrays: `delaunayGpu` (the
 // readback included) against the CPU's `delaunay`, for the dispatch crossover.
 
@@ -91,31 +93,38 @@ function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfed
   return bad;
 }
 
-// undefined: the library's default
-const firstRings = (process.env.DELAUNAY_FIRST_RINGS?.split(',') ?? ['default']).map((r) =>
-  r === 'default' ? undefined : Number(r),
-);
-
-const capacities = process.env.DELAUNAY_CAPACITY?.split(',').map(Number) ?? [undefined];
-const hullClipLimit = process.env.DELAUNAY_HULL_CLIP ? Number(process.env.DELAUNAY_HULL_CLIP) : undefined;
-const variants = firstRings.flatMap((rings) => capacities.map((capacity) => ({ rings, capacity })));
+// Option variants: each knob's values (comma separated; a knob left out keeps the library's
+// default), every combination run; the label names the knobs given more than one value.
+const knobs = [
+  ['DELAUNAY_FIRST_RINGS', 'firstPassRings', 'first pass'],
+  ['DELAUNAY_CAPACITY', 'firstPassCapacity', 'capacity'],
+  ['DELAUNAY_SCAN', 'firstPassScan', 'scan'],
+  ['DELAUNAY_PER_CELL', 'sitesPerCell', 'per cell'],
+  ['DELAUNAY_HULL_CLIP', 'hullClipLimit', 'hull clip'],
+] as const;
+type Variant = Partial<Record<(typeof knobs)[number][1], number>>;
+let variants: { options: Variant; label: string }[] = [{ options: {}, label: '' }];
+for (const [env, option, name] of knobs) {
+  const values = process.env[env]?.split(',').map(Number);
+  if (!values) continue;
+  variants = variants.flatMap(({ options, label }) =>
+    values.map((v) => ({
+      options: { ...options, [option]: v },
+      label: values.length > 1 ? `${label}, ${name} ${v}` : label,
+    })),
+  );
+}
+// DELAUNAY_PEERS=0 skips delaunator (exploratory runs of several variants)
+const peers = process.env.DELAUNAY_PEERS !== '0';
 
 console.log(describeDevice(ctx));
 const rows: (string | number)[][] = [];
 const passRows: (string | number)[][] = [];
 for (const [kind, n] of cases) {
-  for (const { rings: firstPassRings, capacity: firstPassCapacity } of variants) {
-    const label =
-      `${kind} ${fmt(n)}` +
-      (firstRings.length > 1 ? `, first pass ${firstPassRings}` : '') +
-      (capacities.length > 1 ? `, capacity ${firstPassCapacity}` : '');
+  for (const variant of variants) {
+    const label = `${kind} ${fmt(n)}${variant.label}`;
     const sites = generatePoints(kind, n, 1);
-    const checked = await delaunayGpu(ctx, sites, {
-      fallback: 'never',
-      firstPassRings,
-      firstPassCapacity,
-      hullClipLimit,
-    });
+    const checked = await delaunayGpu(ctx, sites, { fallback: 'never', ...variant.options });
     if (checked === null) throw new Error(`${kind} ${n}: no triangle`);
     const { stats } = checked;
     const failures = emptyCircleFailures(sites, checked.triangles, checked.halfedges);
@@ -133,8 +142,7 @@ for (const [kind, n] of cases) {
         const result = await gpuDelaunayStage(ctx, sites, {
           profiler,
           fallback: 'never',
-          firstPassRings,
-          firstPassCapacity,
+          ...variant.options,
         });
         hullMs = result?.stats.hullMs ?? 0;
       });
@@ -146,10 +154,9 @@ for (const [kind, n] of cases) {
       for (const p of passes) passTimes.set(p.name, [...(passTimes.get(p.name) ?? []), p.ms]);
     }
     const coords = new Float64Array(sites);
-    const delaunator = await measure(() => wallMs(() => new Delaunator(coords)), {
-      runs: Math.min(args.runs, 5),
-      warmup: 1,
-    });
+    const delaunator = peers
+      ? await measure(() => wallMs(() => new Delaunator(coords)), { runs: Math.min(args.runs, 5), warmup: 1 })
+      : { median: Number.NaN };
     const wall = median(walls);
     rows.push([
       label,
@@ -160,6 +167,7 @@ for (const [kind, n] of cases) {
       fmt(wall),
       `${fmt(stats.meanRing)} / ${stats.maxRing}`,
       `${fmt(stats.cellsVisited / n)} / ${stats.maxCellsVisited}`,
+      fmt(stats.candidates / n),
       `${stats.halfPlanes} / ${stats.hullClips}`,
       fmt(stats.incircleTests / n),
       `${fmt(100 * stats.exactFraction, 2)} %`,
@@ -182,6 +190,7 @@ console.log(
       'stage wall ms',
       'rings mean / max',
       'cells visited mean / max',
+      'candidates / site',
       'half-planes / hull clips',
       'incircle / site',
       'not by filter',

@@ -62,6 +62,11 @@ export interface DelaunayGpuOptions {
    * `STAR_CAPACITY`; larger stars start again in the tail pass. Default `STAR_FIRST_CAPACITY`.
    */
   firstPassCapacity?: number;
+  /**
+   * Steps (a cell or a candidate each) the first pass's threads scan with the float test alone
+   * before the warp runs the exact step for the candidates that passed (ADR 0013). Default 8.
+   */
+  firstPassScan?: number;
   /** Candidate sites one star may examine before it is given up. Default 65536. */
   candidateBudget?: number;
   /**
@@ -353,6 +358,7 @@ export async function gpuDelaunayStage(
     ...[n, star.width, star.height, star.shift, ...star.minWords, rings],
     ...[options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096, tail ? 1 : 0],
     options.hullClipLimit ?? 256,
+    Math.max(1, Math.floor(options.firstPassScan ?? 8)),
   ];
   // stars unfinished after the first pass's rings go on in the tail pass (over its capacity: always)
   const tail = firstRings < ringLimit;

@@ -65,10 +65,47 @@ fn bit_of(mask: vec2u, t: u32) -> bool {
   return select((mask.y >> (t - 32u)) & 1u, (mask.x >> t) & 1u, t < 32u) != 0u;
 }
 
+// The pairs whose float region lets l (at lp, in cells from the corner of the site's cell)
+// through: the cheap first step of an insertion. A star of fewer than three entries has no
+// regions yet: every bit.
+fn candidate_mask(lp: vec2f) -> vec2u {
+  if (len < 3u) {
+    return vec2u(0xffffffffu);
+  }
+  var maybe = vec2u(0u, 0u);
+  for (var t = 0u; t < len; t++) {
+    let region = reg_of_s[t * LANES + slot];
+    if (region.w < 0.0 || region_meets(region, lp, lp)) {
+      if (t < 32u) {
+        maybe.x |= 1u << t;
+      } else {
+        maybe.y |= 1u << (t - 32u);
+      }
+    }
+  }
+  return maybe;
+}
+
+// position of site l in cells from the corner of the site's cell
+fn candidate_at(pi: vec4u, l: u32) -> vec2f {
+  return f_site + cells_between(pi, sites[l]);
+}
+
 // inserts candidate l into the star; returns status bits of a failure (0 when fine)
 fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
+  let maybe = candidate_mask(candidate_at(pi, l));
+  if (all(maybe == vec2u(0u))) {
+    return 0u;
+  }
+  return insert_masked(i, pi, l, maybe);
+}
+
+// Inserts candidate l whose float test let it through the pairs in \`candidates\` (every bit for a
+// star of fewer than three entries): the exact tests of those pairs, then the edit. Two steps, so
+// that a warp's threads run each together: the first pass runs the float step alone until a
+// candidate passes, then this step with the other threads of its warp.
+fn insert_masked(i: u32, pi: vec4u, l: u32, candidates: vec2u) -> u32 {
   let pl = sites[l];
-  let lp = f_site + cells_between(pi, pl);
   if (len == 0u) {
     star_s[0 * LANES + slot] = l;
     star_s[1 * LANES + slot] = NONE;
@@ -98,19 +135,7 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
     fill_regions(pi);
     return 0u;
   }
-  // two steps, so that a warp's threads run each together: the pairs whose region l meets (a
-  // float test, every pair), then the exact test on those only (a thread has one or two)
-  var maybe = vec2u(0u, 0u);
-  for (var t = 0u; t < len; t++) {
-    let region = reg_of_s[t * LANES + slot];
-    if (region.w < 0.0 || region_meets(region, lp, lp)) {
-      if (t < 32u) {
-        maybe.x |= 1u << t;
-      } else {
-        maybe.y |= 1u << (t - 32u);
-      }
-    }
-  }
+  var maybe = candidates;
   var mask = vec2u(0u, 0u);
   while (any(maybe != vec2u(0u))) {
     var t: u32;

@@ -2,10 +2,11 @@ import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { STAR_COMMON_WGSL, STAR_WORKGROUP_SIZE, starSearchWgsl } from './star-search-wgsl.js';
 
 /**
- * Workgroup memory a first-pass thread needs for a star of `capacity` entries: the star (u32s),
- * its pairs' regions, the pending regions and their boxes (vec4f each), their triangles (vec2u).
+ * Workgroup memory a first-pass thread needs for a star of `capacity` entries: the star (u32s)
+ * and its pairs' regions (vec4f), and one unused pending-region entry (a region, its box, its
+ * triangle: the first pass keeps none, it only learns whether a star is final).
  */
-export const starBytesPerLane = (capacity: number): number => 60 * capacity;
+export const starBytesPerLane = (capacity: number): number => 20 * capacity + 40;
 
 /**
  * Lanes (threads a workgroup) and star capacity of the first pass within the device's workgroup
@@ -57,7 +58,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  */
 export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number }> = {
   name: 'delaunay/stars',
-  source: ({ capacity, lanes }) => /* wgsl */ `${starSearchWgsl(capacity, lanes)}
+  source: ({ capacity, lanes }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
 @group(0) @binding(9) var<storage, read_write> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read_write> tail_count: array<atomic<u32>>;
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
@@ -95,10 +96,15 @@ fn build_star(thread: u32) {
   if (hull.x != 0u) {
     status = insert(i, pi, prev_hull) | insert(i, pi, next_hull);
   }
-  // Every site of rings 0..R (R the params' ring limit) in one flat loop, a candidate or a step to
-  // the next cell an iteration, and one finality check at the end: the threads of a warp then run
-  // the insertion and the check together (checks after each ring and skipping by pending regions,
-  // as the tail pass does, had the warp's threads run different code at the same time).
+  // Every site of rings 0..R (R the params' ring limit), then one finality check: the threads of
+  // a warp then run the insertion and the check together (checks after each ring and skipping by
+  // pending regions, as the tail pass does, had them run different code at the same time). Two
+  // nested loops: the inner one steps through cells and candidates, at most params.scan_steps
+  // steps, and runs only the float test of the star's regions, which turns most candidates away;
+  // the outer one runs the exact tests and the edit for the candidate that passed. One step an
+  // outer iteration (one flat loop) has a warp run the costly step whenever any of its 32 threads
+  // has a candidate passing, nearly every iteration on irregular sites; unbounded scans have a
+  // thread whose candidates pass often wait, at each of them, for the thread scanning longest.
   let last = i32(params.max_ring);
   var r = 0;
   var g = ring_cells(0, cx, cy);
@@ -106,36 +112,54 @@ fn build_star(thread: u32) {
   var k = 0u;
   var next_site = 0u;
   var end_site = 0u;
+  var scanned = false;
   loop {
-    if (status != 0u) {
+    if (status != 0u || scanned) {
       break;
     }
-    if (next_site == end_site) {
-      if (k == cells) {
-        r++;
-        if (r > last) {
-          break;
+    var l = NONE;
+    var maybe = vec2u(0u);
+    for (var step = 0u; step < params.scan_steps; step++) {
+      if (next_site == end_site) {
+        if (k == cells) {
+          r++;
+          if (r > last) {
+            scanned = true;
+            break;
+          }
+          g = ring_cells(r, cx, cy);
+          cells = ring_size(g);
+          k = 0u;
+          continue;
         }
-        g = ring_cells(r, cx, cy);
-        cells = ring_size(g);
-        k = 0u;
+        let d = ring_cell(g, k);
+        k++;
+        cells_visited++;
+        let c = u32(cy + d.y) * params.grid_w + u32(cx + d.x);
+        next_site = cell_start[c];
+        end_site = cell_start[c + 1u];
         continue;
       }
-      let d = ring_cell(g, k);
-      k++;
-      cells_visited++;
-      let c = u32(cy + d.y) * params.grid_w + u32(cx + d.x);
-      next_site = cell_start[c];
-      end_site = cell_start[c + 1u];
+      let m = cell_sites[next_site];
+      next_site++;
+      if (!fresh_candidate(i, m)) {
+        continue;
+      }
+      seen++;
+      maybe = candidate_mask(candidate_at(pi, m));
+      if (any(maybe != vec2u(0u)) || seen > params.max_candidates) {
+        l = m;
+        break;
+      }
+    }
+    if (l == NONE) {
       continue;
     }
-    let l = cell_sites[next_site];
-    next_site++;
-    if (!fresh_candidate(i, l)) {
-      continue;
+    if (seen > params.max_candidates) {
+      status = STATUS_BUDGET;
+    } else {
+      status = insert_masked(i, pi, l, maybe);
     }
-    seen++;
-    status = select(insert(i, pi, l), STATUS_BUDGET, seen > params.max_candidates);
   }
   ring = u32(min(r, last));
   if (status == 0u) {

@@ -81,25 +81,35 @@ const STATUS_BITS: u32 = ${STAR_HULL_SEEDED - 1}u;
 
 /**
  * What both star passes share, for stars of at most `capacity` entries (≤ {@link STAR_CAPACITY}),
- * `lanes` stars a workgroup (their arrays in workgroup memory, a star per `slot`): params, bindings 0–8, a star's private state, the insertion, the
+ * `lanes` stars a workgroup (their arrays in workgroup memory, a star per `slot`), keeping its
+ * pending regions (`keepsPending`: the tail pass, which skips cells by them) or not (the first
+ * pass, which only learns whether a star is final: its workgroup memory, and so its occupancy,
+ * is then a third): params, bindings 0–8, a star's private state, the insertion, the
  * conflict regions and finality checks, the cells of a ring and the statistics. Params: sites,
  * grid width, grid height, shift (a cell is 2^shift grid units), min x (i64), min y (i64), ring
  * limit, candidate budget, hull count, the largest hull whose vertices an open star may take as
  * candidates, tail (1: the first pass hands stars unfinished at its ring limit to the tail pass;
- * those over its capacity go there always).
+ * those over its capacity go there always), the largest hull clipping half-plane regions, the
+ * first pass's scan steps between two exact steps.
  * Bindings: 1 fixed sites (`vec4u`), 2 cell starts (scanned counts, cells + 1), 3 site indices by
  * cell, 4 hull neighbours (`vec2u` (prev + 1, next + 1) on the convex hull, zero elsewhere), 5
  * stars (`STRIDE` words a site), 6 star info (`vec2u` (length, status | hull seeded | ring << 8)), 7
  * statistics (atomic words, cleared), 8 hull triples (site, prev, next) counter-clockwise.
  */
-export const starSearchWgsl = (capacity: number, lanes: number): string => /* wgsl */ `${STAR_COMMON_WGSL}
+export const starSearchWgsl = (
+  capacity: number,
+  lanes: number,
+  keepsPending: boolean,
+): string => /* wgsl */ `${STAR_COMMON_WGSL}
 const CAP: u32 = ${capacity}u; // entries a star may hold in this pass
 const LANES: u32 = ${lanes}u; // stars a workgroup holds
+// pending regions a star keeps: all (≤ CAP) or none (a pass that only asks whether a star is final)
+const PEND_CAP: u32 = ${keepsPending ? 'CAP' : '0u'};
 struct Params {
   sites: u32, grid_w: u32, grid_h: u32, shift: u32,
   min_x: vec2u, min_y: vec2u,
   max_ring: u32, max_candidates: u32, hull_count: u32, hull_seed_limit: u32, tail: u32,
-  hull_clip_limit: u32,
+  hull_clip_limit: u32, scan_steps: u32,
 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -134,9 +144,10 @@ var<private> hull_seeded: bool;
 var<private> prev_hull: u32;
 var<private> next_hull: u32;
 // conflict regions still meeting unsearched cells after the last ring, and their bounding box
-var<workgroup> pend_s: array<vec4f, CAP * LANES>;
-var<workgroup> pend_box_s: array<vec4f, CAP * LANES>; // each region's bounding box (grid and hull clipped)
-var<workgroup> pend_ab_s: array<vec2u, CAP * LANES>; // each region's triangle (i, a, b): a and b
+// (one entry when none are kept: the arrays are still named by the shared code, never reached)
+var<workgroup> pend_s: array<vec4f, max(PEND_CAP, 1u) * LANES>;
+var<workgroup> pend_box_s: array<vec4f, max(PEND_CAP, 1u) * LANES>; // each region's bounding box (grid and hull clipped)
+var<workgroup> pend_ab_s: array<vec2u, max(PEND_CAP, 1u) * LANES>; // each region's triangle (i, a, b): a and b
 var<private> npend: u32;
 var<private> pend_lo: vec2f;
 var<private> pend_hi: vec2f;
@@ -205,6 +216,9 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
     // a half-plane region is still inside its disk's box when the disk is known
     let box = vec4f(max(max(grid_box.xy, clip.xy), disk_box.xy), min(min(grid_box.zw, clip.zw), disk_box.zw));
     if (all(box.xy <= box.zw) && !region_searched(region, box, r, cx, cy)) {
+      if (npend == PEND_CAP) {
+        return 0; // not final; a pass keeping no pending regions learns no more (npend unused)
+      }
       pend_s[npend * LANES + slot] = region;
       pend_box_s[npend * LANES + slot] = box;
       pend_ab_s[npend * LANES + slot] = vec2u(a, b);

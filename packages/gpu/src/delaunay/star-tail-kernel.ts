@@ -27,7 +27,7 @@ const TAIL_BAND = 128;
  */
 export const STAR_TAIL_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/stars-tail',
-  source: () => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY, 1)}
+  source: () => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY, 1, true)}
 @group(0) @binding(9) var<storage, read> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read> tail_count: array<u32>;
 
