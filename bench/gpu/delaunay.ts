@@ -17,7 +17,7 @@
 // library's; at most 8 are taken); likewise DELAUNAY_CAPACITY=8,16 for the first pass's star
 // capacity, DELAUNAY_SCAN=1,8,64 for its scan steps, DELAUNAY_PER_CELL=1,2,4 for the sites a
 // bucket cell aims at, DELAUNAY_HULL_CLIP for the hull clip limit (every combination is run);
-// DELAUNAY_PEERS=0 leaves delaunator out. DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
+// DELAUNAY_PEERS=0 leaves delaunator out; DELAUNAY_ORDER=hilbert sorts the sites first. DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
 // delaunayTriangles runs on each path, from sites to triangles in host arrays: `delaunayGpu` (the
 // readback included) against the CPU's `delaunay`, for the dispatch crossover.
 
@@ -25,6 +25,7 @@ import { incircle } from 'robust-predicates';
 import { boxOfXY, generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
 import Delaunator from '../../packages/cpu-fallback/node_modules/delaunator/index.js';
 import { delaunay } from '../../packages/cpu-fallback/src/index.js';
+import { hilbertOrder } from '../../packages/cpu-fallback/src/voronoi/hilbert-order.js';
 import { delaunayGpu, gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
 import { GpuProfiler } from '../../packages/gpu/src/index.js';
 import { fixedGrid, wordsToBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
@@ -114,6 +115,18 @@ for (const [env, option, name] of knobs) {
     })),
   );
 }
+// DELAUNAY_ORDER=hilbert hands the sites over in Hilbert order (as the Voronoi pipeline does);
+// default: as generated (uniform sites in random order)
+const ordered = (xy: Float64Array): Float64Array => {
+  if (process.env.DELAUNAY_ORDER !== 'hilbert') return xy;
+  const order = hilbertOrder(xy);
+  const out = new Float64Array(xy.length);
+  for (let k = 0; k < order.length; k++) {
+    out[2 * k] = xy[2 * order[k]];
+    out[2 * k + 1] = xy[2 * order[k] + 1];
+  }
+  return out;
+};
 // DELAUNAY_PEERS=0 skips delaunator (exploratory runs of several variants)
 const peers = process.env.DELAUNAY_PEERS !== '0';
 
@@ -123,7 +136,7 @@ const passRows: (string | number)[][] = [];
 for (const [kind, n] of cases) {
   for (const variant of variants) {
     const label = `${kind} ${fmt(n)}${variant.label}`;
-    const sites = generatePoints(kind, n, 1);
+    const sites = ordered(generatePoints(kind, n, 1));
     const checked = await delaunayGpu(ctx, sites, { fallback: 'never', ...variant.options });
     if (checked === null) throw new Error(`${kind} ${n}: no triangle`);
     const { stats } = checked;

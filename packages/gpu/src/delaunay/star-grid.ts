@@ -23,7 +23,7 @@ export function starGridOf(
   minY: number,
   maxX: number,
   maxY: number,
-  perCell = 2,
+  perCell = 1,
 ): StarGrid {
   const spanX = BigInt(maxX) - BigInt(minX);
   const spanY = BigInt(maxY) - BigInt(minY);

@@ -58,7 +58,7 @@ fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u) -> bool {
   if (s.x != 0) {
     return s.x > 0;
   }
-  return incircle_sos(pi, pa, pb, pl, i, a, b, l) > 0;
+  return incircle_sos_tie(pi, pa, pb, pl, i, a, b, l) > 0;
 }
 
 fn bit_of(mask: vec2u, t: u32) -> bool {
@@ -86,26 +86,21 @@ fn candidate_mask(lp: vec2f) -> vec2u {
   return maybe;
 }
 
-// position of site l in cells from the corner of the site's cell
-fn candidate_at(pi: vec4u, l: u32) -> vec2f {
-  return f_site + cells_between(pi, sites[l]);
-}
 
 // inserts candidate l into the star; returns status bits of a failure (0 when fine)
 fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
-  let maybe = candidate_mask(candidate_at(pi, l));
+  let maybe = candidate_mask(f_site + cells_between(pi, sites[l]));
   if (all(maybe == vec2u(0u))) {
     return 0u;
   }
-  return insert_masked(i, pi, l, maybe);
+  return insert_masked(i, pi, l, sites[l], maybe);
 }
 
-// Inserts candidate l whose float test let it through the pairs in \`candidates\` (every bit for a
+// Inserts candidate l (at pl) whose float test let it through the pairs in \`candidates\` (every bit for a
 // star of fewer than three entries): the exact tests of those pairs, then the edit. Two steps, so
 // that a warp's threads run each together: the first pass runs the float step alone until a
 // candidate passes, then this step with the other threads of its warp.
-fn insert_masked(i: u32, pi: vec4u, l: u32, candidates: vec2u) -> u32 {
-  let pl = sites[l];
+fn insert_masked(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> u32 {
   if (len == 0u) {
     star_s[0 * LANES + slot] = l;
     star_s[1 * LANES + slot] = NONE;

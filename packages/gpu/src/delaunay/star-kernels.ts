@@ -118,6 +118,7 @@ fn build_star(thread: u32) {
       break;
     }
     var l = NONE;
+    var pl = vec4u(0u);
     var maybe = vec2u(0u);
     for (var step = 0u; step < params.scan_steps; step++) {
       if (next_site == end_site) {
@@ -141,14 +142,16 @@ fn build_star(thread: u32) {
         continue;
       }
       let m = cell_sites[next_site];
+      let pm = sites[m];
       next_site++;
       if (!fresh_candidate(i, m)) {
         continue;
       }
       seen++;
-      maybe = candidate_mask(candidate_at(pi, m));
+      maybe = candidate_mask(f_site + cells_between(pi, pm));
       if (any(maybe != vec2u(0u)) || seen > params.max_candidates) {
         l = m;
+        pl = pm;
         break;
       }
     }
@@ -158,7 +161,7 @@ fn build_star(thread: u32) {
     if (seen > params.max_candidates) {
       status = STATUS_BUDGET;
     } else {
-      status = insert_masked(i, pi, l, maybe);
+      status = insert_masked(i, pi, l, pl, maybe);
     }
   }
   ring = u32(min(r, last));

@@ -284,7 +284,7 @@ fn in_pending_exactly(i: u32, pi: vec4u, f: vec2f, l: u32) -> bool {
       let pa = sites[ab.x];
       let pb = sites[ab.y];
       let s = incircle_sign_path(pi, pa, pb, pl);
-      if (s.x > 0 || (s.x == 0 && incircle_sos(pi, pa, pb, pl, i, ab.x, ab.y, l) > 0)) {
+      if (s.x > 0 || (s.x == 0 && incircle_sos_tie(pi, pa, pb, pl, i, ab.x, ab.y, l) > 0)) {
         return true;
       }
     }

@@ -31,6 +31,7 @@
  *   Swapping two arguments (with their indices) negates the result; rotating a, b, c keeps it;
  *   incircle_sos(a, b, c, d) = −incircle_sos(b, c, d, a): of the two diagonals of a convex quad
  *   exactly one is Delaunay, decided the same way from either triangle.
+ * - `incircle_sos_tie(…)`: the same where the exact incircle is already known to be 0.
  * - `orient_sos(a, b, c, ia, ib, ic) -> i32`: the sign of the perturbed det [x y 1] (the same
  *   convention as `orient_sign`, +1 counter-clockwise). Terms: D; Cy_r = (−1)^(r+1)·(x_p − x_q)
  *   for the rows in increasing site index (p < q the other two rows); then Cx of the smallest-index
@@ -77,6 +78,13 @@ fn incircle_sos(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>, d: vec4<u32>,
   if (s != 0) {
     return s;
   }
+  return incircle_sos_tie(a, b, c, d, ia, ib, ic, id);
+}
+
+// incircle_sos where the exact incircle is known to be 0 (a caller that has just evaluated it
+// saves a second copy of the whole evaluation in its kernel)
+fn incircle_sos_tie(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>, d: vec4<u32>,
+                    ia: u32, ib: u32, ic: u32, id: u32) -> i32 {
   let ranks = sos_ranks(ia, ib, ic, id);
   for (var k = 0u; k < 4u; k++) {
     let r = sos_row_of_rank(ranks, k);
