@@ -2,7 +2,12 @@ import { boxOfXY, generatePoints, SeededRandom, uniqueSites } from '@geoframe/co
 import { triangulate } from '@geoframe/cpu-fallback';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
-import { type DelaunayGpuOutput, delaunayGpu, gpuDelaunayStage } from '../src/delaunay/delaunay-gpu.js';
+import {
+  type DelaunayGpuOptions,
+  type DelaunayGpuOutput,
+  delaunayGpu,
+  gpuDelaunayStage,
+} from '../src/delaunay/delaunay-gpu.js';
 import { hullOfCandidates } from '../src/delaunay/hull-chain.js';
 import { readback } from '../src/runtime/buffers.js';
 import { fixedGrid, wordsToBigInt } from '../src/voronoi/fixed/fixed-grid.js';
@@ -127,13 +132,15 @@ const CASES: { name: string; xy: () => Float64Array; gpu: boolean }[] = [
 ];
 
 describe('GPU Delaunay by per-site stars', () => {
-  // first pass 4 rings (the default), or 0: every star not final in its own cell goes on in the
-  // cooperative tail pass (a workgroup a star), which then builds nearly every triangle
-  // or first-pass stars of 5 entries (below a lattice's 6): a star needing more starts again in the tail pass
-  const VARIANTS = [
-    { label: '', firstPassRings: undefined, firstPassCapacity: undefined },
-    { label: ' (tail pass after ring 0)', firstPassRings: 0, firstPassCapacity: undefined },
-    { label: ' (first-pass stars of 5 entries)', firstPassRings: undefined, firstPassCapacity: 5 },
+  // first pass 3 rings (the default), or 0: every star not final in its own cell goes on in the
+  // cooperative tail pass (a workgroup a star), which then builds nearly every triangle;
+  // or first-pass stars of 5 entries (below a lattice's 6): a star needing more starts again in
+  // the tail pass; or one scan step between exact steps (a flat loop) on cells of ≈ 4 sites
+  const VARIANTS: { label: string; options: DelaunayGpuOptions }[] = [
+    { label: '', options: {} },
+    { label: ' (tail pass after ring 0)', options: { firstPassRings: 0 } },
+    { label: ' (first-pass stars of 5 entries)', options: { firstPassCapacity: 5 } },
+    { label: ' (one scan step, cells of 4 sites)', options: { firstPassScan: 1, sitesPerCell: 4 } },
   ];
   for (const c of CASES) {
     for (const v of VARIANTS) {
@@ -142,8 +149,7 @@ describe('GPU Delaunay by per-site stars', () => {
         async () => {
           const ctx = await requireGpu();
           const sites = c.xy();
-          const { firstPassRings, firstPassCapacity } = v;
-          const out = await delaunayGpu(ctx, sites, { fallback: 'never', firstPassRings, firstPassCapacity });
+          const out = await delaunayGpu(ctx, sites, { fallback: 'never', ...v.options });
           expect(out).not.toBeNull();
           if (out === null) return;
           const { stats } = out;
@@ -156,10 +162,15 @@ describe('GPU Delaunay by per-site stars', () => {
           );
           if (c.gpu) expect(stats.fallbackReason).toBeNull();
           // searching only its own cell first, nearly every star of a spread set goes on
-          if (v.firstPassRings === 0 && stats.grid.width * stats.grid.height > 9) {
+          if (v.options.firstPassRings === 0 && stats.grid.width * stats.grid.height > 9) {
             expect(stats.tailSites).toBeGreaterThan(c.name.startsWith('uniform') ? stats.sites / 2 : 0);
           }
-          if (v.firstPassCapacity === 5 && stats.sites > 100) expect(stats.tailSites).toBeGreaterThan(0);
+          if (v.options.firstPassCapacity === 5 && stats.sites > 100)
+            expect(stats.tailSites).toBeGreaterThan(0);
+          // a power-of-two cell of ≈ 4 sites holds 2 to 8 of a uniform set
+          if (v.options.sitesPerCell === 4 && c.name.startsWith('uniform')) {
+            expect(stats.grid.width * stats.grid.height).toBeLessThan(stats.sites / 1.5);
+          }
           const ties = checkDelaunay(sites, out);
           if (c.name.startsWith('lattice')) expect(ties).toBeGreaterThan(0);
         },
