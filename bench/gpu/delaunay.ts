@@ -17,12 +17,12 @@
 // library's; at most 8 are taken); likewise DELAUNAY_CAPACITY=8,16 for the first pass's star
 // capacity, DELAUNAY_SCAN=1,8,64 for its scan steps, DELAUNAY_PER_CELL=1,2,4 for the sites a
 // bucket cell aims at, DELAUNAY_HULL_CLIP for the hull clip limit (every combination is run);
-// DELAUNAY_PEERS=0 leaves delaunator out; DELAUNAY_ORDER=hilbert sorts the sites first. DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
+// DELAUNAY_PEERS=0 leaves delaunator out; DELAUNAY_ORDER=hilbert or shuffle reorders the sites first. DELAUNAY_CROSSOVER=1e4,3e4,1e5 also times what
 // delaunayTriangles runs on each path, from sites to triangles in host arrays: `delaunayGpu` (the
 // readback included) against the CPU's `delaunay`, for the dispatch crossover.
 
 import { incircle } from 'robust-predicates';
-import { boxOfXY, generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
+import { boxOfXY, generatePoints, type PointSetKind, SeededRandom } from '../../packages/core/src/index.js';
 import Delaunator from '../../packages/cpu-fallback/node_modules/delaunator/index.js';
 import { delaunay } from '../../packages/cpu-fallback/src/index.js';
 import { hilbertOrder } from '../../packages/cpu-fallback/src/voronoi/hilbert-order.js';
@@ -115,11 +115,13 @@ for (const [env, option, name] of knobs) {
     })),
   );
 }
-// DELAUNAY_ORDER=hilbert hands the sites over in Hilbert order (as the Voronoi pipeline does);
-// default: as generated (uniform sites in random order)
+// DELAUNAY_ORDER=hilbert hands the sites over in Hilbert order (as the Voronoi pipeline does),
+// DELAUNAY_ORDER=shuffle in a seeded random order; default: as generated (uniform sites in
+// random order, the lattice row by row)
 const ordered = (xy: Float64Array): Float64Array => {
-  if (process.env.DELAUNAY_ORDER !== 'hilbert') return xy;
-  const order = hilbertOrder(xy);
+  const how = process.env.DELAUNAY_ORDER;
+  if (how !== 'hilbert' && how !== 'shuffle') return xy;
+  const order = how === 'hilbert' ? hilbertOrder(xy) : shuffled(xy.length >> 1);
   const out = new Float64Array(xy.length);
   for (let k = 0; k < order.length; k++) {
     out[2 * k] = xy[2 * order[k]];
@@ -127,6 +129,15 @@ const ordered = (xy: Float64Array): Float64Array => {
   }
   return out;
 };
+function shuffled(n: number): Uint32Array {
+  const order = Uint32Array.from({ length: n }, (_, k) => k);
+  const random = new SeededRandom(7);
+  for (let k = n - 1; k > 0; k--) {
+    const j = Math.floor(random.next() * (k + 1));
+    [order[k], order[j]] = [order[j], order[k]];
+  }
+  return order;
+}
 // DELAUNAY_PEERS=0 skips delaunator (exploratory runs of several variants)
 const peers = process.env.DELAUNAY_PEERS !== '0';
 
@@ -183,6 +194,7 @@ for (const [kind, n] of cases) {
       fmt(stats.candidates / n),
       `${stats.halfPlanes} / ${stats.hullClips}`,
       fmt(stats.incircleTests / n),
+      `${fmt(stats.exactSteps / n)} / ${fmt(stats.edits / n)}`,
       `${fmt(100 * stats.exactFraction, 2)} %`,
       stats.failedSites + stats.disagreeingSites,
       `${stats.hullCandidates} → ${stats.hull}`,
@@ -206,6 +218,7 @@ console.log(
       'candidates / site',
       'half-planes / hull clips',
       'incircle / site',
+      'exact steps / edits a site',
       'not by filter',
       'failed',
       'hull cand. → h',

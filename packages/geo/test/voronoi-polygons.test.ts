@@ -138,33 +138,37 @@ describe('voronoiPolygons (default, GeoPandas-compatible)', () => {
     expect(events.at(-1)).toMatchObject({ path: 'cpu', reason: "device 'cpu' requested" });
   });
 
-  gpuTest("device 'gpu' runs the GPU pipeline: the CPU's cells, edges and ordered rows", async () => {
-    await requireGpu();
-    const xy = generatePoints('clusters', 2000, 12);
-    const series = sitesSeries(xy);
-    const gpu = await series.voronoiPolygons({ device: 'gpu' });
-    expect(events.at(-1)).toMatchObject({ path: 'gpu', reason: "device 'gpu' requested" });
-    const cpu = await series.voronoiPolygons({ device: 'cpu' });
-    expect(gpu.length).toBe(cpu.length);
-    const [ga, ca] = [gpu.area(), cpu.area()];
-    for (let i = 0; i < ca.length; i++)
-      expect(Math.abs(ga[i] - ca[i]), `cell ${i}`).toBeLessThanOrEqual(1e-9 * ca[i]);
-    const edges = await series.voronoiPolygons({ device: 'gpu', onlyEdges: true });
-    const cpuEdges = await series.voronoiPolygons({ device: 'cpu', onlyEdges: true });
-    expect(edges.length).toBe(1);
-    expect(Math.abs(edges.lengthOf()[0] - cpuEdges.lengthOf()[0])).toBeLessThan(
-      1e-9 * cpuEdges.lengthOf()[0],
-    );
-    const ordered = await GeoSeries.fromWKT([
-      'POINT (0 0)',
-      null,
-      'POINT (4 0)',
-      'POINT (0 0)',
-      'POINT (1 3)',
-    ]).voronoiPolygons({ device: 'gpu', ordered: true });
-    expect(Array.from(ordered.isNull)).toEqual([0, 1, 0, 0, 0]);
-    expect(ordered.array.coords.length).toBeGreaterThan(0);
-  });
+  gpuTest(
+    "device 'gpu' runs the GPU pipeline: the CPU's cells, edges and ordered rows",
+    async () => {
+      await requireGpu();
+      const xy = generatePoints('clusters', 2000, 12);
+      const series = sitesSeries(xy);
+      const gpu = await series.voronoiPolygons({ device: 'gpu' });
+      expect(events.at(-1)).toMatchObject({ path: 'gpu', reason: "device 'gpu' requested" });
+      const cpu = await series.voronoiPolygons({ device: 'cpu' });
+      expect(gpu.length).toBe(cpu.length);
+      const [ga, ca] = [gpu.area(), cpu.area()];
+      for (let i = 0; i < ca.length; i++)
+        expect(Math.abs(ga[i] - ca[i]), `cell ${i}`).toBeLessThanOrEqual(1e-9 * ca[i]);
+      const edges = await series.voronoiPolygons({ device: 'gpu', onlyEdges: true });
+      const cpuEdges = await series.voronoiPolygons({ device: 'cpu', onlyEdges: true });
+      expect(edges.length).toBe(1);
+      expect(Math.abs(edges.lengthOf()[0] - cpuEdges.lengthOf()[0])).toBeLessThan(
+        1e-9 * cpuEdges.lengthOf()[0],
+      );
+      const ordered = await GeoSeries.fromWKT([
+        'POINT (0 0)',
+        null,
+        'POINT (4 0)',
+        'POINT (0 0)',
+        'POINT (1 3)',
+      ]).voronoiPolygons({ device: 'gpu', ordered: true });
+      expect(Array.from(ordered.isNull)).toEqual([0, 1, 0, 0, 0]);
+      expect(ordered.array.coords.length).toBeGreaterThan(0);
+    },
+    180_000,
+  ); // the file's first GPU test compiles the pipeline's kernels: ~20 s on lavapipe, more under load
 
   gpuTest(
     "device 'gpu' with ordered rows, duplicates, nulls and clipTo: the CPU's rows and areas",

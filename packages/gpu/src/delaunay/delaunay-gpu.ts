@@ -131,6 +131,10 @@ export interface DelaunayGpuStats {
   /** Half-plane conflict regions computed, and those clipped by the hull (a loop over it each). */
   halfPlanes: number;
   hullClips: number;
+  /** Insertion steps past the float regions (exact tests, then maybe an edit), summed over sites. */
+  exactSteps: number;
+  /** Insertions that changed a star of three or more entries, summed over sites. */
+  edits: number;
   /** Finite incircle tests, and the fraction the float filter could not decide. */
   incircleTests: number;
   exactFraction: number;
@@ -454,6 +458,8 @@ export async function gpuDelaunayStage(
     tailSites: words[14],
     halfPlanes: words[15],
     hullClips: words[16],
+    exactSteps: words[17],
+    edits: words[18],
     cellsVisited: words[9],
     maxCellsVisited: words[10],
     finalChecks: words[11],

@@ -101,6 +101,7 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
 // that a warp's threads run each together: the first pass runs the float step alone until a
 // candidate passes, then this step with the other threads of its warp.
 fn insert_masked(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> u32 {
+  exact_steps++;
   if (len == 0u) {
     star_s[0 * LANES + slot] = l;
     star_s[1 * LANES + slot] = NONE;

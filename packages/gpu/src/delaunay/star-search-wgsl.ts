@@ -59,9 +59,10 @@ export const STAR_HULL_SEEDED = 128;
  * regions) summed over sites, most of one site, cheap finality checks of an unchanged star
  * (narrowing its pending regions) summed over sites, sites handed from the first pass to the
  * cooperative tail pass, half-plane conflict regions computed, half-plane regions clipped by the
- * hull (a loop over the hull's vertices each).
+ * hull (a loop over the hull's vertices each), exact steps of an insertion (candidates the float
+ * regions let through), edits of a star (insertions that changed it).
  */
-export const STAR_STATS_WORDS = 17;
+export const STAR_STATS_WORDS = 19;
 
 /** Constants and helpers of every star kernel. */
 export const STAR_COMMON_WGSL = /* wgsl */ `
@@ -138,6 +139,7 @@ var<private> final_checks: u32;
 var<private> final_narrowings: u32;
 var<private> half_planes: u32;
 var<private> hull_clips: u32;
+var<private> exact_steps: u32; // insertions past the float regions
 var<private> edits: u32; // changes of a closed star (to know when its pending regions are stale)
 var<private> checked_edits: u32; // edits at the last full finality check
 var<private> hull_seeded: bool;
@@ -381,6 +383,7 @@ fn clear_counters() {
   final_narrowings = 0u;
   half_planes = 0u;
   hull_clips = 0u;
+  exact_steps = 0u;
 }
 
 // statistics summed per workgroup first (one global atomic per word and workgroup)
@@ -410,6 +413,8 @@ fn add_stats(rings: u32, ring: u32, failed: bool) {
   atomicAdd(&wg_stats[13], final_narrowings);
   atomicAdd(&wg_stats[15], half_planes);
   atomicAdd(&wg_stats[16], hull_clips);
+  atomicAdd(&wg_stats[17], exact_steps);
+  atomicAdd(&wg_stats[18], edits);
 }
 
 // after a workgroup barrier: the workgroup's sums and maxima into the global words
