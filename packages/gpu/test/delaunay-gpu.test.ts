@@ -9,8 +9,9 @@ import {
   gpuDelaunayStage,
 } from '../src/delaunay/delaunay-gpu.js';
 import { hullOfCandidates } from '../src/delaunay/hull-chain.js';
-import { readback } from '../src/runtime/buffers.js';
+import { readback, uploadStorage } from '../src/runtime/buffers.js';
 import { fixedGrid, wordsToBigInt } from '../src/voronoi/fixed/fixed-grid.js';
+import { gridOfBounds } from '../src/voronoi/fixed/to-grid-kernel.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 /** Grid values of the sites as doubles (exact: at most 53 significant bits, ADR 0010). */
@@ -229,6 +230,49 @@ describe('GPU Delaunay by per-site stars', () => {
     const triangles = await readback(ctx, stage.triangles as GPUBuffer, new Uint32Array(nh));
     const halfedges = await readback(ctx, stage.halfedges as GPUBuffer, new Int32Array(nh));
     checkDelaunay(sites, { triangles, halfedges, stats });
+  });
+
+  gpuTest('sites in the caller order with an order to the device sites: the same triangulation', async () => {
+    const ctx = await requireGpu();
+    const caller = generatePoints('uniform', 3000, 15);
+    const n = caller.length >> 1;
+    // a seeded permutation: triangulation site k is caller site order[k]
+    const rng = new SeededRandom(16);
+    const order = Uint32Array.from({ length: n }, (_, k) => k);
+    for (let k = n - 1; k > 0; k--) {
+      const j = Math.floor(rng.next() * (k + 1));
+      [order[k], order[j]] = [order[j], order[k]];
+    }
+    const ordered = new Float64Array(2 * n);
+    for (let k = 0; k < n; k++) ordered.set([caller[2 * order[k]], caller[2 * order[k] + 1]], 2 * k);
+    const grid = gridOfBounds(ordered, boxOfXY(ordered));
+    const fixedSites = await uploadStorage(ctx, fixedGrid(ordered, boxOfXY(ordered)).sites, 'test fixed');
+    for (const options of [{ fallback: 'never' as const }, { ringLimit: 1 }]) {
+      const result = await gpuDelaunayStage(ctx, caller, {
+        ...options,
+        fixed: { sites: fixedSites, grid },
+        order,
+      });
+      expect(result).not.toBeNull();
+      if (result === null) continue;
+      const { stage, stats } = result;
+      // the forced failure's CPU answer is of the ordered sites too
+      expect(stats.path).toBe(options.ringLimit === 1 ? 'cpu' : 'gpu');
+      const nh = 3 * stage.triangleCount;
+      const triangles =
+        stage.triangles instanceof Uint32Array
+          ? stage.triangles
+          : await readback(ctx, stage.triangles, new Uint32Array(nh));
+      const halfedges =
+        stage.halfedges instanceof Int32Array
+          ? stage.halfedges
+          : await readback(ctx, stage.halfedges, new Int32Array(nh));
+      checkDelaunay(ordered, { triangles, halfedges, stats });
+    }
+    fixedSites.destroy();
+    await expect(
+      gpuDelaunayStage(ctx, caller, { fixed: { sites: fixedSites, grid }, order: order.subarray(1) }),
+    ).rejects.toThrow(/order entries/);
   });
 
   gpuTest('a non-finite coordinate is an error naming it', async () => {

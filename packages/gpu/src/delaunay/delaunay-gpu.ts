@@ -14,6 +14,7 @@ import { encodeTwins } from '../voronoi/delaunay/halfedge-kernels.js';
 import type { FixedGrid } from '../voronoi/fixed/fixed-grid.js';
 import { toGrid } from '../voronoi/fixed/fixed-grid.js';
 import { gridOfBounds, TO_GRID_KERNEL } from '../voronoi/fixed/to-grid-kernel.js';
+import { sitesInOrder } from '../voronoi/hilbert-order/hilbert-order.js';
 import { BUCKET_WORKGROUP_SIZE, CELL_COUNT_KERNEL, CELL_SCATTER_KERNEL } from './bucket-kernels.js';
 import { hullOfCandidates } from './hull-chain.js';
 import {
@@ -86,6 +87,12 @@ export interface DelaunayGpuOptions {
   sitesPerCell?: number;
   /** The sites already on the fixed grid (`vec4u` a site) with its grid; converted here otherwise. */
   fixed?: { sites: GPUBuffer; grid: FixedGrid };
+  /**
+   * With `fixed`: site k of the triangulation is `sites[order[k]]` (the caller's array is not in
+   * the triangulation's order, which only the device sites follow; the CPU then reads the few
+   * hull candidates through it, and gathers the whole array only for a CPU fallback).
+   */
+  order?: Uint32Array;
   /** Times the passes of the main submission (buckets, stars, count, scan, emit, twins). */
   profiler?: GpuProfiler;
   /** `'never'` reports failures as stats without the CPU answer (for benchmarks and tests). */
@@ -199,6 +206,13 @@ export async function gpuDelaunayStage(
   const n = sites.length >> 1;
   if (n < 3) return null;
   const bounds = boundsOf(sites);
+  const order = options.fixed ? options.order : undefined;
+  if (order !== undefined && order.length !== n)
+    throw new RangeError(`delaunayGpu: ${order.length} order entries for ${n} sites`);
+  // the caller's index of triangulation site k
+  const at = order === undefined ? (k: number) => k : (k: number) => order[k];
+  // the sites in the triangulation's order (only a CPU fallback needs them all)
+  const ordered = (): Float64Array => (order === undefined ? sites : sitesInOrder(sites, order));
   const maxPerDimension = ctx.limits.maxComputeWorkgroupsPerDimension;
   const plan = <C extends KernelConstants>(
     kernel: KernelSpec<C>,
@@ -285,8 +299,8 @@ export async function gpuDelaunayStage(
   if (m > head) ids.set(await readback(ctx, candidates, new Uint32Array(m - head), 4 * head), head);
   const candidateXy = new Float64Array(2 * m);
   for (let k = 0; k < m; k++) {
-    candidateXy[2 * k] = toGrid(sites[2 * ids[k]], grid.exponent);
-    candidateXy[2 * k + 1] = toGrid(sites[2 * ids[k] + 1], grid.exponent);
+    candidateXy[2 * k] = toGrid(sites[2 * at(ids[k])], grid.exponent);
+    candidateXy[2 * k + 1] = toGrid(sites[2 * at(ids[k]) + 1], grid.exponent);
   }
   const hull = hullOfCandidates(ids, candidateXy);
   if (hull === null) return null;
@@ -473,7 +487,7 @@ export async function gpuDelaunayStage(
   else if (words[6] > 0) result.fallbackReason = `${words[6]} stars disagree with a neighbour`;
   else if (emitted !== nt) result.fallbackReason = `${emitted} triangles, expected 2n - 2 - h = ${nt}`;
   if (result.fallbackReason !== null && options.fallback !== 'never') {
-    const cpu = cpuDelaunayStage(sites);
+    const cpu = cpuDelaunayStage(ordered());
     if (cpu === null) return null; // not reached: the hull said there is a triangle
     return { stage: cpu, stats: { ...result, path: 'cpu' } };
   }

@@ -30,7 +30,12 @@ import { encodeTwins } from './delaunay/halfedge-kernels.js';
 import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 import { type FixedGrid, gridUniformWords } from './fixed/index.js';
 import { gridOfBounds } from './fixed/to-grid-kernel.js';
-import { type DeviceSites, GATHER_SITES_KERNEL, hilbertOrderGpu } from './hilbert-order/hilbert-order.js';
+import {
+  type DeviceSites,
+  GATHER_SITES_KERNEL,
+  hilbertOrderGpu,
+  sitesInOrder,
+} from './hilbert-order/hilbert-order.js';
 import {
   remapUploads,
   submitAndRead,
@@ -164,7 +169,7 @@ export async function voronoiCellsPrepared(
   prepared: PreparedSites,
   options: VoronoiGpuOptions = {},
 ): Promise<{ cells: PolygonBuffers; stats: VoronoiGpuStats }> {
-  const run = new PipelineRun(ctx, prepared.curve, options);
+  const run = new PipelineRun(ctx, prepared.sites, options);
   return withDeviceErrors(ctx, 'voronoiCellsPrepared', async () => ({
     cells: await run.cells(await run.frontStages(prepared)),
     stats: run.stats,
@@ -200,8 +205,13 @@ export async function voronoiEdgesGpu(
  * benchmark can time everything after the Delaunay stage on its own.
  */
 export interface PreparedSites {
-  /** The sites in curve order (interleaved xy). */
-  curve: Float64Array;
+  /** The caller's sites (interleaved xy). */
+  sites: Float64Array;
+  /**
+   * The sites in curve order (interleaved xy), gathered on first use: the GPU stages read them on
+   * the device, and the gather's random reads cost ~50 ms at 1M sites.
+   */
+  readonly curve: Float64Array;
   /** `order[k]`: the caller's index of curve site k. */
   order: Uint32Array;
   delaunay: DelaunayStage;
@@ -358,14 +368,10 @@ class PipelineRun {
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
     const grid = gridOfBounds(sites, box);
+    this.lap('output pages and grid');
     const device = await hilbertOrderGpu(ctx, sites, grid);
     const { order } = device;
-    const curve = new Float64Array(2 * n);
-    for (let k = 0; k < n; k++) {
-      curve[2 * k] = sites[2 * order[k]];
-      curve[2 * k + 1] = sites[2 * order[k] + 1];
-    }
-    this.lap('hilbert order');
+    this.lap('hilbert order (sites up, keys, sort, order back)');
     let delaunay: DelaunayStage | null;
     let curveSites: GPUBuffer | null = null;
     if (this.options.delaunay !== 'cpu') {
@@ -380,15 +386,29 @@ class PipelineRun {
         ]),
       ]);
       ctx.device.queue.submit([encoder.finish()]);
-      const result = await gpuDelaunayStage(ctx, curve, { fixed: { sites: curveSites, grid } });
+      const result = await gpuDelaunayStage(ctx, sites, { fixed: { sites: curveSites, grid }, order });
       delaunay = result?.stage ?? null;
       if (result)
         this.stats.delaunay = { path: result.stats.path, fallbackReason: result.stats.fallbackReason };
     } else {
-      delaunay = await cpuDelaunayStageParallel(curve);
+      delaunay = await cpuDelaunayStageParallel(sitesInOrder(sites, order));
     }
     this.lap('delaunay');
-    return delaunay === null ? null : { curve, order, delaunay, grid, device, curveSites, output };
+    if (delaunay === null) return null;
+    let curve: Float64Array | null = null;
+    return {
+      sites,
+      get curve() {
+        curve ??= sitesInOrder(sites, order);
+        return curve;
+      },
+      order,
+      delaunay,
+      grid,
+      device,
+      curveSites,
+      output,
+    };
   }
 
   /** Stage 3 (upload and circumcentres), recorded into a new encoder, not yet submitted. */
@@ -400,8 +420,8 @@ class PipelineRun {
         `the Voronoi cell kernel binds ${CELL_STORAGE_BUFFERS} storage buffers, this device allows ${ctx.limits.maxStorageBuffersPerShaderStage}`,
       );
     }
-    const { curve, delaunay, grid, device } = prepared;
-    const n = curve.length >> 1;
+    const { order, delaunay, grid, device } = prepared;
+    const n = order.length;
     this.clock = performance.now();
     this.stats.path = 'gpu';
     this.stats.triangles = delaunay.triangleCount;

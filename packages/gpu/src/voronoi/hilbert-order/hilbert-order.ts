@@ -165,3 +165,14 @@ ${threadEntry('k', 'params.count')}
 }
 `,
 };
+
+/** The sites in curve order: `sites[order[k]]` for k = 0, 1, … (interleaved xy). */
+export function sitesInOrder(sites: Float64Array, order: Uint32Array): Float64Array {
+  const n = order.length;
+  const curve = new Float64Array(2 * n);
+  for (let k = 0; k < n; k++) {
+    curve[2 * k] = sites[2 * order[k]];
+    curve[2 * k + 1] = sites[2 * order[k] + 1];
+  }
+  return curve;
+}
