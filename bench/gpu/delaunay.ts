@@ -13,6 +13,7 @@
 // GPU-host packing script: `pack.sh bench/gpu/delaunay.ts`, then
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
+// DELAUNAY_FIRST_PASS=lanes,threads runs each case with each first-pass kernel;
 // DELAUNAY_FIRST_RINGS=2,3 runs each case with each first-pass ring count (default: the
 // library's; at most 8 are taken); likewise DELAUNAY_CAPACITY=8,16 for the first pass's star
 // capacity, DELAUNAY_SCAN=1,8,64 for its scan steps, DELAUNAY_PER_CELL=1,2,4 for the sites a
@@ -97,16 +98,17 @@ function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfed
 // Option variants: each knob's values (comma separated; a knob left out keeps the library's
 // default), every combination run; the label names the knobs given more than one value.
 const knobs = [
-  ['DELAUNAY_FIRST_RINGS', 'firstPassRings', 'first pass'],
+  ['DELAUNAY_FIRST_PASS', 'firstPass', 'first pass'],
+  ['DELAUNAY_FIRST_RINGS', 'firstPassRings', 'first rings'],
   ['DELAUNAY_CAPACITY', 'firstPassCapacity', 'capacity'],
   ['DELAUNAY_SCAN', 'firstPassScan', 'scan'],
   ['DELAUNAY_PER_CELL', 'sitesPerCell', 'per cell'],
   ['DELAUNAY_HULL_CLIP', 'hullClipLimit', 'hull clip'],
 ] as const;
-type Variant = Partial<Record<(typeof knobs)[number][1], number>>;
+type Variant = Partial<Record<(typeof knobs)[number][1], number | string>>;
 let variants: { options: Variant; label: string }[] = [{ options: {}, label: '' }];
 for (const [env, option, name] of knobs) {
-  const values = process.env[env]?.split(',').map(Number);
+  const values = process.env[env]?.split(',').map((v) => (Number.isNaN(Number(v)) ? v : Number(v)));
   if (!values) continue;
   variants = variants.flatMap(({ options, label }) =>
     values.map((v) => ({
@@ -185,6 +187,7 @@ for (const [kind, n] of cases) {
     rows.push([
       label,
       fmt(median(passTimes.get('stars') ?? [])),
+      `${fmt(median(passTimes.get('stars exact') ?? [0]))} (${stats.tiedSites})`,
       `${fmt(median(passTimes.get('stars tail') ?? [0]))} (${stats.tailSites})`,
       fmt(median(totals)),
       fmt(median(hulls)),
@@ -209,6 +212,7 @@ console.log(
     [
       'case',
       'stars ms',
+      'ties ms (stars)',
       'tail ms (stars)',
       'GPU passes ms',
       'hull round trip ms',

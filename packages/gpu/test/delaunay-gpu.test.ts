@@ -133,15 +133,24 @@ const CASES: { name: string; xy: () => Float64Array; gpu: boolean }[] = [
 ];
 
 describe('GPU Delaunay by per-site stars', () => {
-  // first pass 3 rings (the default), or 0: every star not final in its own cell goes on in the
-  // cooperative tail pass (a workgroup a star), which then builds nearly every triangle;
-  // or first-pass stars of 5 entries (below a lattice's 6): a star needing more starts again in
-  // the tail pass; or one scan step between exact steps (a flat loop) on cells of ≈ 4 sites
+  // the first pass a workgroup a star (the default), with its rings chosen by density or 0
+  // (every star not final in its own cell goes on in the cooperative tail pass, which then builds
+  // nearly every triangle) or on cells of ≈ 4 sites (blocks of hundreds of candidates, several a
+  // lane); or the per-thread first pass, with stars of 5 entries (below a lattice's 6: a star
+  // needing more starts again in the tail pass), or one scan step between exact steps (a flat
+  // loop) on cells of ≈ 4 sites
   const VARIANTS: { label: string; options: DelaunayGpuOptions }[] = [
     { label: '', options: {} },
     { label: ' (tail pass after ring 0)', options: { firstPassRings: 0 } },
-    { label: ' (first-pass stars of 5 entries)', options: { firstPassCapacity: 5 } },
-    { label: ' (one scan step, cells of 4 sites)', options: { firstPassScan: 1, sitesPerCell: 4 } },
+    { label: ' (cells of 4 sites)', options: { sitesPerCell: 4 } },
+    {
+      label: ' (per-thread first pass, stars of 5 entries)',
+      options: { firstPass: 'threads', firstPassCapacity: 5 },
+    },
+    {
+      label: ' (per-thread first pass, one scan step, cells of 4 sites)',
+      options: { firstPass: 'threads', firstPassScan: 1, sitesPerCell: 4 },
+    },
   ];
   for (const c of CASES) {
     for (const v of VARIANTS) {
@@ -171,6 +180,8 @@ describe('GPU Delaunay by per-site stars', () => {
           // a power-of-two cell of ≈ 4 sites holds 2 to 8 of a uniform set
           if (v.options.sitesPerCell === 4 && c.name.startsWith('uniform')) {
             expect(stats.grid.width * stats.grid.height).toBeLessThan(stats.sites / 1.5);
+            // the lanes' blocks then hold more candidates than a workgroup has lanes
+            if (v.options.firstPass === undefined) expect(stats.maxCandidates).toBeGreaterThan(64);
           }
           const ties = checkDelaunay(sites, out);
           if (c.name.startsWith('lattice')) expect(ties).toBeGreaterThan(0);

@@ -35,6 +35,7 @@ import {
   STAR_STATS_WORDS,
   STAR_WORKGROUP_SIZE,
 } from './star-kernels.js';
+import { laneCandidates, laneRings, STAR_LANES_KERNEL } from './star-lanes-kernel.js';
 import { STAR_TAIL_KERNEL } from './star-tail-kernel.js';
 
 /** Most rings the first pass inserts whole (its work grows with their square). */
@@ -58,6 +59,13 @@ export interface DelaunayGpuOptions {
    * final after 1–3; fewer stars go on).
    */
   firstPassRings?: number;
+  /**
+   * How the first pass builds a star: `'lanes'` (default), a workgroup a star and a lane a
+   * candidate, every lane clipping its candidate's bisector by all the others in step; or
+   * `'threads'`, a thread a star inserting its candidates one by one (the earlier pass, kept for
+   * comparison; `firstPassCapacity` and `firstPassScan` apply to it only).
+   */
+  firstPass?: 'lanes' | 'threads';
   /**
    * Entries a first-pass star may hold (the workgroup memory of its pass scales with it), at most
    * `STAR_CAPACITY`; larger stars start again in the tail pass. Default `STAR_FIRST_CAPACITY`.
@@ -142,6 +150,11 @@ export interface DelaunayGpuStats {
   exactSteps: number;
   /** Insertions that changed a star of three or more entries, summed over sites. */
   edits: number;
+  /**
+   * Stars the first pass by lanes handed to the per-thread pass: a tie or near-tie its floats
+   * could not decide (cocircular or collinear sites).
+   */
+  tiedSites: number;
   /** Finite incircle tests, and the fraction the float filter could not decide. */
   incircleTests: number;
   exactFraction: number;
@@ -340,16 +353,23 @@ export async function gpuDelaunayStage(
   const stars = buffer('stars', 4 * STAR_CAPACITY * n);
   const starInfo = buffer('star-info', 8 * n);
   const stats = buffer('stats', 4 * STAR_STATS_WORDS);
-  const tailList = buffer('tail-list', 4 * n);
-  // the tail count, then the tail pass's indirect workgroup counts (x raised by the first pass)
+  // the tail list, then the list of stars the first pass by lanes hands to the per-thread pass
+  const tailList = buffer('tail-list', 8 * n);
+  // the tail count, then the tail pass's indirect workgroup counts (x raised by the first pass);
+  // likewise for the stars handed to the per-thread pass (words 6, 9–11)
   const tailCount = ctx.device.createBuffer({
     label: 'delaunay tail count',
-    size: 24,
-    usage: BufferUsage.STORAGE | BufferUsage.INDIRECT,
+    size: 48,
+    usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_SRC,
     mappedAtCreation: true,
   });
-  new Uint32Array(tailCount.getMappedRange()).set([0, 0, 0, 0, 1, 1]);
+  new Uint32Array(tailCount.getMappedRange()).set([0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1]);
   tailCount.unmap();
+  const exactArgs = ctx.device.createBuffer({
+    label: 'delaunay per-thread pass arguments',
+    size: 12,
+    usage: BufferUsage.INDIRECT | BufferUsage.COPY_DST,
+  });
   const counts = buffer('triangle-offsets', 4 * (n + 1));
   const nt = 2 * n - 2 - h;
   const triangles = buffer('triangles', 12 * nt);
@@ -374,7 +394,9 @@ export async function gpuDelaunayStage(
     'cell scatter',
   );
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
-  const firstRings = Math.min(options.firstPassRings ?? 3, FIRST_PASS_MAX_RINGS, ringLimit);
+  const lanes = options.firstPass !== 'threads';
+  const defaultRings = lanes ? laneRings(n / cells) : 3;
+  const firstRings = Math.min(options.firstPassRings ?? defaultRings, FIRST_PASS_MAX_RINGS, ringLimit);
   const starParams = (rings: number, tail: boolean) => [
     ...[n, star.width, star.height, star.shift, ...star.minWords, rings],
     ...[options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096, tail ? 1 : 0],
@@ -383,25 +405,32 @@ export async function gpuDelaunayStage(
   ];
   // stars unfinished after the first pass's rings go on in the tail pass (over its capacity: always)
   const tail = firstRings < ringLimit;
+  const starBuffers = [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer];
   const shape = firstPassShape(
     options.firstPassCapacity ?? STAR_FIRST_CAPACITY,
     ctx.limits.maxComputeWorkgroupStorageSize,
   );
-  const starBuffers = [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer];
-  await record(
-    'delaunay/stars',
-    [
-      plan(
-        STAR_KERNEL,
-        starParams(firstRings, tail),
-        [...starBuffers, tailList, tailCount],
-        n,
-        shape.lanes,
-        shape,
-      ),
-    ],
-    'stars',
-  );
+  const listBuffers = [...starBuffers, tailList, tailCount];
+  const perThread = (listed: boolean): PlannedDispatch =>
+    plan(STAR_KERNEL, starParams(firstRings, tail), listBuffers, n, shape.lanes, { ...shape, listed });
+  if (lanes) {
+    // a workgroup a star; ties go on to the per-thread pass (indirect: the count is the GPU's)
+    const byLanes = plan(STAR_LANES_KERNEL, starParams(firstRings, tail), listBuffers, n, 1, {
+      candidates: laneCandidates(firstRings, n / cells),
+      rows: 2 * firstRings + 1,
+      exactLanes: shape.lanes,
+    });
+    await record('delaunay/stars', [byLanes], 'stars');
+    // the per-thread pass appends to the tail list: its indirect arguments must be a copy
+    encoder.copyBufferToBuffer(tailCount, 36, exactArgs, 0, 12);
+    await record(
+      'delaunay/stars-exact',
+      [{ ...perThread(true), indirect: { buffer: exactArgs, offset: 0 } }],
+      'stars exact',
+    );
+  } else {
+    await record('delaunay/stars', [perThread(false)], 'stars');
+  }
   // a workgroup a listed star, at most STAR_TAIL_GROUPS (they take the stars in turn): the count
   // is known to the GPU only
   const tailPlan = plan(
@@ -452,6 +481,7 @@ export async function gpuDelaunayStage(
   const emitted = new Uint32Array(emittedBytes.buffer)[0];
   triplesBuffer.destroy();
   tailCount.destroy();
+  exactArgs.destroy();
   upload?.destroy();
 
   const result: DelaunayGpuStats = {
@@ -474,6 +504,7 @@ export async function gpuDelaunayStage(
     hullClips: words[16],
     exactSteps: words[17],
     edits: words[18],
+    tiedSites: words[19],
     cellsVisited: words[9],
     maxCellsVisited: words[10],
     finalChecks: words[11],

@@ -13,11 +13,6 @@ fn prv(t: u32) -> u32 {
   return select(t - 1u, len - 1u, t == 0u);
 }
 
-// l strictly between p and q, all three on one line (distinct): lexicographic order is line order
-fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
-  return (fixed_less(p, l) && fixed_less(l, q)) || (fixed_less(q, l) && fixed_less(l, p));
-}
-
 // the conflict region of pair t: (0, 0, 0, -1) for an infinite pair (every site may conflict)
 fn pair_region(pi: vec4u, t: u32) -> vec4f {
   let a = star_s[t * LANES + slot];

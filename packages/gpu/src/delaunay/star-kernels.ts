@@ -50,15 +50,19 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }`;
 
 /**
- * First pass: builds every site's star, one thread a site (`lanes` a workgroup), up to the ring
- * limit of the params with at most `capacity` entries (see {@link starSearchWgsl} for params and bindings 0–8). With
- * params.tail, a star still unfinished there or overflowing (then from scratch) is appended to the tail list (binding 9, one index a site) counted by binding
- * 10 (six words: the count, then the tail pass's indirect workgroup counts at words 3–5, given as
- * (0, 0, 0, 0, 1, 1)) for the tail kernel.
+ * Per-thread pass: builds a star a thread (`lanes` a workgroup), up to the ring limit of the
+ * params with at most `capacity` entries (see {@link starSearchWgsl} for params and bindings
+ * 0–8): every site's (the `'threads'` first pass), or (`listed`) those the pass by lanes handed
+ * over, listed in binding 9 after its first n entries and counted in binding 10 word 6 (the
+ * dispatch is indirect, words 9–11). With params.tail, a star still unfinished there or
+ * overflowing (then from scratch) is appended to the tail list (binding 9, its first n entries)
+ * counted by binding 10 (twelve words: the count, then the tail pass's indirect workgroup counts
+ * at words 3–5, given as (0, 0, 0, 0, 1, 1), then the handed-over stars' count and workgroups
+ * likewise) for the tail kernel.
  */
-export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number }> = {
+export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number; listed: boolean }> = {
   name: 'delaunay/stars',
-  source: ({ capacity, lanes }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
+  source: ({ capacity, lanes, listed }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
 @group(0) @binding(9) var<storage, read_write> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read_write> tail_count: array<atomic<u32>>;
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
@@ -70,16 +74,22 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   slot = lid;
   workgroupBarrier();
   let thread = thread_index(wid, nwg, lid, ${lanes}u);
+  ${
+    listed
+      ? `// the stars the pass by lanes handed over (after the tail list's n entries)
+  if (thread < atomicLoad(&tail_count[6])) {
+    build_star(tail_list[params.sites + thread]);
+  }`
+      : `// threads take the sites in cell order: neighbouring threads search neighbouring cells
   if (thread < params.sites) {
-    build_star(thread);
+    build_star(cell_sites[thread]);
+  }`
   }
   workgroupBarrier();
   flush_stats(lid);
 }
 
-fn build_star(thread: u32) {
-  // threads take the sites in cell order: neighbouring threads search neighbouring cells
-  let i = cell_sites[thread];
+fn build_star(i: u32) {
   let pi = sites[i];
   len = 0u;
   npend = NO_SKIP;

@@ -4,6 +4,11 @@
  * search, never the topology. Part of the star module (`starSearchWgsl` assembles it).
  */
 export const STAR_REGION_WGSL = /* wgsl */ `
+// 2R < r cells, conservatively: false whenever unsure (it only decides when to stop searching)
+const RADIUS_SLACK: f32 = 3.814697265625e-6; // 2^-18, covers conversion and product roundings
+const RADIUS_MARGIN: f32 = 1.0009765625; // 1 + 2^-10
+const CELL_MARGIN: f32 = 0.0009765625; // 2^-10 cells: the site's position inside its cell
+
 // v · 2^−k for an i128 v, |v| truncated to 24 significant bits (relative error below 2^−23);
 // the caller keeps the exponent normal
 fn i128_to_f32_scaled(v: vec4u, k: i32) -> f32 {
@@ -227,5 +232,21 @@ fn hull_clip_box(region: vec4f, pi: vec4u, f: vec2f) -> vec4f {
   }
   let slack = vec2f(CELL_MARGIN + RADIUS_SLACK * f32(params.grid_w + params.grid_h));
   return vec4f(b.xy - slack, b.zw + slack);
+}
+
+// The bounding box of what a star pair's conflict region (\`conflict_region\`, with its disk's box)
+// may still hold outside rings 0..r around the site's cell (cx, cy): inside the grid, the hull
+// (half-planes) and the disk's box; empty (lo > hi) when nothing unsearched can conflict.
+fn unsearched_box(region: vec4f, disk_box: vec4f, pi: vec4u, f: vec2f, r: i32, cx: i32, cy: i32) -> vec4f {
+  let grid_lo = vec2f(f32(-cx), f32(-cy));
+  let grid_hi = vec2f(f32(i32(params.grid_w) - cx), f32(i32(params.grid_h) - cy));
+  let grid_box = region_box(region, grid_lo, grid_hi);
+  let clip = hull_clip_box(region, pi, f);
+  // a half-plane region is still inside its disk's box when the disk is known
+  let box = vec4f(max(max(grid_box.xy, clip.xy), disk_box.xy), min(min(grid_box.zw, clip.zw), disk_box.zw));
+  if (any(box.xy > box.zw) || region_searched(region, box, r, cx, cy)) {
+    return vec4f(1.0, 1.0, 0.0, 0.0);
+  }
+  return box;
 }
 `;

@@ -1,9 +1,8 @@
 /**
- * The rings of bucket cells around a site's cell (cut to the grid, the pending regions' box and
- * the spans they cross on each side) and the finality check after a ring. Part of the star module
- * (`starSearchWgsl` assembles it).
+ * A site's bucket cell and the block of rings around it: what every star pass needs of the grid
+ * (params: `min_x`, `min_y`, `shift`, `grid_w`, `grid_h`).
  */
-export const STAR_RING_WGSL = /* wgsl */ `
+export const STAR_CELL_WGSL = /* wgsl */ `
 // the site's bucket cell, and its position inside it in cells (the low bits below the shift)
 struct SiteCell { c: vec2i, f: vec2f }
 
@@ -18,6 +17,18 @@ fn site_cell(pi: vec4u) -> SiteCell {
   return SiteCell(c, f);
 }
 
+// rings 0..r around (cx, cy) cover the grid
+fn ring_covers_grid(r: i32, cx: i32, cy: i32) -> bool {
+  return cx <= r && cy <= r && cx + r + 1 >= i32(params.grid_w) && cy + r + 1 >= i32(params.grid_h);
+}
+`;
+
+/**
+ * The rings of bucket cells around a site's cell (cut to the grid, the pending regions' box and
+ * the spans they cross on each side) and the finality check after a ring. Part of the star module
+ * (`starSearchWgsl` assembles it).
+ */
+export const STAR_RING_WGSL = /* wgsl */ `${STAR_CELL_WGSL}
 // The cells of ring r around the site's cell (cx, cy) to visit: inside the grid and, once the star
 // is closed, inside the bounding box of the pending regions and, on each side of the ring, within
 // the span of cells the pending regions cross there. In visiting order: row −r (top), row r
@@ -139,11 +150,6 @@ fn ring_cell(g: RingCells, k: u32) -> vec2i {
     return vec2i(-g.r, g.left_y0 + i32(j));
   }
   return vec2i(g.r, g.right_y0 + i32(j - g.left));
-}
-
-// rings 0..r around (cx, cy) cover the grid
-fn ring_covers_grid(r: i32, cx: i32, cy: i32) -> bool {
-  return cx <= r && cy <= r && cx + r + 1 >= i32(params.grid_w) && cy + r + 1 >= i32(params.grid_h);
 }
 
 // After ring r: STATUS_FINAL, a failure status, or 0 to search on. While the closed star has not

@@ -60,9 +60,10 @@ export const STAR_HULL_SEEDED = 128;
  * (narrowing its pending regions) summed over sites, sites handed from the first pass to the
  * cooperative tail pass, half-plane conflict regions computed, half-plane regions clipped by the
  * hull (a loop over the hull's vertices each), exact steps of an insertion (candidates the float
- * regions let through), edits of a star (insertions that changed it).
+ * regions let through), edits of a star (insertions that changed it), stars the first pass by
+ * lanes handed to the per-thread pass (a float tie).
  */
-export const STAR_STATS_WORDS = 19;
+export const STAR_STATS_WORDS = 20;
 
 /** Constants and helpers of every star kernel. */
 export const STAR_COMMON_WGSL = /* wgsl */ `
@@ -78,6 +79,11 @@ const STATUS_BUDGET: u32 = ${STAR_BUDGET}u;
 const HULL_SEEDED: u32 = ${STAR_HULL_SEEDED}u;
 const RESTART: u32 = ${STAR_RESTART}u;
 const STATUS_BITS: u32 = ${STAR_HULL_SEEDED - 1}u;
+
+// l strictly between p and q, all three on one line (distinct): lexicographic order is line order
+fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
+  return (fixed_less(p, l) && fixed_less(l, q)) || (fixed_less(q, l) && fixed_less(l, p));
+}
 `;
 
 /**
@@ -155,10 +161,6 @@ var<private> pend_lo: vec2f;
 var<private> pend_hi: vec2f;
 const NO_SKIP: u32 = 0xffffffffu; // npend: the star has an open wedge to close, visit every cell
 
-// 2R < r cells, conservatively: false whenever unsure (it only decides when to stop searching)
-const RADIUS_SLACK: f32 = 3.814697265625e-6; // 2^-18, covers conversion and product roundings
-const RADIUS_MARGIN: f32 = 1.0009765625; // 1 + 2^-10
-const CELL_MARGIN: f32 = 0.0009765625; // 2^-10 cells: the site's position inside its cell
 ${STAR_INSERT_WGSL}
 ${STAR_REGION_WGSL}
 ${STAR_RING_WGSL}
@@ -211,13 +213,8 @@ fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, comple
       npend = NO_SKIP;
       return 0;
     }
-    let grid_lo = vec2f(f32(-cx), f32(-cy));
-    let grid_hi = vec2f(f32(i32(params.grid_w) - cx), f32(i32(params.grid_h) - cy));
-    let grid_box = region_box(region, grid_lo, grid_hi);
-    let clip = hull_clip_box(region, pi, f);
-    // a half-plane region is still inside its disk's box when the disk is known
-    let box = vec4f(max(max(grid_box.xy, clip.xy), disk_box.xy), min(min(grid_box.zw, clip.zw), disk_box.zw));
-    if (all(box.xy <= box.zw) && !region_searched(region, box, r, cx, cy)) {
+    let box = unsearched_box(region, disk_box, pi, f, r, cx, cy);
+    if (all(box.xy <= box.zw)) {
       if (npend == PEND_CAP) {
         return 0; // not final; a pass keeping no pending regions learns no more (npend unused)
       }
