@@ -13,7 +13,8 @@
 // GPU-host packing script: `pack.sh bench/gpu/delaunay.ts`, then
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
-// DELAUNAY_FIRST_PASS=lanes,threads runs each case with each first-pass kernel;
+// DELAUNAY_FIRST_PASS=lanes,threads runs each case with each first-pass kernel, DELAUNAY_SLOTS=1,2,4
+// with each count of stars a workgroup of the first pass by lanes;
 // DELAUNAY_FIRST_RINGS=2,3 runs each case with each first-pass ring count (default: the
 // library's; at most 8 are taken); likewise DELAUNAY_CAPACITY=8,16 for the first pass's star
 // capacity, DELAUNAY_SCAN=1,8,64 for its scan steps, DELAUNAY_PER_CELL=1,2,4 for the sites a
@@ -100,6 +101,7 @@ function emptyCircleFailures(sites: Float64Array, triangles: Uint32Array, halfed
 const knobs = [
   ['DELAUNAY_FIRST_PASS', 'firstPass', 'first pass'],
   ['DELAUNAY_FIRST_RINGS', 'firstPassRings', 'first rings'],
+  ['DELAUNAY_SLOTS', 'starsPerWorkgroup', 'stars a workgroup'],
   ['DELAUNAY_CAPACITY', 'firstPassCapacity', 'capacity'],
   ['DELAUNAY_SCAN', 'firstPassScan', 'scan'],
   ['DELAUNAY_PER_CELL', 'sitesPerCell', 'per cell'],

@@ -35,7 +35,7 @@ import {
   STAR_STATS_WORDS,
   STAR_WORKGROUP_SIZE,
 } from './star-kernels.js';
-import { laneCandidates, laneRings, STAR_LANES_KERNEL } from './star-lanes-kernel.js';
+import { laneCandidates, laneRings, laneSlots, STAR_LANES_KERNEL } from './star-lanes-kernel.js';
 import { STAR_TAIL_KERNEL } from './star-tail-kernel.js';
 
 /** Most rings the first pass inserts whole (its work grows with their square). */
@@ -66,6 +66,11 @@ export interface DelaunayGpuOptions {
    * comparison; `firstPassCapacity` and `firstPassScan` apply to it only).
    */
   firstPass?: 'lanes' | 'threads';
+  /**
+   * Stars a workgroup of the first pass by lanes builds together, 32 lanes each (fewer when
+   * their workgroup memory does not fit the device). Default 2.
+   */
+  starsPerWorkgroup?: number;
   /**
    * Entries a first-pass star may hold (the workgroup memory of its pass scales with it), at most
    * `STAR_CAPACITY`; larger stars start again in the tail pass. Default `STAR_FIRST_CAPACITY`.
@@ -415,10 +420,19 @@ export async function gpuDelaunayStage(
     plan(STAR_KERNEL, starParams(firstRings, tail), listBuffers, n, shape.lanes, { ...shape, listed });
   if (lanes) {
     // a workgroup a star; ties go on to the per-thread pass (indirect: the count is the GPU's)
-    const byLanes = plan(STAR_LANES_KERNEL, starParams(firstRings, tail), listBuffers, n, 1, {
-      candidates: laneCandidates(firstRings, n / cells),
-      rows: 2 * firstRings + 1,
+    const candidates = laneCandidates(firstRings, n / cells);
+    const rows = 2 * firstRings + 1;
+    const slots = laneSlots(
+      options.starsPerWorkgroup ?? 2,
+      candidates,
+      rows,
+      ctx.limits.maxComputeWorkgroupStorageSize,
+    );
+    const byLanes = plan(STAR_LANES_KERNEL, starParams(firstRings, tail), listBuffers, n, slots, {
+      candidates,
+      rows,
       exactLanes: shape.lanes,
+      slots,
     });
     await record('delaunay/stars', [byLanes], 'stars');
     // the per-thread pass appends to the tail list: its indirect arguments must be a copy

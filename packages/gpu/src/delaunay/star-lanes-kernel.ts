@@ -4,8 +4,8 @@ import { STAR_REGION_WGSL } from './star-region-wgsl.js';
 import { STAR_CELL_WGSL } from './star-ring-wgsl.js';
 import { STAR_COMMON_WGSL, STAR_STATS_WORDS } from './star-search-wgsl.js';
 
-/** Threads of a first-pass workgroup, which builds one star: a lane a candidate. */
-export const STAR_LANES = 64;
+/** Lanes of a first-pass star (a warp's width on NVIDIA). */
+export const STAR_LANES = 32;
 
 /** Candidates the first pass's block of rings aims at (ADR 0013). */
 const BLOCK_SITES = 45;
@@ -23,12 +23,26 @@ export function laneRings(sitesPerCell: number): number {
 
 /**
  * Candidates a first-pass star may take from rings 0..`rings` of cells of about `sitesPerCell`
- * sites: four times the expected count, a multiple of the lanes, at most 1024 (a block holding
- * more, e.g. a dense cluster, starts again in the tail pass).
+ * sites: twice the expected count, a multiple of the lanes, at most 1024 (a denser block is taken
+ * with fewer rings; one too dense even alone, a cluster, starts again in the tail pass).
  */
 export function laneCandidates(rings: number, sitesPerCell: number): number {
   const expected = (2 * rings + 1) ** 2 * sitesPerCell;
-  return Math.min(1024, Math.max(STAR_LANES, Math.ceil((4 * expected) / STAR_LANES) * STAR_LANES));
+  return Math.min(1024, Math.max(2 * STAR_LANES, Math.ceil((2 * expected) / STAR_LANES) * STAR_LANES));
+}
+
+/** Workgroup memory of a first-pass star of `candidates` candidates and `rows` rows, bytes. */
+const slotBytes = (candidates: number, rows: number): number => 24 * candidates + 8 * rows + 48;
+
+/**
+ * Stars a first-pass workgroup builds together (2 by default: a workgroup's barriers and
+ * latency are shared, and the GPU's limit on resident workgroups holds twice the stars), fewer
+ * when their workgroup memory would exceed `workgroupBytes`.
+ */
+export function laneSlots(wanted: number, candidates: number, rows: number, workgroupBytes: number): number {
+  let slots = Math.max(1, Math.floor(wanted));
+  while (slots > 1 && slots * slotBytes(candidates, rows) + 256 > workgroupBytes) slots--;
+  return slots;
 }
 
 /**
@@ -54,11 +68,17 @@ export function laneCandidates(rings: number, sitesPerCell: number): number {
  * Params and bindings 0–10 as the tail pass's and `starSearchWgsl`'s; one workgroup a site (in
  * cell order), `candidates` candidates at most.
  */
-export const STAR_LANES_KERNEL: KernelSpec<{ candidates: number; rows: number; exactLanes: number }> = {
+export const STAR_LANES_KERNEL: KernelSpec<{
+  candidates: number;
+  rows: number;
+  exactLanes: number;
+  slots: number;
+}> = {
   name: 'delaunay/stars-lanes',
-  source: ({ candidates, rows, exactLanes }) => /* wgsl */ `${STAR_COMMON_WGSL}
+  source: ({ candidates, rows, exactLanes, slots }) => /* wgsl */ `${STAR_COMMON_WGSL}
 const EXACT_LANES: u32 = ${exactLanes}u; // threads a workgroup of the per-thread pass
-const W: u32 = ${STAR_LANES}u;
+const L: u32 = ${STAR_LANES}u; // lanes a star
+const SLOTS: u32 = ${slots}u; // stars a workgroup
 const KCAP: u32 = ${candidates}u;
 const ROWS: u32 = ${rows}u; // rows of the largest block (2 · rings + 1)
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
@@ -96,28 +116,33 @@ const ROUND: f32 = 4.76837158203125e-7; // 2^-21
 const MARGIN: f32 = 1.0009765625;
 const FLOOR: f32 = 1e-35;
 
-// the candidates nearest first (slot 0: the site itself): site, offset from the site in cells,
+// per star (SLOTS a workgroup, KCAP entries each): the candidates nearest first (entry 0: the site itself): site, offset from the site in cells,
 // squared length of the offset
-var<workgroup> cand_id: array<u32, KCAP>;
-var<workgroup> cand_d: array<vec2f, KCAP>;
-var<workgroup> cand_r: array<f32, KCAP>;
+var<workgroup> cand_id: array<u32, SLOTS * KCAP>;
+var<workgroup> cand_d: array<vec2f, SLOTS * KCAP>;
+var<workgroup> cand_r: array<f32, SLOTS * KCAP>;
 // in block order while sorting (site, squared length's bits), then the lane results: the
 // neighbours' slots before and after each candidate, NO_SLOT or DEAD
-var<workgroup> cand_prev: array<u32, KCAP>;
-var<workgroup> cand_next: array<u32, KCAP>;
-var<workgroup> row_first: array<u32, ROWS>; // the block's rows: first entry in cell_sites
-var<workgroup> row_base: array<u32, ROWS + 1u>; // candidates before the row
-var<workgroup> wg_k: u32;
-var<workgroup> wg_block: u32; // candidates from the block (the hull neighbours after them)
-var<workgroup> wg_self: u32;
-var<workgroup> wg_neighbours: atomic<u32>;
-var<workgroup> wg_open_before: atomic<u32>; // neighbours with no bound before them
-var<workgroup> wg_open_after: atomic<u32>;
-var<workgroup> wg_first: atomic<u32>; // walk start: the lowest neighbour slot with none before, else the lowest
-var<workgroup> wg_not_final: atomic<u32>;
-var<workgroup> wg_status: u32;
-var<workgroup> wg_tests: atomic<u32>;
-var<workgroup> wg_uncertain: atomic<u32>;
+var<workgroup> cand_prev: array<u32, SLOTS * KCAP>;
+var<workgroup> cand_next: array<u32, SLOTS * KCAP>;
+var<workgroup> row_first: array<u32, SLOTS * ROWS>; // the block's rows: first entry in cell_sites
+var<workgroup> row_base: array<u32, SLOTS * (ROWS + 1u)>; // candidates before the row
+// a star's (slot's) block: rings, candidates (the block's, then its hull neighbours)
+var<workgroup> s_ring: array<i32, SLOTS>;
+var<workgroup> s_k: array<u32, SLOTS>;
+var<workgroup> s_block: array<u32, SLOTS>;
+var<workgroup> s_neighbours: array<atomic<u32>, SLOTS>;
+var<workgroup> s_open_before: array<atomic<u32>, SLOTS>; // neighbours with no bound before them
+var<workgroup> s_open_after: array<atomic<u32>, SLOTS>;
+var<workgroup> s_first: array<atomic<u32>, SLOTS>; // walk start: the lowest neighbour slot with none before
+var<workgroup> s_not_final: array<atomic<u32>, SLOTS>;
+var<workgroup> s_status: array<u32, SLOTS>;
+var<workgroup> s_tests: array<atomic<u32>, SLOTS>;
+var<workgroup> s_uncertain: array<atomic<u32>, SLOTS>;
+// this thread's star (its slot in the workgroup), lane, and the slot's first candidate entry
+var<private> slot: u32;
+var<private> lane: u32;
+var<private> kb: u32;
 var<workgroup> wg_stats: array<atomic<u32>, ${STAR_STATS_WORDS}>;
 
 // a lane's tightest bound on one side: its slot, and its fraction N / C with their error bounds
@@ -152,26 +177,27 @@ fn reach_of(a: vec2f, p: Bound, q: Bound) -> f32 {
   return min(3e38, 4.0 * MARGIN * MARGIN * dot(a, a) * (0.25 + t * t));
 }
 
-@compute @workgroup_size(${STAR_LANES})
+@compute @workgroup_size(${STAR_LANES * slots})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
         @builtin(local_invocation_index) lid: u32) {
-  let star = wid.y * nwg.x + wid.x; // uniform: one star a workgroup
-  if (star >= params.sites) {
-    return;
-  }
+  slot = lid / L;
+  lane = lid % L;
+  kb = slot * KCAP;
+  let star = (wid.y * nwg.x + wid.x) * SLOTS + slot;
+  let has_star = star < params.sites;
   if (lid < ${STAR_STATS_WORDS}u) {
     atomicStore(&wg_stats[lid], 0u);
   }
-  if (lid == 0u) {
-    atomicStore(&wg_neighbours, 0u);
-    atomicStore(&wg_open_before, 0u);
-    atomicStore(&wg_open_after, 0u);
-    atomicStore(&wg_first, NO_SLOT);
-    atomicStore(&wg_not_final, 0u);
-    atomicStore(&wg_tests, 0u);
-    atomicStore(&wg_uncertain, 0u);
+  if (lane == 0u) {
+    atomicStore(&s_neighbours[slot], 0u);
+    atomicStore(&s_open_before[slot], 0u);
+    atomicStore(&s_open_after[slot], 0u);
+    atomicStore(&s_first[slot], NO_SLOT);
+    atomicStore(&s_not_final[slot], 0u);
+    atomicStore(&s_tests[slot], 0u);
+    atomicStore(&s_uncertain[slot], 0u);
   }
-  build_star(cell_sites[star], lid);
+  build_star(select(0u, cell_sites[min(star, params.sites - 1u)], has_star), has_star);
   workgroupBarrier();
   if (lid < ${STAR_STATS_WORDS}u) {
     let v = atomicLoad(&wg_stats[lid]);
@@ -185,7 +211,50 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }
 }
 
-fn build_star(i: u32, lid: u32) {
+// the block of rings 0..r around cell (cx, cy), cut to the grid
+struct Block { lo: vec2i, hi: vec2i, rows: u32, width: u32 }
+
+fn block_of(r: i32, cx: i32, cy: i32) -> Block {
+  let lo = vec2i(max(cx - r, 0), max(cy - r, 0));
+  let hi = vec2i(min(cx + r, i32(params.grid_w) - 1), min(cy + r, i32(params.grid_h) - 1));
+  return Block(lo, hi, u32(hi.y - lo.y + 1), u32(hi.x - lo.x + 1));
+}
+
+// row y of the block as a run of cell_sites (cells in row-major order): its start, and its count
+// at row_base[y + 1] (summed by block_total)
+fn block_row(g: Block, y: u32) {
+  let c = u32(g.lo.y + i32(y)) * params.grid_w + u32(g.lo.x);
+  row_first[slot * ROWS + y] = cell_start[c];
+  row_base[slot * (ROWS + 1u) + y + 1u] = cell_start[c + g.width] - cell_start[c];
+}
+
+// (one lane) the rows' counts summed in place; the block's candidates and, with the hull
+// neighbours outside it (their edges are Delaunay), all of them (those stored from KCAP on are not)
+fn block_total(g: Block, hull: vec2u) -> vec2u {
+  row_base[slot * (ROWS + 1u)] = 0u;
+  for (var y = 1u; y <= g.rows; y++) {
+    row_base[slot * (ROWS + 1u) + y] += row_base[slot * (ROWS + 1u) + y - 1u];
+  }
+  let b = row_base[slot * (ROWS + 1u) + g.rows];
+  var k = b;
+  for (var e = 0u; e < 2u; e++) {
+    let h = select(hull.y, hull.x, e == 0u);
+    if (h != 0u) {
+      let c = site_cell(sites[h - 1u]).c;
+      if (any(c < g.lo) || any(c > g.hi)) {
+        if (k < KCAP) {
+          cand_prev[kb + k] = h - 1u;
+        }
+        k++;
+      }
+    }
+  }
+  return vec2u(b, k);
+}
+
+// Every thread of the workgroup runs every barrier; a slot without a star (past the sites) or
+// whose star is decided early (\`done\`) skips the work between them.
+fn build_star(i: u32, has_star: bool) {
   let pi = sites[i];
   let at = site_cell(pi);
   let cx = at.c.x;
@@ -193,104 +262,80 @@ fn build_star(i: u32, lid: u32) {
   let f = at.f;
   let hull = hull_nbr[i];
   // rings 0..r: params.max_ring, fewer where the block holds more candidates than the pass can
-  // (a dense cluster; the tail pass goes on from the next ring)
-  var r = i32(params.max_ring);
-  var lo: vec2i;
-  var hi: vec2i;
-  var rows: u32;
-  var width: u32;
-  var k_all: u32;
-  var block: u32;
-  loop {
-    lo = vec2i(max(cx - r, 0), max(cy - r, 0));
-    hi = vec2i(min(cx + r, i32(params.grid_w) - 1), min(cy + r, i32(params.grid_h) - 1));
-    rows = u32(hi.y - lo.y + 1);
-    width = u32(hi.x - lo.x + 1);
-    // the block's rows are runs of cell_sites (cells in row-major order)
-    if (lid < rows) {
-      let c = u32(lo.y + i32(lid)) * params.grid_w + u32(lo.x);
-      row_first[lid] = cell_start[c];
-      row_base[lid + 1u] = cell_start[c + width] - cell_start[c];
-    }
-    workgroupBarrier();
-    if (lid == 0u) {
-      row_base[0] = 0u;
-      for (var y = 1u; y <= rows; y++) {
-        row_base[y] += row_base[y - 1u];
-      }
-      let b = row_base[rows];
-      var k = b;
-      // the hull neighbours (their edges are Delaunay) when outside the block
-      for (var e = 0u; e < 2u; e++) {
-        let h = select(hull.y, hull.x, e == 0u);
-        if (h != 0u) {
-          let c = site_cell(sites[h - 1u]).c;
-          if (any(c < lo) || any(c > hi)) {
-            if (k < KCAP) {
-              cand_prev[k] = h - 1u;
-            }
-            k++;
-          }
-        }
-      }
-      wg_block = b;
-      wg_k = k;
-      wg_status = 0u;
-    }
-    k_all = workgroupUniformLoad(&wg_k);
-    block = workgroupUniformLoad(&wg_block);
-    if (k_all <= KCAP || r == 0) {
-      break;
-    }
-    r--;
+  // (a dense cluster, counted again by one lane; the tail pass goes on from the next ring)
+  var g = block_of(i32(params.max_ring), cx, cy);
+  if (has_star && lane < g.rows) {
+    block_row(g, lane);
   }
-  if (k_all > KCAP) {
-    // a block denser than the pass holds (a cluster): the tail pass builds the star from scratch
-    if (lid == 0u) {
+  workgroupBarrier();
+  if (has_star && lane == 0u) {
+    var r = i32(params.max_ring);
+    var total = block_total(g, hull);
+    while (total.y > KCAP && r > 0) {
+      r--;
+      g = block_of(r, cx, cy);
+      for (var y = 0u; y < g.rows; y++) {
+        block_row(g, y);
+      }
+      total = block_total(g, hull);
+    }
+    s_ring[slot] = r;
+    s_block[slot] = total.x;
+    s_k[slot] = total.y;
+  }
+  workgroupBarrier();
+  let r = s_ring[slot];
+  g = block_of(r, cx, cy);
+  let k_all = s_k[slot];
+  let block = s_block[slot];
+  var done = !has_star;
+  if (!done && k_all > KCAP) {
+    // a block denser than the pass holds even alone (a cluster): the tail pass builds the star
+    if (lane == 0u) {
       star_info[i] = vec2u(0u, STATUS_OVERFLOW | (RESTART << 8u));
       to_tail(i);
       atomicAdd(&wg_stats[5], k_all - 1u);
       atomicMax(&wg_stats[7], k_all - 1u);
     }
-    return;
+    done = true;
   }
   // every candidate's site and distance, in block order
-  for (var s = lid; s < k_all; s += W) {
+  for (var s = lane; s < k_all && !done; s += L) {
     if (s < block) {
       var y = 0u;
-      while (row_base[y + 1u] <= s) {
+      while (row_base[slot * (ROWS + 1u) + y + 1u] <= s) {
         y++;
       }
-      cand_prev[s] = cell_sites[row_first[y] + s - row_base[y]];
+      cand_prev[kb + s] = cell_sites[row_first[slot * ROWS + y] + s - row_base[slot * (ROWS + 1u) + y]];
     }
-    let d = cells_between(pi, sites[cand_prev[s]]);
+    let d = cells_between(pi, sites[cand_prev[kb + s]]);
     // a non-negative f32's bits order as the float does
-    cand_next[s] = bitcast<u32>(dot(d, d));
+    cand_next[kb + s] = bitcast<u32>(dot(d, d));
   }
   workgroupBarrier();
   // nearest first (ties by block order): a rank a lane, O(candidates) each
-  for (var s = lid; s < k_all; s += W) {
-    let dist = cand_next[s];
+  for (var s = lane; s < k_all && !done; s += L) {
+    let dist = cand_next[kb + s];
     var rank = 0u;
     for (var k = 0u; k < k_all; k++) {
-      let q = cand_next[k];
+      let q = cand_next[kb + k];
       rank += u32(q < dist || (q == dist && k < s));
     }
-    let id = cand_prev[s];
-    cand_id[rank] = id;
-    cand_d[rank] = cells_between(pi, sites[id]);
-    cand_r[rank] = bitcast<f32>(dist);
+    let id = cand_prev[kb + s];
+    cand_id[kb + rank] = id;
+    cand_d[kb + rank] = cells_between(pi, sites[id]);
+    cand_r[kb + rank] = bitcast<f32>(dist);
   }
   workgroupBarrier();
   let me = 0u; // the site itself: the only candidate at distance 0
   var tests = 0u;
   var uncertain = false;
-  for (var base = 0u; base < k_all; base += W) {
-    let s = base + lid;
+  for (var base = 0u; base < k_all && !done; base += L) {
+    let s = base + lane;
     var live = s < k_all && s != me;
     var a = vec2f(0.0);
     if (live) {
-      a = cand_d[s];
+      a = cand_d[kb + s];
     }
     var before = Bound(NO_SLOT, 0.0, 0.0, 0.0, 0.0); // the tightest right of i→j: a lower bound
     var after = Bound(NO_SLOT, 0.0, 0.0, 0.0, 0.0); // the tightest left: an upper bound
@@ -300,14 +345,14 @@ fn build_star(i: u32, lid: u32) {
     var reach = 3e38;
     for (var k = 1u; k < k_all; k++) {
       // (a tie anywhere sends the whole star to the per-thread pass: every lane stops)
-      if (!live || cand_r[k] > reach || atomicLoad(&wg_uncertain) != 0u) {
+      if (!live || cand_r[kb + k] > reach || atomicLoad(&s_uncertain[slot]) != 0u) {
         break;
       }
       if (k == s) {
         continue;
       }
       tests++;
-      let b = cand_d[k];
+      let b = cand_d[kb + k];
       // k bounds the bisector x = a/2 + t·(−a.y, a.x) by t·C ≤ N/2, C = a × b, N = |b|² − a·b
       let c1 = a.x * b.y;
       let c2 = a.y * b.x;
@@ -322,7 +367,7 @@ fn build_star(i: u32, lid: u32) {
       if (side == 0) {
         // nearly or exactly collinear with i and j: the exact predicates decide (another pass)
         uncertain = true;
-        atomicStore(&wg_uncertain, 1u);
+        atomicStore(&s_uncertain[slot], 1u);
         break;
       }
       let left = side > 0;
@@ -338,7 +383,7 @@ fn build_star(i: u32, lid: u32) {
         if (sign == 0) {
           // nearly or exactly cocircular (i, j, k, bound): the exact predicates decide
           uncertain = true;
-        atomicStore(&wg_uncertain, 1u);
+        atomicStore(&s_uncertain[slot], 1u);
           break;
         }
         take = sign < 0;
@@ -364,55 +409,57 @@ fn build_star(i: u32, lid: u32) {
       uncertain = uncertain || sign == 0;
     }
     if (s < k_all) {
-      cand_prev[s] = select(DEAD, before.slot, live);
-      cand_next[s] = select(DEAD, after.slot, live);
+      cand_prev[kb + s] = select(DEAD, before.slot, live);
+      cand_next[kb + s] = select(DEAD, after.slot, live);
     }
     if (live) {
-      atomicAdd(&wg_neighbours, 1u);
+      atomicAdd(&s_neighbours[slot], 1u);
       if (before.slot == NO_SLOT) {
-        atomicAdd(&wg_open_before, 1u);
-        atomicMin(&wg_first, s);
+        atomicAdd(&s_open_before[slot], 1u);
+        atomicMin(&s_first[slot], s);
       }
       if (after.slot == NO_SLOT) {
-        atomicAdd(&wg_open_after, 1u);
+        atomicAdd(&s_open_after[slot], 1u);
       }
     }
   }
-  atomicAdd(&wg_tests, tests);
+  atomicAdd(&s_tests[slot], tests);
   if (uncertain) {
-    atomicStore(&wg_uncertain, 1u);
+    atomicStore(&s_uncertain[slot], 1u);
   }
-  if (workgroupUniformLoad(&wg_uncertain) != 0u) {
+  workgroupBarrier();
+  if (!done && atomicLoad(&s_uncertain[slot]) != 0u) {
     // a tie or a near-tie the floats cannot decide: the per-thread pass builds this star with
     // the exact predicates (listed after the tail list's n entries)
-    if (lid == 0u) {
+    if (lane == 0u) {
       let k = atomicAdd(&tail_count[6], 1u);
       tail_list[params.sites + k] = i;
       atomicMax(&tail_count[9], k / EXACT_LANES + 1u);
       atomicAdd(&wg_stats[19], 1u);
-      atomicAdd(&wg_stats[3], atomicLoad(&wg_tests));
+      atomicAdd(&wg_stats[3], atomicLoad(&s_tests[slot]));
     }
-    return;
+    done = true;
   }
   // the star: the neighbours linked by their bounds, from the one with none before it (an open
   // wedge ends the list: NONE) or from the lowest slot round to it
-  if (lid == 0u) {
-    wg_status = link_star(i);
+  if (!done && lane == 0u) {
+    s_status[slot] = link_star(i);
   }
-  let linked = workgroupUniformLoad(&wg_status);
+  workgroupBarrier();
+  let linked = s_status[slot];
   // each neighbour's triangle with its next: no unsearched cell may hold a site in its circle
-  if (linked == 0u && !ring_covers_grid(r, cx, cy)) {
-    for (var s = lid; s < k_all; s += W) {
-      let t = cand_next[s];
+  if (!done && linked == 0u && !ring_covers_grid(r, cx, cy)) {
+    for (var s = lane; s < k_all; s += L) {
+      let t = cand_next[kb + s];
       if (t < DEAD) {
         var disk_box: vec4f;
-        let region = conflict_region(pi, sites[cand_id[s]], sites[cand_id[t]], f, &disk_box);
+        let region = conflict_region(pi, sites[cand_id[kb + s]], sites[cand_id[kb + t]], f, &disk_box);
         if (region.w < 0.0) {
-          atomicOr(&wg_not_final, 1u);
+          atomicOr(&s_not_final[slot], 1u);
         } else {
           let box = unsearched_box(region, disk_box, pi, f, r, cx, cy);
           if (all(box.xy <= box.zw)) {
-            atomicOr(&wg_not_final, 1u);
+            atomicOr(&s_not_final[slot], 1u);
           }
         }
       }
@@ -421,10 +468,10 @@ fn build_star(i: u32, lid: u32) {
   atomicAdd(&wg_stats[15], half_planes);
   atomicAdd(&wg_stats[16], hull_clips);
   workgroupBarrier();
-  if (lid == 0u) {
+  if (!done && lane == 0u) {
     var status = linked;
     if (status == 0u) {
-      status = select(STATUS_FINAL, STATUS_RING_LIMIT, atomicLoad(&wg_not_final) != 0u || wg_open_wrong(hull));
+      status = select(STATUS_FINAL, STATUS_RING_LIMIT, atomicLoad(&s_not_final[slot]) != 0u || wg_open_wrong(hull));
     }
     let len = select(0u, star_info_len, status == STATUS_FINAL || status == STATUS_RING_LIMIT);
     var ring = u32(r);
@@ -434,11 +481,11 @@ fn build_star(i: u32, lid: u32) {
     }
     star_info[i] = vec2u(len, status | (min(ring, 0xffffffu) << 8u));
     let seen = k_all - 1u;
-    atomicAdd(&wg_stats[3], atomicLoad(&wg_tests));
+    atomicAdd(&wg_stats[3], atomicLoad(&s_tests[slot]));
     atomicAdd(&wg_stats[5], seen);
     atomicMax(&wg_stats[7], seen);
-    atomicAdd(&wg_stats[9], rows * width);
-    atomicMax(&wg_stats[10], rows * width);
+    atomicAdd(&wg_stats[9], g.rows * g.width);
+    atomicMax(&wg_stats[10], g.rows * g.width);
     if (tail) {
       to_tail(i);
     } else {
@@ -463,18 +510,18 @@ var<private> star_last: u32;
 // cycle or chain through every neighbour (or exceed the stars' stride): the tail pass starts it
 // again by insertion.
 fn link_star(i: u32) -> u32 {
-  let count = atomicLoad(&wg_neighbours);
-  let open = atomicLoad(&wg_open_before);
-  if (open > 1u || atomicLoad(&wg_open_after) != open || count == 0u) {
+  let count = atomicLoad(&s_neighbours[slot]);
+  let open = atomicLoad(&s_open_before[slot]);
+  if (open > 1u || atomicLoad(&s_open_after[slot]) != open || count == 0u) {
     return STATUS_OVERFLOW;
   }
   if (count + open > STRIDE) {
     return STATUS_OVERFLOW;
   }
-  var start = atomicLoad(&wg_first);
+  var start = atomicLoad(&s_first[slot]);
   if (open == 0u) {
-    for (var s = 0u; s < wg_k; s++) {
-      if (cand_next[s] < DEAD) {
+    for (var s = 0u; s < s_k[slot]; s++) {
+      if (cand_next[kb + s] < DEAD) {
         start = s;
         break;
       }
@@ -487,16 +534,16 @@ fn link_star(i: u32) -> u32 {
     if (len >= count) {
       return STATUS_OVERFLOW; // the links run past every neighbour without closing
     }
-    stars[base + len] = cand_id[cur];
+    stars[base + len] = cand_id[kb + cur];
     len++;
-    let nxt = cand_next[cur];
+    let nxt = cand_next[kb + cur];
     if (nxt == NO_SLOT) {
-      star_last = cand_id[cur];
+      star_last = cand_id[kb + cur];
       stars[base + len] = NONE;
       len++;
       break;
     }
-    if (nxt >= DEAD || cand_prev[nxt] != cur) {
+    if (nxt >= DEAD || cand_prev[kb + nxt] != cur) {
       return STATUS_OVERFLOW;
     }
     cur = nxt;
@@ -514,11 +561,11 @@ fn link_star(i: u32) -> u32 {
 // the star's open wedges are not the site's: a hull site has one, from its previous to its next
 // hull neighbour (the star's last entry before NONE and its first), any other site none
 fn wg_open_wrong(hull: vec2u) -> bool {
-  let open = atomicLoad(&wg_open_before);
+  let open = atomicLoad(&s_open_before[slot]);
   if (hull.x == 0u) {
     return open != 0u;
   }
-  return open != 1u || cand_id[atomicLoad(&wg_first)] != hull.y - 1u || star_last != hull.x - 1u;
+  return open != 1u || cand_id[kb + atomicLoad(&s_first[slot])] != hull.y - 1u || star_last != hull.x - 1u;
 }
 
 fn to_tail(i: u32) {
