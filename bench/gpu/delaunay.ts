@@ -14,7 +14,8 @@
 //   node .gpu/bundle/delaunay.mjs [--small] [--runs N] [--warmup N]
 // Cases: 1e5 and 1e6 uniform, 1e6 lattice (`--small`: 1e4 uniform, 1e4 lattice; DELAUNAY_CASES).
 // DELAUNAY_FIRST_PASS=lanes,threads runs each case with each first-pass kernel, DELAUNAY_SLOTS=1,2,4
-// with each count of stars a workgroup of the first pass by lanes;
+// with each count of stars a workgroup of the first pass by lanes, DELAUNAY_TAIL_SIZE=64,256 with
+// each tail workgroup size;
 // DELAUNAY_FIRST_RINGS=2,3 runs each case with each first-pass ring count (default: the
 // library's; at most 8 are taken); likewise DELAUNAY_CAPACITY=8,16 for the first pass's star
 // capacity, DELAUNAY_SCAN=1,8,64 for its scan steps, DELAUNAY_PER_CELL=1,2,4 for the sites a
@@ -102,6 +103,7 @@ const knobs = [
   ['DELAUNAY_FIRST_PASS', 'firstPass', 'first pass'],
   ['DELAUNAY_FIRST_RINGS', 'firstPassRings', 'first rings'],
   ['DELAUNAY_SLOTS', 'starsPerWorkgroup', 'stars a workgroup'],
+  ['DELAUNAY_TAIL_SIZE', 'tailWorkgroupSize', 'tail workgroup'],
   ['DELAUNAY_CAPACITY', 'firstPassCapacity', 'capacity'],
   ['DELAUNAY_SCAN', 'firstPassScan', 'scan'],
   ['DELAUNAY_PER_CELL', 'sitesPerCell', 'per cell'],
@@ -163,9 +165,13 @@ for (const [kind, n] of cases) {
     const totals: number[] = [];
     const walls: number[] = [];
     const hulls: number[] = [];
+    const encodes: number[] = [];
+    const results: number[] = [];
     for (let r = 0; r < args.warmup + args.runs; r++) {
       await heat(ctx, copy, 250);
       let hullMs = 0;
+      let encodeMs = 0;
+      let resultMs = 0;
       const wall = await wallMs(async () => {
         const result = await gpuDelaunayStage(ctx, sites, {
           profiler,
@@ -173,11 +179,15 @@ for (const [kind, n] of cases) {
           ...variant.options,
         });
         hullMs = result?.stats.hullMs ?? 0;
+        encodeMs = result?.stats.encodeMs ?? 0;
+        resultMs = result?.stats.resultMs ?? 0;
       });
       const passes = await profiler.read();
       if (r < args.warmup) continue;
       walls.push(wall);
       hulls.push(hullMs);
+      encodes.push(encodeMs);
+      results.push(resultMs);
       totals.push(passes.reduce((sum, p) => sum + p.ms, 0));
       for (const p of passes) passTimes.set(p.name, [...(passTimes.get(p.name) ?? []), p.ms]);
     }
@@ -193,6 +203,7 @@ for (const [kind, n] of cases) {
       `${fmt(median(passTimes.get('stars tail') ?? [0]))} (${stats.tailSites})`,
       fmt(median(totals)),
       fmt(median(hulls)),
+      `${fmt(median(encodes))} / ${fmt(median(results))}`,
       fmt(wall),
       `${fmt(stats.meanRing)} / ${stats.maxRing}`,
       `${fmt(stats.cellsVisited / n)} / ${stats.maxCellsVisited}`,
@@ -218,6 +229,7 @@ console.log(
       'tail ms (stars)',
       'GPU passes ms',
       'hull round trip ms',
+      'record / submit to result ms',
       'stage wall ms',
       'rings mean / max',
       'cells visited mean / max',

@@ -36,7 +36,7 @@ import {
   STAR_WORKGROUP_SIZE,
 } from './star-kernels.js';
 import { laneCandidates, laneRings, laneSlots, STAR_LANES_KERNEL } from './star-lanes-kernel.js';
-import { STAR_TAIL_KERNEL } from './star-tail-kernel.js';
+import { STAR_TAIL_KERNEL, STAR_TAIL_WORKGROUP_SIZE } from './star-tail-kernel.js';
 
 /** Most rings the first pass inserts whole (its work grows with their square). */
 const FIRST_PASS_MAX_RINGS = 8;
@@ -71,6 +71,8 @@ export interface DelaunayGpuOptions {
    * their workgroup memory does not fit the device). Default 2.
    */
   starsPerWorkgroup?: number;
+  /** Threads of a tail-pass workgroup (one star, its cells spread over them). Default 64. */
+  tailWorkgroupSize?: number;
   /**
    * Entries a first-pass star may hold (the workgroup memory of its pass scales with it), at most
    * `STAR_CAPACITY`; larger stars start again in the tail pass. Default `STAR_FIRST_CAPACITY`.
@@ -165,6 +167,10 @@ export interface DelaunayGpuStats {
   exactFraction: number;
   /** Wall time of the hull round trip (extremes, filter, compaction, readback, chain, upload), ms. */
   hullMs: number;
+  /** Wall time of recording the main submission (buckets to twins), ms. */
+  encodeMs: number;
+  /** Wall time from the main submission to its statistics in host memory (GPU work and mapping), ms. */
+  resultMs: number;
 }
 
 /** A GPU Delaunay stage: the pipeline's {@link DelaunayStage} plus what happened. */
@@ -453,6 +459,12 @@ export async function gpuDelaunayStage(
     [...starBuffers, tailList, tailCount],
     1,
     1,
+    {
+      size: Math.min(
+        options.tailWorkgroupSize ?? STAR_TAIL_WORKGROUP_SIZE,
+        ctx.limits.maxComputeInvocationsPerWorkgroup,
+      ),
+    },
   );
   await record(
     'delaunay/stars-tail',
@@ -489,8 +501,11 @@ export async function gpuDelaunayStage(
     ],
     'delaunay statistics',
   );
+  const submitted = performance.now();
   ctx.device.queue.submit([encoder.finish()]);
   const [statBytes, emittedBytes] = await endRead.read();
+  const resultMs = performance.now() - submitted;
+  const encodeMs = submitted - hullStart - hullMs;
   const words = new Uint32Array(statBytes.buffer);
   const emitted = new Uint32Array(emittedBytes.buffer)[0];
   triplesBuffer.destroy();
@@ -527,6 +542,8 @@ export async function gpuDelaunayStage(
     incircleTests: words[3],
     exactFraction: words[3] > 0 ? words[4] / words[3] : 0,
     hullMs,
+    encodeMs,
+    resultMs,
   };
   if (words[0] > 0) result.fallbackReason = `${words[0]} stars not final`;
   else if (words[6] > 0) result.fallbackReason = `${words[6]} stars disagree with a neighbour`;

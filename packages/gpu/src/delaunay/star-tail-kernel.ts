@@ -1,7 +1,7 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { STAR_CAPACITY, starSearchWgsl } from './star-search-wgsl.js';
 
-/** Threads of a tail workgroup (one star at a time). */
+/** Threads of a tail workgroup (one star at a time), by default. */
 export const STAR_TAIL_WORKGROUP_SIZE = 64;
 /** Candidates a tail workgroup gathers from one chunk of cells before its leader inserts them. */
 const TAIL_CANDIDATES = 256;
@@ -25,13 +25,13 @@ const TAIL_BAND = 128;
  * Workgroups take the stars in turn (stride of the dispatch), so any count of workgroups covers
  * the list.
  */
-export const STAR_TAIL_KERNEL: KernelSpec<Record<string, never>> = {
+export const STAR_TAIL_KERNEL: KernelSpec<{ size: number }> = {
   name: 'delaunay/stars-tail',
-  source: () => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY, 1, true)}
+  source: ({ size }) => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY, 1, true)}
 @group(0) @binding(9) var<storage, read> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read> tail_count: array<u32>;
 
-const WG: u32 = ${STAR_TAIL_WORKGROUP_SIZE}u;
+const WG: u32 = ${size}u;
 const CANDIDATES: u32 = ${TAIL_CANDIDATES}u;
 const BAND: u32 = ${TAIL_BAND}u;
 var<workgroup> wg_status: u32;
@@ -46,7 +46,7 @@ var<workgroup> wg_seeded: u32;
 var<workgroup> wg_cand: array<u32, CANDIDATES>;
 var<workgroup> wg_ncand: atomic<u32>;
 
-@compute @workgroup_size(${STAR_TAIL_WORKGROUP_SIZE})
+@compute @workgroup_size(${size})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
         @builtin(local_invocation_index) lid: u32) {
   clear_stats(lid);
