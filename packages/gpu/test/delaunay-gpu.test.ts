@@ -175,6 +175,11 @@ describe('GPU Delaunay by per-site stars', () => {
           if (v.options.firstPassRings === 0 && stats.grid.width * stats.grid.height > 9) {
             expect(stats.tailSites).toBeGreaterThan(c.name.startsWith('uniform') ? stats.sites / 2 : 0);
           }
+          // the first pass by lanes decides a uniform set's stars in floats and hands every
+          // lattice star (all ties) to the exact per-thread pass
+          if (v.label === '' && c.name.startsWith('uniform'))
+            expect(stats.tiedSites).toBeLessThan(stats.sites / 100);
+          if (v.label === '' && c.name.startsWith('lattice')) expect(stats.tiedSites).toBe(stats.sites);
           if (v.options.firstPassCapacity === 5 && stats.sites > 100)
             expect(stats.tailSites).toBeGreaterThan(0);
           // a power-of-two cell of ≈ 4 sites holds 2 to 8 of a uniform set
@@ -190,6 +195,28 @@ describe('GPU Delaunay by per-site stars', () => {
       );
     }
   }
+
+  gpuTest(
+    'the same triangles with 1, 2 or 4 stars a lanes workgroup and from the per-thread pass',
+    async () => {
+      const ctx = await requireGpu();
+      for (const sites of [generatePoints('uniform', 5000, 21), cloudWithLines(2000, 22)]) {
+        const keys: string[][] = [];
+        for (const options of [
+          { starsPerWorkgroup: 1 },
+          { starsPerWorkgroup: 2 },
+          { starsPerWorkgroup: 4 },
+          { firstPass: 'threads' as const },
+        ]) {
+          const out = await delaunayGpu(ctx, sites, { fallback: 'never', ...options });
+          expect(out?.stats.fallbackReason).toBeNull();
+          keys.push(triangleKeys(out?.triangles ?? new Uint32Array(0)));
+        }
+        expect(keys[0].length).toBeGreaterThan(0);
+        for (const k of keys.slice(1)) expect(k).toEqual(keys[0]);
+      }
+    },
+  );
 
   gpuTest('a forced failure (ring limit 1) answers with the CPU and says so', async () => {
     const ctx = await requireGpu();

@@ -53,10 +53,10 @@ export interface DelaunayGpuOptions {
    */
   ringLimit?: number;
   /**
-   * Rings the first pass searches, one thread a star; stars unfinished there go on in the tail
-   * pass, a workgroup a star (ADR 0013). The first pass inserts every site of these rings
-   * (unfiltered) and checks once, so at most 8 are taken. Default 3 (a uniform interior star is
-   * final after 1–3; fewer stars go on).
+   * Rings of cells around a site the first pass takes whole; stars unfinished there go on in the
+   * tail pass, a workgroup a star (ADR 0013). At most 8 are taken. Default: by lanes, the fewest
+   * whose block holds about 45 sites at the grid's mean density (3 at ≈ 1 site a cell); per
+   * thread, 3.
    */
   firstPassRings?: number;
   /**
@@ -74,12 +74,13 @@ export interface DelaunayGpuOptions {
   /** Threads of a tail-pass workgroup (one star, its cells spread over them). Default 64. */
   tailWorkgroupSize?: number;
   /**
-   * Entries a first-pass star may hold (the workgroup memory of its pass scales with it), at most
-   * `STAR_CAPACITY`; larger stars start again in the tail pass. Default `STAR_FIRST_CAPACITY`.
+   * Entries a star of the per-thread pass may hold (the workgroup memory of its pass scales with
+   * it), at most `STAR_CAPACITY`; larger stars start again in the tail pass. Default
+   * `STAR_FIRST_CAPACITY`.
    */
   firstPassCapacity?: number;
   /**
-   * Steps (a cell or a candidate each) the first pass's threads scan with the float test alone
+   * Steps (a cell or a candidate each) the per-thread pass's threads scan with the float test alone
    * before the warp runs the exact step for the candidates that passed (ADR 0013). Default 8.
    */
   firstPassScan?: number;
