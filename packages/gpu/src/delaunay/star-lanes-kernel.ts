@@ -299,7 +299,9 @@ fn build_star(i: u32, has_star: bool) {
     }
     done = true;
   }
-  // every candidate's site and distance, in block order
+  // every candidate's site and distance, in block order; a lane keeps its candidates' offsets
+  // for the sort's scatter (the same candidates: s = lane + t·L)
+  var own_d: array<vec2f, KCAP / L>;
   for (var s = lane; s < k_all && !done; s += L) {
     if (s < block) {
       var y = 0u;
@@ -309,6 +311,7 @@ fn build_star(i: u32, has_star: bool) {
       cand_prev[kb + s] = cell_sites[row_first[slot * ROWS + y] + s - row_base[slot * (ROWS + 1u) + y]];
     }
     let d = cells_between(pi, sites[cand_prev[kb + s]]);
+    own_d[s / L] = d;
     // a non-negative f32's bits order as the float does
     cand_next[kb + s] = bitcast<u32>(dot(d, d));
   }
@@ -323,7 +326,7 @@ fn build_star(i: u32, has_star: bool) {
     }
     let id = cand_prev[kb + s];
     cand_id[kb + rank] = id;
-    cand_d[kb + rank] = cells_between(pi, sites[id]);
+    cand_d[kb + rank] = own_d[s / L];
     cand_r[kb + rank] = bitcast<f32>(dist);
   }
   workgroupBarrier();
