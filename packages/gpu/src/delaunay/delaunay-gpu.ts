@@ -35,7 +35,7 @@ import {
   STAR_STATS_WORDS,
   STAR_WORKGROUP_SIZE,
 } from './star-kernels.js';
-import { laneCandidates, laneRings, laneSlots, STAR_LANES_KERNEL } from './star-lanes-kernel.js';
+import { laneCandidates, laneRings, laneShape, STAR_LANES_KERNEL } from './star-lanes-kernel.js';
 import { STAR_TAIL_KERNEL, STAR_TAIL_WORKGROUP_SIZE } from './star-tail-kernel.js';
 
 /** Most rings the first pass inserts whole (its work grows with their square). */
@@ -427,11 +427,10 @@ export async function gpuDelaunayStage(
     plan(STAR_KERNEL, starParams(firstRings, tail), listBuffers, n, shape.lanes, { ...shape, listed });
   if (lanes) {
     // a workgroup a star; ties go on to the per-thread pass (indirect: the count is the GPU's)
-    const candidates = laneCandidates(firstRings, n / cells);
     const rows = 2 * firstRings + 1;
-    const slots = laneSlots(
+    const { slots, candidates } = laneShape(
       options.starsPerWorkgroup ?? 2,
-      candidates,
+      laneCandidates(firstRings, n / cells),
       rows,
       ctx.limits.maxComputeWorkgroupStorageSize,
     );

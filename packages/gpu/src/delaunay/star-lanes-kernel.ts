@@ -35,14 +35,24 @@ export function laneCandidates(rings: number, sitesPerCell: number): number {
 const slotBytes = (candidates: number, rows: number): number => 24 * candidates + 8 * rows + 48;
 
 /**
- * Stars a first-pass workgroup builds together (2 by default: a workgroup's barriers and
- * latency are shared, and the GPU's limit on resident workgroups holds twice the stars), fewer
- * when their workgroup memory would exceed `workgroupBytes`.
+ * Stars a first-pass workgroup builds together and the candidates each may take, within the
+ * device's `workgroupBytes`: `wanted` stars (2 by default: a workgroup's barriers and latency are
+ * shared, and the GPU's limit on resident workgroups holds twice the stars), fewer when their
+ * memory does not fit, and with one star, fewer candidates (a multiple of the lanes; a denser
+ * block is then taken with fewer rings).
  */
-export function laneSlots(wanted: number, candidates: number, rows: number, workgroupBytes: number): number {
+export function laneShape(
+  wanted: number,
+  candidates: number,
+  rows: number,
+  workgroupBytes: number,
+): { slots: number; candidates: number } {
+  const fits = (slots: number, k: number) => slots * slotBytes(k, rows) + 256 <= workgroupBytes;
   let slots = Math.max(1, Math.floor(wanted));
-  while (slots > 1 && slots * slotBytes(candidates, rows) + 256 > workgroupBytes) slots--;
-  return slots;
+  while (slots > 1 && !fits(slots, candidates)) slots--;
+  let k = candidates;
+  while (k > STAR_LANES && !fits(1, k)) k -= STAR_LANES;
+  return { slots, candidates: k };
 }
 
 /**
