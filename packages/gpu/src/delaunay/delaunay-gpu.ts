@@ -60,10 +60,11 @@ export interface DelaunayGpuOptions {
    */
   firstPassRings?: number;
   /**
-   * How the first pass builds a star: `'lanes'` (default), a workgroup a star and a lane a
-   * candidate, every lane clipping its candidate's bisector by all the others in step; or
-   * `'threads'`, a thread a star inserting its candidates one by one (the earlier pass, kept for
-   * comparison; `firstPassCapacity` and `firstPassScan` apply to it only).
+   * How the first pass builds a star: `'lanes'` (default), 32 lanes a star and a lane a
+   * candidate, every lane clipping its candidate's bisector by the others, nearest first, the
+   * stars with float ties then built by the per-thread pass; or `'threads'`, the per-thread pass
+   * for every star, a thread inserting its candidates one by one (the earlier first pass;
+   * `firstPassCapacity` and `firstPassScan` apply to the per-thread pass only).
    */
   firstPass?: 'lanes' | 'threads';
   /**

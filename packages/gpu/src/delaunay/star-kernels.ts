@@ -60,12 +60,30 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  * at words 3–5, given as (0, 0, 0, 0, 1, 1), then the handed-over stars' count and workgroups
  * likewise) for the tail kernel.
  */
-export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number; listed: boolean }> = {
-  name: 'delaunay/stars',
-  source: ({ capacity, lanes, listed }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
+/**
+ * Bindings 9–10 of the passes that hand stars on (the per-thread pass, the pass by lanes): the
+ * lists and their counts (see {@link STAR_KERNEL}), and the tail list's append.
+ */
+export const STAR_TAIL_APPEND_WGSL = /* wgsl */ `
 @group(0) @binding(9) var<storage, read_write> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read_write> tail_count: array<atomic<u32>>;
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
+
+fn to_tail(i: u32) {
+  let k = atomicAdd(&tail_count[0], 1u);
+  tail_list[k] = i;
+  // the tail pass's workgroups (indirect x, words 3–5): one a star, at most TAIL_GROUPS
+  if (k < TAIL_GROUPS) {
+    atomicMax(&tail_count[3], k + 1u);
+  }
+  atomicAdd(&wg_stats[14], 1u);
+}
+`;
+
+export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number; listed: boolean }> = {
+  name: 'delaunay/stars',
+  source: ({ capacity, lanes, listed }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
+${STAR_TAIL_APPEND_WGSL}
 
 @compute @workgroup_size(${lanes})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -184,23 +202,17 @@ fn build_star(i: u32) {
   // unfinished at this pass's ring limit: the tail pass goes on from the next ring, a workgroup
   // a star (a few boundary sites searching far, which one thread would search alone); over this
   // pass's capacity: the tail pass starts it again with the full one
-  let to_tail = (status == STATUS_RING_LIMIT && params.tail != 0u) || status == STATUS_OVERFLOW;
-  if (to_tail && status == STATUS_OVERFLOW) {
+  let goes_on = (status == STATUS_RING_LIMIT && params.tail != 0u) || status == STATUS_OVERFLOW;
+  if (goes_on && status == STATUS_OVERFLOW) {
     len = 0u;
     hull_seeded = false;
     ring = RESTART;
   }
   store_star(i, status, ring);
-  if (to_tail) {
-    let k = atomicAdd(&tail_count[0], 1u);
-    tail_list[k] = i;
-    // the tail pass's workgroups (indirect x, words 3–5): one a star, at most TAIL_GROUPS
-    if (k < TAIL_GROUPS) {
-      atomicMax(&tail_count[3], k + 1u);
-    }
-    atomicAdd(&wg_stats[14], 1u);
+  if (goes_on) {
+    to_tail(i);
   }
-  if (!to_tail) {
+  if (!goes_on) {
     add_stats(ring, ring, status != STATUS_FINAL);
     if (ring > 4u) {
       atomicAdd(&wg_stats[8], 1u);

@@ -1,8 +1,8 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_TAIL_GROUPS } from './star-kernels.js';
+import { STAR_TAIL_APPEND_WGSL } from './star-kernels.js';
 import { STAR_REGION_WGSL } from './star-region-wgsl.js';
 import { STAR_CELL_WGSL } from './star-ring-wgsl.js';
-import { STAR_COMMON_WGSL, STAR_STATS_WORDS } from './star-search-wgsl.js';
+import { STAR_BINDINGS_WGSL, STAR_COMMON_WGSL, STAR_STATS_WGSL } from './star-search-wgsl.js';
 
 /** Lanes of a first-pass star (a warp's width on NVIDIA). */
 export const STAR_LANES = 32;
@@ -91,24 +91,8 @@ const L: u32 = ${STAR_LANES}u; // lanes a star
 const SLOTS: u32 = ${slots}u; // stars a workgroup
 const KCAP: u32 = ${candidates}u;
 const ROWS: u32 = ${rows}u; // rows of the largest block (2 · rings + 1)
-const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
-struct Params {
-  sites: u32, grid_w: u32, grid_h: u32, shift: u32,
-  min_x: vec2u, min_y: vec2u,
-  max_ring: u32, max_candidates: u32, hull_count: u32, hull_seed_limit: u32, tail: u32,
-  hull_clip_limit: u32, scan_steps: u32,
-}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> sites: array<vec4u>;
-@group(0) @binding(2) var<storage, read> cell_start: array<u32>;
-@group(0) @binding(3) var<storage, read> cell_sites: array<u32>;
-@group(0) @binding(4) var<storage, read> hull_nbr: array<vec2u>;
-@group(0) @binding(5) var<storage, read_write> stars: array<u32>;
-@group(0) @binding(6) var<storage, read_write> star_info: array<vec2u>;
-@group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
-@group(0) @binding(8) var<storage, read> hull_triples: array<u32>;
-@group(0) @binding(9) var<storage, read_write> tail_list: array<u32>;
-@group(0) @binding(10) var<storage, read_write> tail_count: array<atomic<u32>>;
+${STAR_BINDINGS_WGSL}
+${STAR_TAIL_APPEND_WGSL}
 
 // counted by the region code
 var<private> half_planes: u32;
@@ -153,7 +137,7 @@ var<workgroup> s_uncertain: array<atomic<u32>, SLOTS>;
 var<private> slot: u32;
 var<private> lane: u32;
 var<private> kb: u32;
-var<workgroup> wg_stats: array<atomic<u32>, ${STAR_STATS_WORDS}>;
+${STAR_STATS_WGSL}
 
 // a lane's tightest bound on one side: its slot, and its fraction N / C with their error bounds
 struct Bound { slot: u32, n: f32, c: f32, en: f32, ec: f32 }
@@ -195,9 +179,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   kb = slot * KCAP;
   let star = (wid.y * nwg.x + wid.x) * SLOTS + slot;
   let has_star = star < params.sites;
-  if (lid < ${STAR_STATS_WORDS}u) {
-    atomicStore(&wg_stats[lid], 0u);
-  }
+  clear_stats(lid);
   if (lane == 0u) {
     atomicStore(&s_neighbours[slot], 0u);
     atomicStore(&s_open_before[slot], 0u);
@@ -209,16 +191,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }
   build_star(select(0u, cell_sites[min(star, params.sites - 1u)], has_star), has_star);
   workgroupBarrier();
-  if (lid < ${STAR_STATS_WORDS}u) {
-    let v = atomicLoad(&wg_stats[lid]);
-    if (v != 0u) {
-      if (lid == 2u || lid == 7u || lid == 10u || lid == 12u) {
-        atomicMax(&stats[lid], v);
-      } else {
-        atomicAdd(&stats[lid], v);
-      }
-    }
-  }
+  flush_stats(lid);
 }
 
 // the block of rings 0..r around cell (cx, cy), cut to the grid
@@ -579,16 +552,6 @@ fn wg_open_wrong(hull: vec2u) -> bool {
     return open != 0u;
   }
   return open != 1u || cand_id[kb + atomicLoad(&s_first[slot])] != hull.y - 1u || star_last != hull.x - 1u;
-}
-
-fn to_tail(i: u32) {
-  let k = atomicAdd(&tail_count[0], 1u);
-  tail_list[k] = i;
-  // the tail pass's workgroups (indirect x, words 3–5): one a star, at most TAIL_GROUPS
-  if (k < TAIL_GROUPS) {
-    atomicMax(&tail_count[3], k + 1u);
-  }
-  atomicAdd(&wg_stats[14], 1u);
 }
 `,
 };

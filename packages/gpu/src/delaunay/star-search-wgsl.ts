@@ -87,6 +87,50 @@ fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
 `;
 
 /**
+ * The star passes' params and bindings 0–8 (see {@link starSearchWgsl} for what they hold).
+ */
+export const STAR_BINDINGS_WGSL = /* wgsl */ `struct Params {
+  sites: u32, grid_w: u32, grid_h: u32, shift: u32,
+  min_x: vec2u, min_y: vec2u,
+  max_ring: u32, max_candidates: u32, hull_count: u32, hull_seed_limit: u32, tail: u32,
+  hull_clip_limit: u32, scan_steps: u32,
+}
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> sites: array<vec4u>;
+@group(0) @binding(2) var<storage, read> cell_start: array<u32>;
+@group(0) @binding(3) var<storage, read> cell_sites: array<u32>;
+@group(0) @binding(4) var<storage, read> hull_nbr: array<vec2u>;
+@group(0) @binding(5) var<storage, read_write> stars: array<u32>;
+@group(0) @binding(6) var<storage, read_write> star_info: array<vec2u>;
+@group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
+@group(0) @binding(8) var<storage, read> hull_triples: array<u32>;
+`;
+
+/** A star pass's statistics, summed per workgroup first (one global atomic per word and workgroup). */
+export const STAR_STATS_WGSL = /* wgsl */ `var<workgroup> wg_stats: array<atomic<u32>, ${STAR_STATS_WORDS}>;
+
+fn clear_stats(lid: u32) {
+  if (lid < ${STAR_STATS_WORDS}u) {
+    atomicStore(&wg_stats[lid], 0u);
+  }
+}
+
+// after a workgroup barrier: the workgroup's sums and maxima into the global words
+fn flush_stats(lid: u32) {
+  if (lid < ${STAR_STATS_WORDS}u) {
+    let v = atomicLoad(&wg_stats[lid]);
+    if (v != 0u) {
+      if (lid == 2u || lid == 7u || lid == 10u || lid == 12u) {
+        atomicMax(&stats[lid], v);
+      } else {
+        atomicAdd(&stats[lid], v);
+      }
+    }
+  }
+}
+`;
+
+/**
  * What both star passes share, for stars of at most `capacity` entries (≤ {@link STAR_CAPACITY}),
  * `lanes` stars a workgroup (their arrays in workgroup memory, a star per `slot`), keeping its
  * pending regions (`keepsPending`: the tail pass, which skips cells by them) or not (the first
@@ -112,21 +156,7 @@ const CAP: u32 = ${capacity}u; // entries a star may hold in this pass
 const LANES: u32 = ${lanes}u; // stars a workgroup holds
 // pending regions a star keeps: all (≤ CAP) or none (a pass that only asks whether a star is final)
 const PEND_CAP: u32 = ${keepsPending ? 'CAP' : '0u'};
-struct Params {
-  sites: u32, grid_w: u32, grid_h: u32, shift: u32,
-  min_x: vec2u, min_y: vec2u,
-  max_ring: u32, max_candidates: u32, hull_count: u32, hull_seed_limit: u32, tail: u32,
-  hull_clip_limit: u32, scan_steps: u32,
-}
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> sites: array<vec4u>;
-@group(0) @binding(2) var<storage, read> cell_start: array<u32>;
-@group(0) @binding(3) var<storage, read> cell_sites: array<u32>;
-@group(0) @binding(4) var<storage, read> hull_nbr: array<vec2u>;
-@group(0) @binding(5) var<storage, read_write> stars: array<u32>;
-@group(0) @binding(6) var<storage, read_write> star_info: array<vec2u>;
-@group(0) @binding(7) var<storage, read_write> stats: array<atomic<u32>>;
-@group(0) @binding(8) var<storage, read> hull_triples: array<u32>;
+${STAR_BINDINGS_WGSL}
 
 // A star's arrays live in workgroup memory, entry t of lane slot at t * LANES + slot: lanes at
 // different entries still hit distinct banks, where private arrays (in local memory) made every
@@ -383,14 +413,7 @@ fn clear_counters() {
   exact_steps = 0u;
 }
 
-// statistics summed per workgroup first (one global atomic per word and workgroup)
-var<workgroup> wg_stats: array<atomic<u32>, ${STAR_STATS_WORDS}>;
-
-fn clear_stats(lid: u32) {
-  if (lid < ${STAR_STATS_WORDS}u) {
-    atomicStore(&wg_stats[lid], 0u);
-  }
-}
+${STAR_STATS_WGSL}
 
 // a site's work: rings searched in this pass, the last ring, whether it stays unfinished
 fn add_stats(rings: u32, ring: u32, failed: bool) {
@@ -414,17 +437,4 @@ fn add_stats(rings: u32, ring: u32, failed: bool) {
   atomicAdd(&wg_stats[18], edits);
 }
 
-// after a workgroup barrier: the workgroup's sums and maxima into the global words
-fn flush_stats(lid: u32) {
-  if (lid < ${STAR_STATS_WORDS}u) {
-    let v = atomicLoad(&wg_stats[lid]);
-    if (v != 0u) {
-      if (lid == 2u || lid == 7u || lid == 10u || lid == 12u) {
-        atomicMax(&stats[lid], v);
-      } else {
-        atomicAdd(&stats[lid], v);
-      }
-    }
-  }
-}
 `;
