@@ -8,6 +8,10 @@ export const STAR_REGION_WGSL = /* wgsl */ `
 const RADIUS_SLACK: f32 = 3.814697265625e-6; // 2^-18, covers conversion and product roundings
 const RADIUS_MARGIN: f32 = 1.0009765625; // 1 + 2^-10
 const CELL_MARGIN: f32 = 0.0009765625; // 2^-10 cells: the site's position inside its cell
+// a disk from the exact cross product: its radius's own rounding (a few ulps) and the cross
+// product's truncation to 24 bits (below 2^-23), each bounded 4× over
+const TIGHT_RADIUS_MARGIN: f32 = 1.000003814697265625; // 1 + 2^-18
+const CROSS_REL_ERR: f32 = 4.76837158203125e-7; // 2^-21
 
 // v · 2^−k for an i128 v, |v| truncated to 24 significant bits (relative error below 2^−23);
 // the caller keeps the exponent normal
@@ -91,43 +95,39 @@ fn conflict_region(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f, disk_box: ptr<func
   let t1 = v1.x * v2.y;
   let t2 = v1.y * v2.x;
   let cross_err = RADIUS_SLACK * (abs(t1) + abs(t2));
-  let cross_low = abs(t1 - t2) - cross_err;
-  // the half-plane is the tighter bound for large circles (the disk's error margins grow with its
-  // radius); it needs an obtuse angle at m
+  // the half-plane is the tighter bound for large circles whose cross product the floats lose
+  // (the disk's error margins grow with its radius); it needs an obtuse angle at m
   let obtuse = l_pq * l_pq > (l_pm * l_pm + l_mq * l_mq) * RADIUS_MARGIN && l_pm * l_mq > 0.0;
-  var disk = vec4f(0.0, 0.0, 0.0, -1.0);
-  if (cross_low > 0.0) {
-    // circumcentre relative to m: (v2.y·|v1|² − v1.y·|v2|², v1.x·|v2|² − v2.x·|v1|²) / (2·cross)
-    let l1 = dot(v1, v1);
-    let l2 = dot(v2, v2);
-    let nx = v2.y * l1 - v1.y * l2;
-    let ny = v1.x * l2 - v2.x * l1;
-    let two_cross = 2.0 * (t1 - t2);
-    let ux = nx / two_cross;
-    let uy = ny / two_cross;
-    let n_err = RADIUS_SLACK * (abs(v2.y) * l1 + abs(v1.y) * l2 + abs(v1.x) * l2 + abs(v2.x) * l1);
-    let err = RADIUS_MARGIN * (n_err + (abs(nx) + abs(ny)) * cross_err / cross_low) / (2.0 * cross_low)
-      + RADIUS_SLACK * (abs(ux) + abs(uy)) + CELL_MARGIN;
-    let radius = sqrt(ux * ux + uy * uy);
-    let rho = RADIUS_MARGIN * radius + 2.0 * err;
-    if (rho < 1e15) {
-      disk = vec4f(origin + vec2f(ux, uy), rho, 0.0);
-      *disk_box = vec4f(disk.xy - vec2f(rho), disk.xy + vec2f(rho));
-      if (!obtuse || radius < 4.0 * l_pq) {
-        return disk;
-      }
+  var disk = disk_from(origin, v1, v2, t1 - t2, cross_err, RADIUS_MARGIN);
+  if (disk.w == 0.0) {
+    *disk_box = vec4f(disk.xy - vec2f(disk.z), disk.xy + vec2f(disk.z));
+    if (!obtuse || disk.z < 4.0 * l_pq) {
+      return disk;
     }
   }
   if (!obtuse) {
     return disk; // not bounded by the float formula and not flat: not expected
   }
-  // a large circle through an obtuse m: the exact cross product, the cap's depth, the line pq
+  // a large circle through an obtuse m: the exact cross product; with it the disk again, whose
+  // margins are then a few units in 2^18 of its radius (the float cross product's error, relative
+  // to a small cross product, is what made them grow with the square of the radius) ...
   let dx1 = i64_sub(pp.xy, pm.xy);
   let dy1 = i64_sub(pp.zw, pm.zw);
   let dx2 = i64_sub(pq.xy, pm.xy);
   let dy2 = i64_sub(pq.zw, pm.zw);
   let sh = i32(params.shift);
-  let cross = abs(i128_to_f32_scaled(i128_sub(i64_mul(dx1, dy2), i64_mul(dy1, dx2)), 2 * sh));
+  let signed_cross = i128_to_f32_scaled(i128_sub(i64_mul(dx1, dy2), i64_mul(dy1, dx2)), 2 * sh);
+  let cross = abs(signed_cross);
+  let exact_disk = disk_from(origin, v1, v2, signed_cross, CROSS_REL_ERR * cross, TIGHT_RADIUS_MARGIN);
+  if (exact_disk.w == 0.0) {
+    *disk_box = vec4f(exact_disk.xy - vec2f(exact_disk.z), exact_disk.xy + vec2f(exact_disk.z));
+    // ... which is kept while they stay under a cell (a disk of radius up to ~2^16 cells): it
+    // follows the circle where the half-plane runs along the hull to its chord's far crossing
+    if (exact_disk.z - sqrt(dot(exact_disk.xy - origin, exact_disk.xy - origin)) < 1.0) {
+      return exact_disk;
+    }
+  }
+  // ... or the half-plane: the cap's depth, the line pq
   let depth = RADIUS_MARGIN * l_pq * cross / (2.0 * l_pm * l_mq);
   let d = cells_between(pp, pq);
   let n = vec2f(-d.y, d.x) / length(d); // left of p→q: towards m
@@ -139,6 +139,35 @@ fn conflict_region(pi: vec4u, pa: vec4u, pb: vec4u, f: vec2f, disk_box: ptr<func
   }
   half_planes++;
   return vec4f(n, c, 1.0);
+}
+
+// The circumdisk of (m, m + v1, m + v2) (origin: m in cells from the site's cell corner) enlarged
+// to hold the exact one: two_cross ≈ 2 × its exact value (v1 × v2) within cross_err, the offsets
+// v1, v2 relative to 2^−23 a coordinate; (centre, radius, 0), or w = −1 when the cross product's
+// sign is uncertain or the disk too large for floats. Centre relative to m:
+// (v2.y·|v1|² − v1.y·|v2|², v1.x·|v2|² − v2.x·|v1|²) / (2·cross); its error bound err is on the L1
+// norm (so on the Euclidean one), and the true disk lies within radius + 2·err of the centre.
+fn disk_from(origin: vec2f, v1: vec2f, v2: vec2f, cross: f32, cross_err: f32, margin: f32) -> vec4f {
+  let cross_low = abs(cross) - cross_err;
+  if (!(cross_low > 0.0)) {
+    return vec4f(0.0, 0.0, 0.0, -1.0);
+  }
+  let l1 = dot(v1, v1);
+  let l2 = dot(v2, v2);
+  let nx = v2.y * l1 - v1.y * l2;
+  let ny = v1.x * l2 - v2.x * l1;
+  let two_cross = 2.0 * cross;
+  let ux = nx / two_cross;
+  let uy = ny / two_cross;
+  let n_err = RADIUS_SLACK * (abs(v2.y) * l1 + abs(v1.y) * l2 + abs(v1.x) * l2 + abs(v2.x) * l1);
+  let err = RADIUS_MARGIN * (n_err + (abs(nx) + abs(ny)) * cross_err / cross_low) / (2.0 * cross_low)
+    + RADIUS_SLACK * (abs(ux) + abs(uy)) + CELL_MARGIN;
+  let radius = sqrt(ux * ux + uy * uy);
+  let rho = margin * radius + 2.0 * err;
+  if (!(rho < 1e15)) {
+    return vec4f(0.0, 0.0, 0.0, -1.0);
+  }
+  return vec4f(origin + vec2f(ux, uy), rho, 0.0);
 }
 
 // the region meets the closed rectangle [lo, hi] (touching counts)
