@@ -3,15 +3,29 @@
  * for large circles) and the tests of cells and boxes against them; they only decide where to
  * search, never the topology. Part of the star module (`starSearchWgsl` assembles it).
  */
+/**
+ * The error margins of a conflict region's disk (see \`disk_from\` below; the tests replay it under
+ * adversarial f32 rounding with these values).
+ */
+export const REGION_BOUNDS = {
+  /** Relative error bound of the float steps of the centre's numerator and quotient: 2^-18. */
+  radiusSlack: 2 ** -18,
+  /** The radius's growth for a disk from the float cross product: 1 + 2^-10. */
+  radiusMargin: 1 + 2 ** -10,
+  /** The radius's growth for a disk from the exact cross product (its own rounding, a few ULPs, 4× over): 1 + 2^-18. */
+  tightRadiusMargin: 1 + 2 ** -18,
+  /** The exact cross product's relative error once truncated to 24 bits (below 2^-23, 4× over): 2^-21. */
+  crossRelErr: 2 ** -21,
+  /** Cells added to every disk: the site's position inside its cell: 2^-10. */
+  cellMargin: 2 ** -10,
+} as const;
+
 export const STAR_REGION_WGSL = /* wgsl */ `
-// 2R < r cells, conservatively: false whenever unsure (it only decides when to stop searching)
-const RADIUS_SLACK: f32 = 3.814697265625e-6; // 2^-18, covers conversion and product roundings
-const RADIUS_MARGIN: f32 = 1.0009765625; // 1 + 2^-10
-const CELL_MARGIN: f32 = 0.0009765625; // 2^-10 cells: the site's position inside its cell
-// a disk from the exact cross product: its radius's own rounding (a few ulps) and the cross
-// product's truncation to 24 bits (below 2^-23), each bounded 4× over
-const TIGHT_RADIUS_MARGIN: f32 = 1.000003814697265625; // 1 + 2^-18
-const CROSS_REL_ERR: f32 = 4.76837158203125e-7; // 2^-21
+const RADIUS_SLACK: f32 = ${REGION_BOUNDS.radiusSlack};
+const RADIUS_MARGIN: f32 = ${REGION_BOUNDS.radiusMargin};
+const CELL_MARGIN: f32 = ${REGION_BOUNDS.cellMargin};
+const TIGHT_RADIUS_MARGIN: f32 = ${REGION_BOUNDS.tightRadiusMargin};
+const CROSS_REL_ERR: f32 = ${REGION_BOUNDS.crossRelErr};
 
 // v · 2^−k for an i128 v, |v| truncated to 24 significant bits (relative error below 2^−23);
 // the caller keeps the exponent normal
