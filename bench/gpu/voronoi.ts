@@ -47,6 +47,10 @@ console.log(
   `voronoi pipeline — ${describeDevice(ctx)}; medians of ${args.runs} after ${args.warmup} warm-up\n`,
 );
 
+// VORONOI_PEERS=0 leaves the CPU path out (the GPU pipeline's stages alone)
+const peers = process.env.VORONOI_PEERS !== '0';
+const heatMs = Number(process.env.VORONOI_HEAT ?? 0);
+
 function sitesOf(n: number) {
   const sites = uniqueSites(generatePoints('uniform', n, 42)).xy;
   return { sites, box: clipBox(sites, null) };
@@ -56,11 +60,13 @@ async function timeRuns<T>(
   runs: number,
   warmup: number,
   fn: () => Promise<T>,
+  before?: () => Promise<void>,
 ): Promise<{ ms: number; last: T }> {
   let last: T | undefined;
   for (let i = 0; i < warmup; i++) last = await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
+    await before?.();
     const t0 = performance.now();
     last = await fn();
     times.push(performance.now() - t0);
@@ -77,14 +83,25 @@ for (const n of sizes) {
   const { sites, box } = sitesOf(n);
   const runs = n >= 1e7 ? Math.min(args.runs, 3) : args.runs;
   const warmup = n >= 1e7 ? 1 : args.warmup;
-  const cpu = await timeRuns(runs, warmup, () => voronoiCellsParallel(sites, box));
+  const cpu = peers
+    ? await timeRuns(runs, warmup, () => voronoiCellsParallel(sites, box))
+    : { ms: Number.NaN, last: null };
   const stageTimes = new Map<string, number[]>();
-  const gpu = await timeRuns(runs, warmup, async () => {
-    const result = await voronoiCellsGpu(ctx, sites, box);
-    for (const { stage, ms } of result.stats.stages)
-      stageTimes.set(stage, [...(stageTimes.get(stage) ?? []), ms]);
-    return result;
-  });
+  let calls = 0;
+  const gpu = await timeRuns(
+    runs,
+    warmup,
+    async () => {
+      const result = await voronoiCellsGpu(ctx, sites, box);
+      // the stages of the timed runs only (the warm-up compiles the kernels)
+      if (calls++ >= warmup)
+        for (const { stage, ms } of result.stats.stages)
+          stageTimes.set(stage, [...(stageTimes.get(stage) ?? []), ms]);
+      return result;
+    },
+    // VORONOI_HEAT=ms keeps the GPU busy that long before each timed run (clocks up), untimed
+    heatMs > 0 ? () => heat(ctx, copy, heatMs) : undefined,
+  );
   // the pipeline with the CPU's Delaunay stage instead of the GPU's stars (VORONOI_CPU_STAGE=1)
   if (process.env.VORONOI_CPU_STAGE === '1') {
     const cpuStages = new Map<string, number[]>();
@@ -99,7 +116,8 @@ for (const n of sizes) {
   }
   const gpuPath = gpu.last.stats.delaunay;
   if (gpuPath.path !== 'gpu') console.log(`${n}: Delaunay stage on the CPU: ${gpuPath.fallbackReason}`);
-  const same = gpu.last.cells.ringOffsets[n] === cpu.last.ringOffsets[n];
+  const cpuPoints = cpu.last?.ringOffsets[n];
+  const same = cpuPoints === undefined || gpu.last.cells.ringOffsets[n] === cpuPoints;
   const stageText = [...stageTimes].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
   endToEnd.push([
     n.toExponential(0),
@@ -107,9 +125,11 @@ for (const n of sizes) {
     fmt(gpu.ms),
     fmt(cpu.ms / gpu.ms, 2),
     stageText,
-    same
-      ? 'same point count'
-      : `points differ: ${gpu.last.cells.ringOffsets[n]} vs ${cpu.last.ringOffsets[n]}`,
+    cpuPoints === undefined
+      ? 'no CPU run'
+      : same
+        ? 'same point count'
+        : `points differ: ${gpu.last.cells.ringOffsets[n]} vs ${cpuPoints}`,
   ]);
 
   // everything after the Delaunay stage, on a warm GPU

@@ -212,7 +212,15 @@ describe('voronoiCellsGpu', () => {
     const cpuStage = await voronoiCellsGpu(ctx, sites, box, { delaunay: 'cpu' });
     expect(cpuStage.stats.bytesUp).toBeGreaterThan(0);
     expect(cpuStage.cells.coords).toEqual(first.cells.coords);
-    expect(again.stats.stages.map((s) => s.stage)).toContain('delaunay');
+    const stages = again.stats.stages.map((s) => s.stage);
+    expect(stages).toContain('delaunay');
+    // the GPU stage's own steps follow it; the CPU's has none
+    expect(stages.slice(stages.indexOf('delaunay') + 1, stages.indexOf('delaunay') + 4)).toEqual([
+      '(of which hull round trip)',
+      '(of which recording)',
+      '(of which submission to statistics)',
+    ]);
+    expect(cpuStage.stats.stages.map((s) => s.stage)).not.toContain('(of which hull round trip)');
   });
 
   gpuTest(

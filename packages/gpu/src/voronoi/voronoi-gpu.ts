@@ -365,13 +365,15 @@ class PipelineRun {
     // the worker threads map the output's pages while this thread and the GPU order the sites
     // and triangulate (its first parallel pass comes after delaunator, long after this is done)
     const output = forCells ? cellsOutput(n) : null;
+    this.lap('output pages');
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
     const grid = gridOfBounds(sites, box);
-    this.lap('output pages and grid');
+    this.lap('grid');
     const device = await hilbertOrderGpu(ctx, sites, grid);
     const { order } = device;
     this.lap('hilbert order (sites up, keys, sort, order back)');
+    for (const { stage, ms } of device.steps) this.stats.stages.push({ stage: `(of which ${stage})`, ms });
     let delaunay: DelaunayStage | null;
     let curveSites: GPUBuffer | null = null;
     if (this.options.delaunay !== 'cpu') {
@@ -390,10 +392,19 @@ class PipelineRun {
       delaunay = result?.stage ?? null;
       if (result)
         this.stats.delaunay = { path: result.stats.path, fallbackReason: result.stats.fallbackReason };
+      this.lap('delaunay');
+      if (result) {
+        const { hullMs, encodeMs, resultMs } = result.stats;
+        this.stats.stages.push(
+          { stage: '(of which hull round trip)', ms: hullMs },
+          { stage: '(of which recording)', ms: encodeMs },
+          { stage: '(of which submission to statistics)', ms: resultMs },
+        );
+      }
     } else {
       delaunay = await cpuDelaunayStageParallel(sitesInOrder(sites, order));
+      this.lap('delaunay');
     }
-    this.lap('delaunay');
     if (delaunay === null) return null;
     let curve: Float64Array | null = null;
     return {

@@ -70,6 +70,8 @@ export interface DeviceSites {
   orderBuffer: GPUBuffer;
   /** The sites on the fixed-point grid, in the caller's order (`vec4<u32>` per site). */
   fixed: GPUBuffer;
+  /** Wall time of the stage's steps (ms): the sites into staging, recording, submission to the order in host memory. */
+  steps: { stage: string; ms: number }[];
 }
 
 /**
@@ -95,7 +97,15 @@ export async function hilbertOrderGpu(
   const keys = scratchBuffer(ctx, 'voronoi/hilbert-keys', 4 * n);
   const values = scratchBuffer(ctx, 'voronoi/hilbert-order', 4 * n);
   const encoder = ctx.device.createCommandEncoder({ label: 'voronoi/hilbert-order' });
+  let clock = performance.now();
+  const steps: DeviceSites['steps'] = [];
+  const lap = (stage: string) => {
+    const now = performance.now();
+    steps.push({ stage, ms: now - clock });
+    clock = now;
+  };
   await uploadParts(ctx, encoder, 'voronoi/input-xy', [{ data: xy, target: input }]);
+  lap('sites into staging');
   // the box of the sites in grid values, and the shifts that bring each span into 16 bits
   const [minX, minY, maxX, maxY] = hilbertBounds(xy);
   const min = new Uint32Array(4);
@@ -144,9 +154,11 @@ export async function hilbertOrderGpu(
   );
   await encodeHilbertKeys(ctx, encoder, { bits: 16, count: n, grid: cells, keys });
   await encodeRadixSort(ctx, encoder, { keys, values, count: n, scratchPrefix: 'voronoi/hilbert-sort' });
+  lap('recording');
   await submitAndRead(ctx, encoder, 'voronoi/hilbert-order', [{ source: values, target: order }]);
   remapUploads(ctx, 'voronoi/input-xy');
-  return { order, orderBuffer: values, fixed };
+  lap('submission to the order in host memory');
+  return { order, orderBuffer: values, fixed, steps };
 }
 
 /** `out[k] = fixed[order[k]]`: the grid sites in curve order, gathered on the device. */
