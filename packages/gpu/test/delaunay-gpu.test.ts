@@ -197,6 +197,26 @@ describe('GPU Delaunay by per-site stars', () => {
   }
 
   gpuTest(
+    'the largest sizes of the CI bar: uniform and gaussian clusters of 1e5 sites, valid and Delaunay without the CPU',
+    async () => {
+      const ctx = await requireGpu();
+      for (const sites of [
+        generatePoints('uniform', 100_000, 31),
+        uniqueSites(generatePoints('clusters', 100_000, 32)).xy,
+      ]) {
+        const out = await delaunayGpu(ctx, sites, { fallback: 'never' });
+        expect(out).not.toBeNull();
+        if (out === null) return;
+        expect(out.stats.fallbackReason).toBeNull();
+        // boundary stars go on in the tail pass
+        expect(out.stats.tailSites).toBeGreaterThan(0);
+        checkDelaunay(sites, out);
+      }
+    },
+    300_000,
+  );
+
+  gpuTest(
     'the same triangles with 1, 2 or 4 stars a lanes workgroup and from the per-thread pass',
     async () => {
       const ctx = await requireGpu();

@@ -207,6 +207,31 @@ describe('quantization onto the grid', () => {
   test('hilbertBounds: the box, [0, 0, 0, 0] for no points', () => {
     expect(hilbertBounds(new Float64Array([3, -1, -2, 5, 0, 0]))).toEqual([-2, -1, 3, 5]);
     expect(hilbertBounds(new Float64Array(0))).toEqual([0, 0, 0, 0]);
+    // the widest finite box (its width overflows: the points are scanned again, all finite)
+    const widest = new Float64Array([
+      -Number.MAX_VALUE,
+      1,
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      0,
+      Number.MAX_VALUE,
+    ]);
+    expect(hilbertBounds(widest)).toEqual([
+      -Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.MAX_VALUE,
+      Number.MAX_VALUE,
+    ]);
+    // seeded points against a plain scan
+    const random = new Float64Array(2000).map((_, i) => Math.sin(i * 12.9898) * 43758.5453 * (i % 7));
+    const plain = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < 1000; i++) {
+      plain[0] = Math.min(plain[0], random[2 * i]);
+      plain[1] = Math.min(plain[1], random[2 * i + 1]);
+      plain[2] = Math.max(plain[2], random[2 * i]);
+      plain[3] = Math.max(plain[3], random[2 * i + 1]);
+    }
+    expect(hilbertBounds(random)).toEqual(plain);
     expect([...hilbertKeysCpu(new Float64Array(0), { bits: 32 })]).toEqual([]);
   });
 });
@@ -228,6 +253,10 @@ describe('bad input', () => {
     }
     expect(() => hilbertKeysCpu(new Float64Array([0, 0, Number.NEGATIVE_INFINITY, 1]), { bits: 32 })).toThrow(
       /point 1 .*x coordinate \(-Infinity\)/,
+    );
+    // the first bad point is named, whichever bound it would have set
+    expect(() => hilbertBounds(new Float64Array([0, 0, 1, Number.POSITIVE_INFINITY, Number.NaN, 2]))).toThrow(
+      /point 1 .*y coordinate \(Infinity\)/,
     );
   });
 

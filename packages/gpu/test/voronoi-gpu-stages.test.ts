@@ -1,6 +1,6 @@
 import { clipBox, generatePoints, pointSets, SeededRandom, uniqueSites } from '@geoframe/core';
 import { triangulate } from '@geoframe/cpu-fallback';
-import { fixedGrid, gridOfBounds, toGridGpu, twinsGpu } from '@geoframe/gpu';
+import { fixedGrid, gridOfBounds, hilbertBounds, toGridGpu, twinsGpu } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
@@ -27,6 +27,9 @@ describe('GPU Voronoi stages', () => {
       const bounds = gridOfBounds(xy, box);
       expect(bounds.exponent).toBe(host.exponent);
       expect(bounds.box).toEqual(host.box);
+      // the same grid from the sites' bounding box instead of a scan of them
+      const [minX, minY, maxX, maxY] = hilbertBounds(xy);
+      expect(gridOfBounds(xy, box, { minX, minY, maxX, maxY })).toEqual(bounds);
       expect(await toGridGpu(ctx, xy, bounds)).toEqual(host.sites);
     }
   });

@@ -217,8 +217,8 @@ describe('voronoiCellsGpu', () => {
     // the GPU stage's own steps follow it; the CPU's has none
     expect(stages.slice(stages.indexOf('delaunay') + 1, stages.indexOf('delaunay') + 4)).toEqual([
       '(of which hull round trip)',
-      '(of which recording)',
-      '(of which submission to statistics)',
+      '(of which recording the stars)',
+      "(of which submission to the stars' statistics)",
     ]);
     expect(cpuStage.stats.stages.map((s) => s.stage)).not.toContain('(of which hull round trip)');
   });

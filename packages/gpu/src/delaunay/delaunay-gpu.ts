@@ -110,6 +110,11 @@ export interface DelaunayGpuOptions {
    * hull candidates through it, and gathers the whole array only for a CPU fallback).
    */
   order?: Uint32Array;
+  /**
+   * The sites' bounding box, when the caller has it (every coordinate checked finite): spares the
+   * stage its own scan of the sites.
+   */
+  bounds?: Box;
   /** Times the passes of the main submission (buckets, stars, count, scan, emit, twins). */
   profiler?: GpuProfiler;
   /** `'never'` reports failures as stats without the CPU answer (for benchmarks and tests). */
@@ -231,7 +236,7 @@ export async function gpuDelaunayStage(
 ): Promise<GpuDelaunayResult | null> {
   const n = sites.length >> 1;
   if (n < 3) return null;
-  const bounds = boundsOf(sites);
+  const bounds: Bounds = options.bounds ?? boundsOf(sites);
   const order = options.fixed ? options.order : undefined;
   if (order !== undefined && order.length !== n)
     throw new RangeError(`delaunayGpu: ${order.length} order entries for ${n} sites`);

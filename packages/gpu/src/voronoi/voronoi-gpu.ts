@@ -10,6 +10,7 @@ import {
 } from '@geoframe/cpu-fallback';
 import { gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { hilbertBounds } from '../primitives/hilbert/hilbert-grid.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
@@ -368,9 +369,12 @@ class PipelineRun {
     this.lap('output pages');
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
-    const grid = gridOfBounds(sites, box);
+    // one scan of the sites (finite, their box) serves the grid, the Hilbert order and the stars
+    const [minX, minY, maxX, maxY] = hilbertBounds(sites);
+    const extent = { minX, minY, maxX, maxY };
+    const grid = gridOfBounds(sites, box, extent);
     this.lap('grid');
-    const device = await hilbertOrderGpu(ctx, sites, grid);
+    const device = await hilbertOrderGpu(ctx, sites, grid, [minX, minY, maxX, maxY]);
     const { order } = device;
     this.lap('hilbert order (sites up, keys, sort, order back)');
     for (const { stage, ms } of device.steps) this.stats.stages.push({ stage: `(of which ${stage})`, ms });
@@ -388,7 +392,11 @@ class PipelineRun {
         ]),
       ]);
       ctx.device.queue.submit([encoder.finish()]);
-      const result = await gpuDelaunayStage(ctx, sites, { fixed: { sites: curveSites, grid }, order });
+      const result = await gpuDelaunayStage(ctx, sites, {
+        fixed: { sites: curveSites, grid },
+        order,
+        bounds: extent,
+      });
       delaunay = result?.stage ?? null;
       if (result)
         this.stats.delaunay = { path: result.stats.path, fallbackReason: result.stats.fallbackReason };
@@ -397,8 +405,8 @@ class PipelineRun {
         const { hullMs, encodeMs, resultMs } = result.stats;
         this.stats.stages.push(
           { stage: '(of which hull round trip)', ms: hullMs },
-          { stage: '(of which recording)', ms: encodeMs },
-          { stage: '(of which submission to statistics)', ms: resultMs },
+          { stage: '(of which recording the stars)', ms: encodeMs },
+          { stage: "(of which submission to the stars' statistics)", ms: resultMs },
         );
       }
     } else {

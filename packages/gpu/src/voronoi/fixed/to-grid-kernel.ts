@@ -11,12 +11,24 @@ import { type FixedGrid, floorLog2, GRID_VALUE_BITS, toGrid } from './fixed-grid
  * The grid of {@link fixedGrid} without converting the sites on the host: the exponent (from the
  * largest |coordinate| of the sites and the box) and the box words; `sites` is left empty because
  * {@link TO_GRID_KERNEL} converts the f64 sites on the device, bit for bit as `fixedGrid` does.
+ * `extent`, the sites' bounding box when the caller has it, spares the scan of the sites.
  */
-export function gridOfBounds(sites: Float64Array, box: Box): FixedGrid {
+export function gridOfBounds(sites: Float64Array, box: Box, extent?: Box): FixedGrid {
   let max = Math.max(Math.abs(box.minX), Math.abs(box.minY), Math.abs(box.maxX), Math.abs(box.maxY));
-  for (let k = 0; k < sites.length; k++) {
-    const a = Math.abs(sites[k]);
-    if (a > max) max = a;
+  if (extent) {
+    // the largest |coordinate| of the sites is at a corner of their bounding box
+    max = Math.max(
+      max,
+      Math.abs(extent.minX),
+      Math.abs(extent.minY),
+      Math.abs(extent.maxX),
+      Math.abs(extent.maxY),
+    );
+  } else {
+    for (let k = 0; k < sites.length; k++) {
+      const a = Math.abs(sites[k]);
+      if (a > max) max = a;
+    }
   }
   if (!Number.isFinite(max)) throw new RangeError('gridOfBounds: a coordinate is not finite');
   const exponent = max === 0 ? 0 : floorLog2(max) - (GRID_VALUE_BITS - 1);

@@ -1,6 +1,6 @@
 import { recordDispatches } from '../../primitives/dispatch-recorder.js';
 import { encodeHilbertKeys } from '../../primitives/hilbert/hilbert.js';
-import { hilbertBounds } from '../../primitives/hilbert/hilbert-grid.js';
+import { type HilbertBounds, hilbertBounds } from '../../primitives/hilbert/hilbert-grid.js';
 import { scratchBuffer } from '../../primitives/scratch.js';
 import { encodeRadixSort } from '../../primitives/sort/radix-sort.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
@@ -79,6 +79,8 @@ export interface DeviceSites {
  * the fixed-point `grid` on the device (where they stay for the later stages) and ordered along a
  * Hilbert curve (16 bits per axis over their bounding box): cells, curve keys, a stable radix sort
  * of the site indices (sites in one cell keep their input order). Only the order comes back.
+ * `extent` is the sites' bounding box (`hilbertBounds`, which also checks them finite) when the
+ * caller has it already.
  *
  * Sorting makes the CPU Delaunay stage faster (delaunator walks a local neighbourhood) and every
  * later GPU stage local in memory: neighbouring triangles and sites are near each other. The
@@ -88,6 +90,7 @@ export async function hilbertOrderGpu(
   ctx: GpuContext,
   xy: Float64Array,
   grid: FixedGrid,
+  extent: HilbertBounds = hilbertBounds(xy),
 ): Promise<DeviceSites> {
   const n = xy.length >> 1;
   const order = new Uint32Array(n);
@@ -107,7 +110,7 @@ export async function hilbertOrderGpu(
   await uploadParts(ctx, encoder, 'voronoi/input-xy', [{ data: xy, target: input }]);
   lap('sites into staging');
   // the box of the sites in grid values, and the shifts that bring each span into 16 bits
-  const [minX, minY, maxX, maxY] = hilbertBounds(xy);
+  const [minX, minY, maxX, maxY] = extent;
   const min = new Uint32Array(4);
   const shifts = [0, 0];
   [
@@ -154,7 +157,7 @@ export async function hilbertOrderGpu(
   );
   await encodeHilbertKeys(ctx, encoder, { bits: 16, count: n, grid: cells, keys });
   await encodeRadixSort(ctx, encoder, { keys, values, count: n, scratchPrefix: 'voronoi/hilbert-sort' });
-  lap('recording');
+  lap('recording keys and sort');
   await submitAndRead(ctx, encoder, 'voronoi/hilbert-order', [{ source: values, target: order }]);
   remapUploads(ctx, 'voronoi/input-xy');
   lap('submission to the order in host memory');
