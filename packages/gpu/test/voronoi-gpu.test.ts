@@ -1,4 +1,12 @@
-import { type Box, clipBox, generatePoints, pointSets, SeededRandom, uniqueSites } from '@geoframe/core';
+import {
+  type Box,
+  clipBox,
+  generatePoints,
+  InvalidGeometryError,
+  pointSets,
+  SeededRandom,
+  uniqueSites,
+} from '@geoframe/core';
 import { type LineBuffers, type PolygonBuffers, voronoiCells, voronoiEdges } from '@geoframe/cpu-fallback';
 import {
   GpuOutOfMemoryError,
@@ -267,6 +275,21 @@ describe('voronoiCellsGpu', () => {
     const before = Float64Array.from(sites);
     await voronoiCellsGpu(ctx, sites, clipBox(sites, null));
     expect(sites).toEqual(before);
+  });
+
+  gpuTest('a NaN or infinite site is an InvalidGeometryError naming its row', async () => {
+    const ctx = await requireGpu();
+    const sites = generatePoints('uniform', 1000, 9);
+    const box = clipBox(sites, null);
+    for (const [row, bad] of [
+      [417, Number.NaN],
+      [3, Number.POSITIVE_INFINITY],
+    ]) {
+      const broken = Float64Array.from(sites);
+      broken[2 * row + 1] = bad;
+      await expect(voronoiCellsGpu(ctx, broken, box)).rejects.toThrow(InvalidGeometryError);
+      await expect(voronoiCellsGpu(ctx, broken, box)).rejects.toThrow(new RegExp(`point ${row} `));
+    }
   });
 });
 

@@ -1,10 +1,5 @@
 /**
- * Conflict regions of a star's triangles (float supersets of their circumdisks, or half-planes
- * for large circles) and the tests of cells and boxes against them; they only decide where to
- * search, never the topology. Part of the star module (`starSearchWgsl` assembles it).
- */
-/**
- * The error margins of a conflict region's disk (see \`disk_from\` below; the tests replay it under
+ * The error margins of a conflict region's disk (see `disk_from` below; the tests replay it under
  * adversarial f32 rounding with these values).
  */
 export const REGION_BOUNDS = {
@@ -20,6 +15,11 @@ export const REGION_BOUNDS = {
   cellMargin: 2 ** -10,
 } as const;
 
+/**
+ * Conflict regions of a star's triangles (float supersets of their circumdisks, or half-planes
+ * for large circles) and the tests of cells and boxes against them; they only decide where to
+ * search, never the topology. Part of the star module (`starSearchWgsl` assembles it).
+ */
 export const STAR_REGION_WGSL = /* wgsl */ `
 const RADIUS_SLACK: f32 = ${REGION_BOUNDS.radiusSlack};
 const RADIUS_MARGIN: f32 = ${REGION_BOUNDS.radiusMargin};
