@@ -459,19 +459,12 @@ export async function gpuDelaunayStage(
   }
   // a workgroup a listed star, at most STAR_TAIL_GROUPS (they take the stars in turn): the count
   // is known to the GPU only
-  const tailPlan = plan(
-    STAR_TAIL_KERNEL,
-    starParams(ringLimit, false),
-    [...starBuffers, tailList, tailCount],
-    1,
-    1,
-    {
-      size: Math.min(
-        options.tailWorkgroupSize ?? STAR_TAIL_WORKGROUP_SIZE,
-        ctx.limits.maxComputeInvocationsPerWorkgroup,
-      ),
-    },
-  );
+  const tailPlan = plan(STAR_TAIL_KERNEL, starParams(ringLimit, false), listBuffers, 1, 1, {
+    size: Math.min(
+      options.tailWorkgroupSize ?? STAR_TAIL_WORKGROUP_SIZE,
+      ctx.limits.maxComputeInvocationsPerWorkgroup,
+    ),
+  });
   await record(
     'delaunay/stars-tail',
     [{ ...tailPlan, indirect: { buffer: tailCount, offset: 12 } }],

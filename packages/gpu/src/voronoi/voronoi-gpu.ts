@@ -8,7 +8,7 @@ import {
   voronoiCells,
   voronoiEdges,
 } from '@geoframe/cpu-fallback';
-import { gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
+import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { hilbertBounds } from '../primitives/hilbert/hilbert-grid.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
@@ -370,16 +370,18 @@ class PipelineRun {
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
     // one scan of the sites (finite, their box) serves the grid, the Hilbert order and the stars
-    const [minX, minY, maxX, maxY] = hilbertBounds(sites);
+    const bounds = hilbertBounds(sites);
+    const [minX, minY, maxX, maxY] = bounds;
     const extent = { minX, minY, maxX, maxY };
     const grid = gridOfBounds(sites, box, extent);
     this.lap('grid');
-    const device = await hilbertOrderGpu(ctx, sites, grid, [minX, minY, maxX, maxY]);
+    const device = await hilbertOrderGpu(ctx, sites, grid, bounds);
     const { order } = device;
     this.lap('hilbert order (sites up, keys, sort, order back)');
     for (const { stage, ms } of device.steps) this.stats.stages.push({ stage: `(of which ${stage})`, ms });
     let delaunay: DelaunayStage | null;
     let curveSites: GPUBuffer | null = null;
+    let gpuStats: GpuDelaunayResult['stats'] | null = null;
     if (this.options.delaunay !== 'cpu') {
       // the grid sites in curve order, which the GPU stars read (and the later stages too)
       curveSites = this.buffer('sites', 16 * n);
@@ -398,20 +400,18 @@ class PipelineRun {
         bounds: extent,
       });
       delaunay = result?.stage ?? null;
-      if (result)
-        this.stats.delaunay = { path: result.stats.path, fallbackReason: result.stats.fallbackReason };
-      this.lap('delaunay');
-      if (result) {
-        const { hullMs, encodeMs, resultMs } = result.stats;
-        this.stats.stages.push(
-          { stage: '(of which hull round trip)', ms: hullMs },
-          { stage: '(of which recording the stars)', ms: encodeMs },
-          { stage: "(of which submission to the stars' statistics)", ms: resultMs },
-        );
-      }
+      gpuStats = result?.stats ?? null;
+      if (gpuStats) this.stats.delaunay = { path: gpuStats.path, fallbackReason: gpuStats.fallbackReason };
     } else {
       delaunay = await cpuDelaunayStageParallel(sitesInOrder(sites, order));
-      this.lap('delaunay');
+    }
+    this.lap('delaunay');
+    if (gpuStats) {
+      this.stats.stages.push(
+        { stage: '(of which hull round trip)', ms: gpuStats.hullMs },
+        { stage: '(of which recording the stars)', ms: gpuStats.encodeMs },
+        { stage: "(of which submission to the stars' statistics)", ms: gpuStats.resultMs },
+      );
     }
     if (delaunay === null) return null;
     let curve: Float64Array | null = null;
