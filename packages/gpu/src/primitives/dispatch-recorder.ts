@@ -24,16 +24,56 @@ export interface PlannedDispatch {
   indirect?: { buffer: GPUBuffer; offset: number };
 }
 
-/** Bytes between parameter blocks in the shared uniform buffer (WebGPU's largest offset alignment). */
+/** Bytes between parameter blocks in a uniform buffer (WebGPU's largest offset alignment). */
 const PARAM_STRIDE = 256;
+
+/** Parameter blocks an encoder's uniform buffer holds before another is started (16 KiB). */
+const ARENA_BLOCKS = 64;
+
+/** The uniform buffer of an encoder's parameter blocks, and how many blocks are taken. */
+interface ParamArena {
+  buffer: GPUBuffer;
+  used: number;
+}
+
+/**
+ * One uniform buffer per command encoder for the parameters of everything recorded into it (a
+ * new one when it is full). Creating a small mapped buffer costs ~0.1 ms on the H100 host through
+ * Dawn (docs/benchmarks.md, "Host costs"), a `queue.writeBuffer` of the same bytes ~4 µs; a
+ * pipeline run records ~30 calls. Writing at record time is safe because the buffer is the
+ * encoder's alone: no submitted work reads it before the encoder is submitted.
+ */
+const arenas = new WeakMap<GPUCommandEncoder, ParamArena>();
+
+function paramBlocks(
+  device: GPUDevice,
+  encoder: GPUCommandEncoder,
+  label: string,
+  count: number,
+): { buffer: GPUBuffer; first: number } {
+  let arena = arenas.get(encoder);
+  if (!arena || arena.used + count > arena.buffer.size / PARAM_STRIDE) {
+    arena = {
+      buffer: device.createBuffer({
+        label: `${label} params`,
+        size: Math.max(ARENA_BLOCKS, count) * PARAM_STRIDE,
+        usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST,
+      }),
+      used: 0,
+    };
+    arenas.set(encoder, arena);
+  }
+  const first = arena.used;
+  arena.used += count;
+  return { buffer: arena.buffer, first };
+}
 
 /**
  * Records `dispatches` into one compute pass of `encoder`. Pipelines come from the context's
- * cache (awaited before anything is recorded). All parameter blocks go into one new uniform
- * buffer, 256 bytes apart: a fresh buffer per call, because `queue.writeBuffer` into a shared
- * one would overwrite parameters of an encoder recorded earlier but not yet submitted. It is
- * small and left to garbage collection (it cannot be destroyed before the caller submits).
- * `descriptor` (e.g. a profiler's) replaces the pass's default `{ label }`.
+ * cache (awaited before anything is recorded). The parameter blocks go into the encoder's own
+ * uniform buffer, 256 bytes apart, written now with one `queue.writeBuffer` (see `arenas`); it is
+ * left to garbage collection with the encoder. `descriptor` (e.g. a profiler's) replaces the
+ * pass's default `{ label }`.
  */
 export async function recordDispatches(
   ctx: GpuContext,
@@ -54,22 +94,17 @@ export async function recordDispatches(
   );
   ctx.assertUsable();
   const device = ctx.device;
-  const uniforms = device.createBuffer({
-    label: `${label} params`,
-    size: active.length * PARAM_STRIDE,
-    usage: BufferUsage.UNIFORM,
-    mappedAtCreation: true,
-  });
-  const words = new Uint32Array(uniforms.getMappedRange());
+  const { buffer: uniforms, first } = paramBlocks(device, encoder, label, active.length);
+  const words = new Uint32Array((active.length * PARAM_STRIDE) / 4);
   active.forEach((d, k) => {
     words.set(Array.from(d.params), (k * PARAM_STRIDE) / 4);
   });
-  uniforms.unmap();
+  device.queue.writeBuffer(uniforms, first * PARAM_STRIDE, words);
   const pass = encoder.beginComputePass(descriptor ?? { label });
   active.forEach((d, k) => {
     const pipeline = pipelines[k];
     const entries: GPUBindGroupEntry[] = [
-      { binding: 0, resource: { buffer: uniforms, offset: k * PARAM_STRIDE, size: PARAM_STRIDE } },
+      { binding: 0, resource: { buffer: uniforms, offset: (first + k) * PARAM_STRIDE, size: PARAM_STRIDE } },
       ...d.entries.map((e) => ({
         binding: e.binding,
         resource:

@@ -10,7 +10,6 @@ import {
 } from '@geoframe/cpu-fallback';
 import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
-import { hilbertBounds } from '../primitives/hilbert/hilbert-grid.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
@@ -37,6 +36,7 @@ import {
   hilbertOrderGpu,
   sitesInOrder,
 } from './hilbert-order/hilbert-order.js';
+import { sitesUp } from './hilbert-order/site-bounds.js';
 import {
   remapUploads,
   submitAndRead,
@@ -369,15 +369,16 @@ class PipelineRun {
     this.lap('output pages');
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
-    // one scan of the sites (finite, their box) serves the grid, the Hilbert order and the stars
-    const bounds = hilbertBounds(sites);
+    // the sites go up and their box (checked finite) comes back from the GPU: it serves the grid,
+    // the Hilbert order and the stars
+    const { input, bounds } = await sitesUp(ctx, sites);
     const [minX, minY, maxX, maxY] = bounds;
     const extent = { minX, minY, maxX, maxY };
     const grid = gridOfBounds(sites, box, extent);
-    this.lap('grid');
-    const device = await hilbertOrderGpu(ctx, sites, grid, bounds);
+    this.lap('sites up, their box and the grid');
+    const device = await hilbertOrderGpu(ctx, sites, grid, bounds, input);
     const { order } = device;
-    this.lap('hilbert order (sites up, keys, sort, order back)');
+    this.lap('hilbert order (keys, sort, order back)');
     for (const { stage, ms } of device.steps) this.stats.stages.push({ stage: `(of which ${stage})`, ms });
     let delaunay: DelaunayStage | null;
     let curveSites: GPUBuffer | null = null;

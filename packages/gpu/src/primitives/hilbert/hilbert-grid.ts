@@ -117,7 +117,8 @@ function pointCount(xy: Float64Array): number {
   return xy.length >> 1;
 }
 
-function nonFinite(i: number, x: number, y: number): InvalidGeometryError {
+/** The error for point `i` with a NaN or infinite coordinate (x or y, whichever is). */
+export function nonFinite(i: number, x: number, y: number): InvalidGeometryError {
   const [axis, value] = x - x !== 0 ? ['x', x] : ['y', y];
   return new InvalidGeometryError(
     i,

@@ -80,7 +80,8 @@ export interface DeviceSites {
  * Hilbert curve (16 bits per axis over their bounding box): cells, curve keys, a stable radix sort
  * of the site indices (sites in one cell keep their input order). Only the order comes back.
  * `extent` is the sites' bounding box (`hilbertBounds`, which also checks them finite) when the
- * caller has it already.
+ * caller has it already, and `uploaded` the buffer the sites are in on the device when the caller
+ * put them there (see `sitesUp`, which also finds their box).
  *
  * Sorting makes the CPU Delaunay stage faster (delaunator walks a local neighbourhood) and every
  * later GPU stage local in memory: neighbouring triangles and sites are near each other. The
@@ -91,10 +92,11 @@ export async function hilbertOrderGpu(
   xy: Float64Array,
   grid: FixedGrid,
   extent: HilbertBounds = hilbertBounds(xy),
+  uploaded?: GPUBuffer,
 ): Promise<DeviceSites> {
   const n = xy.length >> 1;
   const order = new Uint32Array(n);
-  const input = scratchBuffer(ctx, 'voronoi/input-xy', 16 * n);
+  const input = uploaded ?? scratchBuffer(ctx, 'voronoi/input-xy', 16 * n);
   const fixed = scratchBuffer(ctx, 'voronoi/input-fixed', 16 * n);
   const cells = scratchBuffer(ctx, 'voronoi/hilbert-cells', 4 * n);
   const keys = scratchBuffer(ctx, 'voronoi/hilbert-keys', 4 * n);
@@ -107,8 +109,10 @@ export async function hilbertOrderGpu(
     steps.push({ stage, ms: now - clock });
     clock = now;
   };
-  await uploadParts(ctx, encoder, 'voronoi/input-xy', [{ data: xy, target: input }]);
-  lap('sites into staging');
+  if (!uploaded) {
+    await uploadParts(ctx, encoder, 'voronoi/input-xy', [{ data: xy, target: input }]);
+    lap('sites into staging');
+  }
   // the box of the sites in grid values, and the shifts that bring each span into 16 bits
   const [minX, minY, maxX, maxY] = extent;
   const min = new Uint32Array(4);
@@ -159,7 +163,7 @@ export async function hilbertOrderGpu(
   await encodeRadixSort(ctx, encoder, { keys, values, count: n, scratchPrefix: 'voronoi/hilbert-sort' });
   lap('recording keys and sort');
   await submitAndRead(ctx, encoder, 'voronoi/hilbert-order', [{ source: values, target: order }]);
-  remapUploads(ctx, 'voronoi/input-xy');
+  if (!uploaded) remapUploads(ctx, 'voronoi/input-xy');
   lap('submission to the order in host memory');
   return { order, orderBuffer: values, fixed, steps };
 }
