@@ -5,14 +5,27 @@
 //   range to a worker thread transfers it or copies it (Dawn's mapped ranges are external
 //   ArrayBuffers);
 // - `voronoiCellsGpu` at 1e6 and 1e7 uniform sites with its stage laps, under V8's sampling
-//   profiler: the profiles are written to $OUT (or the working directory) as .cpuprofile files.
+//   profiler: the profiles are written to $OUT (or the working directory) as .cpuprofile files;
+// - `GeoSeries.voronoiPolygons({ device: 'gpu' })` on the same sites as a point column, end to
+//   end, and its steps before the pipeline (the unique sites, the clip box).
+// With `node --expose-gc`, the heap is collected before each timed run (untimed): the previous
+// run's output (1.1 GB at 1e7) is otherwise freed inside the next one.
 //
-//   pack.sh bench/gpu/host-costs.ts, then node .gpu/bundle/host-costs.mjs [--runs N]
+//   tsc -b (the geo package runs the built GPU package), pack.sh bench/gpu/host-costs.ts, then
+//   node --expose-gc .gpu/bundle/host-costs.mjs [--runs N]
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { Worker } from 'node:worker_threads';
-import { clipBox, generatePoints, uniqueSites } from '../../packages/core/src/index.js';
+import {
+  clipBox,
+  GeometryArray,
+  GeometryType,
+  generatePoints,
+  uniqueSites,
+} from '../../packages/core/src/index.js';
 import { preparedFloat64Array } from '../../packages/cpu-fallback/src/index.js';
+import { GeoSeries } from '../../packages/geo/src/index.js';
+import { prepareVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
 import { BufferUsage, MapMode, voronoiCellsGpu } from '../../packages/gpu/src/index.js';
 import { recordDispatches } from '../../packages/gpu/src/primitives/dispatch-recorder.js';
 import type { KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
@@ -28,12 +41,15 @@ import {
 } from './bench-harness.js';
 
 const args = parseBenchArgs();
+const collect = (globalThis as { gc?: () => void }).gc;
 const out = process.env.OUT ?? '.';
 const ctx = await createBenchContext();
 const { device } = ctx;
 const [src, dst] = await createCopyPair(ctx, 64 << 20);
 const copy = await copyEncoder(ctx, src, dst);
-console.log(`host costs — ${describeDevice(ctx)}; medians of ${args.runs}\n`);
+console.log(
+  `host costs — ${describeDevice(ctx)}; medians of ${args.runs}; heap collected before timed runs: ${collect ? 'yes' : 'no'}\n`,
+);
 
 /** Median over `runs` of the mean time of `count` calls of `fn` (µs a call). */
 async function perCall(count: number, fn: (i: number) => unknown): Promise<number> {
@@ -186,6 +202,7 @@ for (const n of (process.env.SIZES ?? '1e6,1e7').split(',').map(Number)) {
   const stages = new Map<string, number[]>();
   await session.post('Profiler.start');
   for (let r = 0; r < runs; r++) {
+    collect?.();
     await heat(ctx, copy, 250);
     const t0 = performance.now();
     const { stats } = await voronoiCellsGpu(ctx, sites, box);
@@ -196,6 +213,38 @@ for (const n of (process.env.SIZES ?? '1e6,1e7').split(',').map(Number)) {
   writeFileSync(`${out}/voronoi-${n}.cpuprofile`, JSON.stringify(profile));
   console.log(`\nvoronoiCellsGpu ${n.toExponential(0)}: ${fmt(median(walls))} ms (median of ${runs})`);
   for (const [stage, t] of stages) console.log(`  ${stage}: ${fmt(median(t))}`);
+
+  // the same sites as a point column, through the public API
+  const series = new GeoSeries(
+    new GeometryArray({
+      type: GeometryType.Point,
+      dimension: 'xy',
+      coords: sites,
+      offsets: [],
+      length: n,
+      crs: null,
+    }),
+  );
+  await series.voronoiPolygons({ device: 'gpu' });
+  const seriesWalls: number[] = [];
+  const before: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    collect?.();
+    await heat(ctx, copy, 250);
+    let t0 = performance.now();
+    const prepared = prepareVoronoi(series.array, {});
+    clipBox(prepared.unique.xy, null);
+    before.push(performance.now() - t0);
+    collect?.();
+    await heat(ctx, copy, 250);
+    t0 = performance.now();
+    const cells = await series.voronoiPolygons({ device: 'gpu' });
+    seriesWalls.push(performance.now() - t0);
+    if (cells.array.length !== n) throw new Error(`${cells.array.length} cells for ${n} sites`);
+  }
+  console.log(
+    `GeoSeries.voronoiPolygons({ device: 'gpu' }) ${n.toExponential(0)}: ${fmt(median(seriesWalls))} ms; of which the unique sites and the clip box ${fmt(median(before))}`,
+  );
 }
 session.disconnect();
 process.exit(0);

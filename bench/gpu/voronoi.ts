@@ -44,12 +44,13 @@ const ctx = await createBenchContext();
 const [src, dst] = await createCopyPair(ctx, 64 << 20);
 const copy = await copyEncoder(ctx, src, dst);
 console.log(
-  `voronoi pipeline — ${describeDevice(ctx)}; medians of ${args.runs} after ${args.warmup} warm-up\n`,
+  `voronoi pipeline — ${describeDevice(ctx)}; medians of ${args.runs} after ${args.warmup} warm-up; heap collected before timed runs: ${(globalThis as { gc?: unknown }).gc ? 'yes' : 'no'}\n`,
 );
 
 // VORONOI_PEERS=0 leaves the CPU path out (the GPU pipeline's stages alone)
 const peers = process.env.VORONOI_PEERS !== '0';
 const heatMs = Number(process.env.VORONOI_HEAT ?? 0);
+const collect = (globalThis as { gc?: () => void }).gc;
 
 function sitesOf(n: number) {
   const sites = uniqueSites(generatePoints('uniform', n, 42)).xy;
@@ -99,8 +100,13 @@ for (const n of sizes) {
           stageTimes.set(stage, [...(stageTimes.get(stage) ?? []), ms]);
       return result;
     },
-    // VORONOI_HEAT=ms keeps the GPU busy that long before each timed run (clocks up), untimed
-    heatMs > 0 ? () => heat(ctx, copy, heatMs) : undefined,
+    // VORONOI_HEAT=ms keeps the GPU busy that long before each timed run (clocks up), untimed;
+    // under `node --expose-gc` the heap is collected first (the previous run's output is freed
+    // there instead of inside the timed run)
+    async () => {
+      collect?.();
+      if (heatMs > 0) await heat(ctx, copy, heatMs);
+    },
   );
   // the pipeline with the CPU's Delaunay stage instead of the GPU's stars (VORONOI_CPU_STAGE=1)
   if (process.env.VORONOI_CPU_STAGE === '1') {

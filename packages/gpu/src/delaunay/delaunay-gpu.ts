@@ -3,7 +3,7 @@ import { encodeCompact } from '../primitives/compact/compact.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
-import { readback, stageReadback, uploadStorage } from '../runtime/buffers.js';
+import { readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -15,6 +15,7 @@ import type { FixedGrid } from '../voronoi/fixed/fixed-grid.js';
 import { toGrid } from '../voronoi/fixed/fixed-grid.js';
 import { gridOfBounds, TO_GRID_KERNEL } from '../voronoi/fixed/to-grid-kernel.js';
 import { sitesInOrder } from '../voronoi/hilbert-order/hilbert-order.js';
+import { submitAndRead, submitForRead } from '../voronoi/transfer/staging.js';
 import { BUCKET_WORKGROUP_SIZE, CELL_COUNT_KERNEL, CELL_SCATTER_KERNEL } from './bucket-kernels.js';
 import { hullOfCandidates } from './hull-chain.js';
 import {
@@ -311,22 +312,20 @@ export async function gpuDelaunayStage(
     maxPerDimension,
   );
   await encodeCompact(ctx, first, { flags, count: n, indicesOut: candidates, countOut: candidateCount });
-  // the count and the first HULL_READ survivors in one mapping; more survivors, another
+  // the count and the first HULL_READ survivors in one mapping of a reused staging buffer (a new
+  // buffer per run costs error scopes, each a wait for Dawn's events); more survivors, another
   const head = Math.min(n, HULL_READ);
-  const hullRead = await stageReadback(
-    ctx,
-    first,
-    [
-      { buffer: candidateCount, offset: 0, bytes: 4 },
-      { buffer: candidates, offset: 0, bytes: 4 * head },
-    ],
-    'delaunay hull candidates',
-  );
-  ctx.device.queue.submit([first.finish()]);
-  const [countBytes, headBytes] = await hullRead.read();
-  const m = new Uint32Array(countBytes.buffer)[0];
-  const ids = new Uint32Array(m);
-  ids.set(new Uint32Array(headBytes.buffer, 0, Math.min(m, head)));
+  const hullRead = await submitForRead(ctx, first, 'delaunay/hull-candidates', [
+    { source: candidateCount, bytes: 4 },
+    { source: candidates, bytes: 4 * head },
+  ]);
+  const { value: ids } = await hullRead.read((range, offsets) => {
+    const m = new Uint32Array(range, offsets[0], 1)[0];
+    const out = new Uint32Array(m);
+    out.set(new Uint32Array(range, offsets[1], Math.min(m, head)));
+    return out;
+  });
+  const m = ids.length;
   if (m > head) ids.set(await readback(ctx, candidates, new Uint32Array(m - head), 4 * head), head);
   const candidateXy = new Float64Array(2 * m);
   for (let k = 0; k < m; k++) {
@@ -342,7 +341,9 @@ export async function gpuDelaunayStage(
     triples[3 * k + 1] = hull[(k + h - 1) % h];
     triples[3 * k + 2] = hull[(k + 1) % h];
   }
-  const triplesBuffer = await uploadStorage(ctx, triples, 'delaunay hull triples');
+  // a few words: written by the queue before the stars' submission, no buffer of their own
+  const triplesBuffer = buffer('hull-triples', triples.byteLength);
+  ctx.device.queue.writeBuffer(triplesBuffer, 0, triples);
   const hullMs = performance.now() - hullStart;
 
   // bucket grid
@@ -491,23 +492,16 @@ export async function gpuDelaunayStage(
   });
   prof?.resolve(encoder);
   // the statistics and the emitted triangle count in one mapping
-  const endRead = await stageReadback(
-    ctx,
-    encoder,
-    [
-      { buffer: stats, offset: 0, bytes: 4 * STAR_STATS_WORDS },
-      { buffer: counts, offset: 4 * n, bytes: 4 },
-    ],
-    'delaunay statistics',
-  );
+  const words = new Uint32Array(STAR_STATS_WORDS);
+  const emittedWord = new Uint32Array(1);
   const submitted = performance.now();
-  ctx.device.queue.submit([encoder.finish()]);
-  const [statBytes, emittedBytes] = await endRead.read();
+  await submitAndRead(ctx, encoder, 'delaunay/statistics', [
+    { source: stats, target: words },
+    { source: counts, sourceOffset: 4 * n, target: emittedWord },
+  ]);
   const resultMs = performance.now() - submitted;
   const encodeMs = submitted - hullStart - hullMs;
-  const words = new Uint32Array(statBytes.buffer);
-  const emitted = new Uint32Array(emittedBytes.buffer)[0];
-  triplesBuffer.destroy();
+  const emitted = emittedWord[0];
   tailCount.destroy();
   exactArgs.destroy();
   upload?.destroy();
