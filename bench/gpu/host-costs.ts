@@ -6,8 +6,9 @@
 //   ArrayBuffers);
 // - `voronoiCellsGpu` at 1e6 and 1e7 uniform sites with its stage laps, under V8's sampling
 //   profiler: the profiles are written to $OUT (or the working directory) as .cpuprofile files;
-// - `GeoSeries.voronoiPolygons({ device: 'gpu' })` on the same sites as a point column, end to
-//   end, and its steps before the pipeline (the unique sites, the clip box).
+// - `voronoiPolygons({ device: 'gpu' })` on the same sites as a point column (`computeVoronoi`,
+//   what `GeoSeries.voronoiPolygons` runs), end to end, and its steps before the pipeline (the
+//   unique sites, the clip box).
 // With `node --expose-gc`, the heap is collected before each timed run (untimed): the previous
 // run's output (1.1 GB at 1e7) is otherwise freed inside the next one.
 //
@@ -15,6 +16,7 @@
 //   node --expose-gc .gpu/bundle/host-costs.mjs [--runs N]
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import {
   clipBox,
@@ -24,8 +26,8 @@ import {
   uniqueSites,
 } from '../../packages/core/src/index.js';
 import { preparedFloat64Array } from '../../packages/cpu-fallback/src/index.js';
-import { GeoSeries } from '../../packages/geo/src/index.js';
-import { prepareVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
+import { gatherInputSites } from '../../packages/geo/src/voronoi/input-sites.js';
+import { computeVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
 import { BufferUsage, MapMode, voronoiCellsGpu } from '../../packages/gpu/src/index.js';
 import { recordDispatches } from '../../packages/gpu/src/primitives/dispatch-recorder.js';
 import type { KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
@@ -79,6 +81,24 @@ rows.push([
     const b = device.createBuffer({ size: 256, usage: BufferUsage.UNIFORM, mappedAtCreation: true });
     new Uint32Array(b.getMappedRange()).set([1, 2, 3, 4]);
     b.unmap();
+  }),
+]);
+rows.push([
+  "pushErrorScope('out-of-memory') + popErrorScope, queue idle",
+  await perCall(50, async () => {
+    device.pushErrorScope('out-of-memory');
+    await device.popErrorScope();
+  }),
+]);
+rows.push([
+  'pushErrorScope + popErrorScope after submitting 20 copies of 64 MiB',
+  await perCall(10, async () => {
+    device.pushErrorScope('out-of-memory');
+    const encoder = device.createCommandEncoder();
+    for (let i = 0; i < 20; i++) await copy(encoder);
+    device.queue.submit([encoder.finish()]);
+    await device.popErrorScope();
+    await device.queue.onSubmittedWorkDone();
   }),
 ]);
 rows.push([
@@ -188,6 +208,12 @@ console.log(
   `\n112 MiB out of a mapped range: this thread's copy ${fmt(median(copyTimes))} ms; posted to a worker with the range in the transfer list: postMessage ${fmt(median(postTimes))} ms (range ${detached ? 'detached: transferred' : 'still attached: copied'}), the worker's copy ${fmt(median(workerTimes))} ms`,
 );
 
+// garbage collection inside the timed runs (the heap is collected before each, untimed)
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
 // the pipeline under the sampling profiler
 const session = new Session();
 session.connect();
@@ -199,51 +225,58 @@ for (const n of (process.env.SIZES ?? '1e6,1e7').split(',').map(Number)) {
   const runs = n >= 1e7 ? Math.min(3, args.runs) : args.runs;
   await voronoiCellsGpu(ctx, sites, box);
   const walls: number[] = [];
+  const gcs: number[] = [];
   const stages = new Map<string, number[]>();
   await session.post('Profiler.start');
   for (let r = 0; r < runs; r++) {
     collect?.();
     await heat(ctx, copy, 250);
+    // the observer reports after the fact: let the collection above be counted before the clock
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const gcBefore = gcMs;
     const t0 = performance.now();
     const { stats } = await voronoiCellsGpu(ctx, sites, box);
     walls.push(performance.now() - t0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    gcs.push(gcMs - gcBefore);
     for (const { stage, ms } of stats.stages) stages.set(stage, [...(stages.get(stage) ?? []), ms]);
   }
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(`${out}/voronoi-${n}.cpuprofile`, JSON.stringify(profile));
-  console.log(`\nvoronoiCellsGpu ${n.toExponential(0)}: ${fmt(median(walls))} ms (median of ${runs})`);
+  console.log(
+    `\nvoronoiCellsGpu ${n.toExponential(0)}: ${fmt(median(walls))} ms (median of ${runs}); garbage collection within: ${fmt(median(gcs))} ms`,
+  );
   for (const [stage, t] of stages) console.log(`  ${stage}: ${fmt(median(t))}`);
 
   // the same sites as a point column, through the public API
-  const series = new GeoSeries(
-    new GeometryArray({
-      type: GeometryType.Point,
-      dimension: 'xy',
-      coords: sites,
-      offsets: [],
-      length: n,
-      crs: null,
-    }),
-  );
-  await series.voronoiPolygons({ device: 'gpu' });
+  const column = new GeometryArray({
+    type: GeometryType.Point,
+    dimension: 'xy',
+    coords: sites,
+    offsets: [],
+    length: n,
+    crs: null,
+  });
+  await computeVoronoi(column, { device: 'gpu' });
   const seriesWalls: number[] = [];
   const before: number[] = [];
   for (let r = 0; r < runs; r++) {
     collect?.();
     await heat(ctx, copy, 250);
     let t0 = performance.now();
-    const prepared = prepareVoronoi(series.array, {});
-    clipBox(prepared.unique.xy, null);
+    const prepared = await gatherInputSites(column, undefined);
+    clipBox(prepared.unique.xy, null, prepared.box);
     before.push(performance.now() - t0);
     collect?.();
     await heat(ctx, copy, 250);
     t0 = performance.now();
-    const cells = await series.voronoiPolygons({ device: 'gpu' });
+    const { geometry, dispatch } = await computeVoronoi(column, { device: 'gpu' });
     seriesWalls.push(performance.now() - t0);
-    if (cells.array.length !== n) throw new Error(`${cells.array.length} cells for ${n} sites`);
+    if (geometry.length !== n || dispatch.type === 'fallback')
+      throw new Error(`${geometry.length} cells for ${n} sites (${dispatch.type})`);
   }
   console.log(
-    `GeoSeries.voronoiPolygons({ device: 'gpu' }) ${n.toExponential(0)}: ${fmt(median(seriesWalls))} ms; of which the unique sites and the clip box ${fmt(median(before))}`,
+    `voronoiPolygons({ device: 'gpu' }) (computeVoronoi, what GeoSeries.voronoiPolygons runs) ${n.toExponential(0)}: ${fmt(median(seriesWalls))} ms; of which the unique sites and the clip box ${fmt(median(before))}`,
   );
 }
 session.disconnect();

@@ -40,6 +40,50 @@ describe('extractSites', () => {
     expect(extractSites(array.slice(0, 0)).xy.length).toBe(0);
   });
 
+  test('point columns without nulls: xy and xyz, every point a site of its row; an empty point skipped', () => {
+    const n = 1000;
+    const xyz = new Float64Array(3 * n);
+    for (let k = 0; k < xyz.length; k++) xyz[k] = Math.sin(k * 12.9898) * 1e7;
+    const column = (stride: 2 | 3, coords: Float64Array) =>
+      new GeometryArray({
+        type: GeometryType.Point,
+        dimension: stride === 2 ? 'xy' : 'xyz',
+        coords,
+        offsets: [],
+        length: n,
+        crs: null,
+      });
+    const xy = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      xy[2 * i] = xyz[3 * i];
+      xy[2 * i + 1] = xyz[3 * i + 1];
+    }
+    for (const array of [column(2, xy), column(3, xyz)]) {
+      const sites = extractSites(array);
+      expect(Array.from(sites.xy)).toEqual(Array.from(xy));
+      expect(Array.from(sites.row)).toEqual(Array.from({ length: n }, (_, i) => i));
+    }
+    // an empty point (NaN, NaN) in a column without nulls gives no site
+    const holed = xyz.slice();
+    holed[3 * 500] = Number.NaN;
+    holed[3 * 500 + 1] = Number.NaN;
+    const sites = extractSites(column(3, holed));
+    expect(sites.row.length).toBe(n - 1);
+    expect(sites.row[499]).toBe(499);
+    expect(sites.row[500]).toBe(501);
+    expect(sites.xy[1000]).toBe(xy[1002]);
+    // one NaN coordinate, or an infinite one, is an error naming its row
+    for (const [row, axis, value] of [
+      [0, 1, Number.NaN],
+      [777, 0, Number.NEGATIVE_INFINITY],
+      [n - 1, 1, Number.POSITIVE_INFINITY],
+    ]) {
+      const bad = xy.slice();
+      bad[2 * row + axis] = value;
+      expect(() => extractSites(column(2, bad))).toThrow(new RegExp(`^row ${row}: `));
+    }
+  });
+
   test('NaN or infinite coordinates are an error naming the row', () => {
     const array = readWkt(['POINT (1 1)', 'LINESTRING (0 0, 1 1)']);
     const coords = array.coords.slice();

@@ -29,6 +29,7 @@ export {
   type VoronoiRasterCpuOptions,
   voronoiRasterCpu,
 } from './raster/voronoi-raster-cpu.js';
+export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
 export {
   emptyLines,
   emptyPolygons,

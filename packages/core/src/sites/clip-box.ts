@@ -25,9 +25,14 @@ export function defaultClipBox(siteBox: Box): Box {
  * coordinates changes nothing). `extendTo` is a `Box` or a whole geometry column.
  *
  * @param sites interleaved xy of the (unique) sites
+ * @param siteBox their bounding box, when the caller has it (spares a scan of the sites)
  */
-export function clipBox(sites: Float64Array, extendTo?: Box | GeometryArray | null): Box {
-  const grown = defaultClipBox(boxOfXY(sites));
+export function clipBox(
+  sites: Float64Array,
+  extendTo?: Box | GeometryArray | null,
+  siteBox: Box = boxOfXY(sites),
+): Box {
+  const grown = defaultClipBox(siteBox);
   if (extendTo === undefined || extendTo === null) return grown;
   return unionBox(grown, envelopeOf(extendTo));
 }

@@ -1,3 +1,4 @@
+import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
 import {
   gatherSites,
   hilbertKeys,
@@ -39,6 +40,9 @@ interface PooledWorker {
 // it runs the same from the TypeScript sources (tests), the built files and a bundle.
 const KERNELS = {
   writeSimpleRings,
+  hashSites,
+  scatterSites,
+  firstOccurrences,
   certifyEdges,
   circumcentreRange,
   touchPages,

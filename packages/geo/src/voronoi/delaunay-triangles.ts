@@ -15,7 +15,7 @@ import {
 } from '@geoframe/cpu-fallback';
 import { delaunayGpu, getGpuContext } from '@geoframe/gpu';
 import { singleRingPolygons } from './cell-arrays.js';
-import { inputSites } from './input-sites.js';
+import { gatherInputSites } from './input-sites.js';
 
 /** Options of `delaunayTriangles`. */
 export interface DelaunayOptions {
@@ -40,7 +40,7 @@ export async function computeDelaunay(
   input: GeometryArray,
   options: DelaunayOptions = {},
 ): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
-  const { unique, count } = inputSites(input, options.tolerance);
+  const { unique, count } = await gatherInputSites(input, options.tolerance);
   const device = options.device ?? 'auto';
   const planned = planDispatch('delaunayTriangles', count, { device });
   let dispatch = planned;

@@ -1,4 +1,12 @@
-import { extractSites, type GeometryArray, type Sites, type UniqueSites, uniqueSites } from '@geoframe/core';
+import {
+  type Box,
+  extractSites,
+  type GeometryArray,
+  type Sites,
+  type UniqueSites,
+  uniqueSites,
+} from '@geoframe/core';
+import { uniqueSitesParallel } from '@geoframe/cpu-fallback';
 
 /** The sites of `voronoiPolygons` / `delaunayTriangles`: every vertex, then the unique ones. */
 export interface InputSites {
@@ -8,6 +16,8 @@ export interface InputSites {
   unique: UniqueSites;
   /** Number of unique sites: the size that decides the dispatch. */
   count: number;
+  /** The unique sites' bounding box, when the duplicates' removal found it on the way. */
+  box?: Box;
 }
 
 /**
@@ -19,11 +29,36 @@ export interface InputSites {
  * @throws InvalidGeometryError naming the row of a NaN or infinite vertex.
  */
 export function inputSites(input: GeometryArray, tolerance: number | undefined): InputSites {
+  const t = checkedTolerance(tolerance);
+  const sites = extractSites(input);
+  const unique = uniqueSites(sites.xy, { tolerance: t });
+  return { sites, unique, count: unique.xy.length >> 1 };
+}
+
+/**
+ * {@link inputSites} for the operations themselves: the same sites, with exact duplicates
+ * removed on worker threads (`uniqueSitesParallel`, which also finds their box) — on one thread
+ * this step took 300 ms of a 390 ms `voronoiPolygons` of 1M points on the GPU host
+ * (docs/benchmarks.md, "Host costs"). A positive tolerance merges on this thread.
+ */
+export async function gatherInputSites(
+  input: GeometryArray,
+  tolerance: number | undefined,
+): Promise<InputSites> {
+  const t = checkedTolerance(tolerance);
+  const sites = extractSites(input);
+  if (t > 0) {
+    const unique = uniqueSites(sites.xy, { tolerance: t });
+    return { sites, unique, count: unique.xy.length >> 1 };
+  }
+  const { box, ...unique } = await uniqueSitesParallel(sites.xy);
+  return { sites, unique, count: unique.xy.length >> 1, box };
+}
+
+function checkedTolerance(tolerance: number | undefined): number {
   const t = tolerance ?? 0;
   if (!Number.isFinite(t) || t < 0) {
     throw new RangeError(`tolerance must be a finite number ≥ 0, got ${tolerance}`);
   }
-  const sites = extractSites(input);
-  const unique = uniqueSites(sites.xy, { tolerance: t });
-  return { sites, unique, count: unique.xy.length >> 1 };
+  return t;
 }

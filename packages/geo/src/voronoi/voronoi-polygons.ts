@@ -20,7 +20,7 @@ import {
 } from '@geoframe/cpu-fallback';
 import { getGpuContext, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
-import { type InputSites, inputSites } from './input-sites.js';
+import { gatherInputSites, type InputSites, inputSites } from './input-sites.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
 export interface VoronoiOptions {
@@ -118,10 +118,11 @@ export async function computeVoronoi(
   input: GeometryArray,
   options: VoronoiOptions = {},
 ): Promise<VoronoiResult> {
-  const { extendTo, sites, unique, count: n } = prepareVoronoi(input, options);
+  const extendTo = boxOf(options.extendTo);
+  const { sites, unique, count: n, box: siteBox } = await gatherInputSites(input, options.tolerance);
   const device = options.device ?? 'auto';
   const planned = planDispatch('voronoiPolygons', n, { device });
-  const box = clipBox(unique.xy, extendTo);
+  const box = clipBox(unique.xy, extendTo, siteBox);
   const crs = input.crs;
   // a fallback replaces the decision that is reported with the result
   let dispatch = planned;

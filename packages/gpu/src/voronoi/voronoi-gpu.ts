@@ -122,11 +122,16 @@ export async function voronoiCellsGpu(
   const n = run.stats.sites;
   if (n === 0) return { cells: emptyPolygons(), stats: run.stats };
   if (n < 3) return { cells: voronoiCells(sites, box), stats: run.stats };
-  return withDeviceErrors(ctx, 'voronoiCellsGpu', async () => {
-    const prepared = await run.prepare(box, true);
-    if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
-    return { cells: await run.cells(await run.frontStages(prepared)), stats: run.stats };
-  });
+  return withDeviceErrors(
+    ctx,
+    'voronoiCellsGpu',
+    async () => {
+      const prepared = await run.prepare(box, true);
+      if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
+      return { cells: await run.cells(await run.frontStages(prepared)), stats: run.stats };
+    },
+    () => run.lap('device error scope'),
+  );
 }
 
 /**
@@ -134,7 +139,12 @@ export async function voronoiCellsGpu(
  * becomes a {@link GpuOutOfMemoryError} (which `'auto'` dispatch answers with the CPU) instead of
  * an uncaptured error and a later failure elsewhere.
  */
-async function withDeviceErrors<T>(ctx: GpuContext, label: string, work: () => Promise<T>): Promise<T> {
+async function withDeviceErrors<T>(
+  ctx: GpuContext,
+  label: string,
+  work: () => Promise<T>,
+  popped?: () => void,
+): Promise<T> {
   ctx.device.pushErrorScope('out-of-memory');
   let outcome: { value: T } | { error: unknown };
   try {
@@ -143,6 +153,7 @@ async function withDeviceErrors<T>(ctx: GpuContext, label: string, work: () => P
     outcome = { error };
   }
   const memory = await ctx.device.popErrorScope();
+  popped?.();
   if (memory) throw new GpuOutOfMemoryError(label, 0, memory.message);
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
@@ -290,7 +301,7 @@ class PipelineRun {
     );
   }
 
-  private lap(stage: string): void {
+  lap(stage: string): void {
     const now = performance.now();
     this.stats.stages.push({ stage, ms: now - this.clock });
     this.clock = now;
