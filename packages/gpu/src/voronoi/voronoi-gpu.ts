@@ -15,6 +15,7 @@ import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import { GpuOutOfMemoryError, GpuUnavailableError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
+import { MemoryScope } from '../runtime/memory-scope.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
@@ -125,7 +126,8 @@ export async function voronoiCellsGpu(
   return withDeviceErrors(
     ctx,
     'voronoiCellsGpu',
-    async () => {
+    async (scope) => {
+      run.scope = scope;
       const prepared = await run.prepare(box, true);
       if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
       return { cells: await run.cells(await run.frontStages(prepared)), stats: run.stats };
@@ -137,24 +139,24 @@ export async function voronoiCellsGpu(
 /**
  * Runs `work` inside an `out-of-memory` error scope: an allocation the device could not make
  * becomes a {@link GpuOutOfMemoryError} (which `'auto'` dispatch answers with the CPU) instead of
- * an uncaptured error and a later failure elsewhere.
+ * an uncaptured error and a later failure elsewhere. `work` may close the scope after its last
+ * device call (and reopen it), so its verdict comes while the GPU finishes.
  */
 async function withDeviceErrors<T>(
   ctx: GpuContext,
   label: string,
-  work: () => Promise<T>,
-  popped?: () => void,
+  work: (scope: MemoryScope) => Promise<T>,
+  checked?: () => void,
 ): Promise<T> {
-  ctx.device.pushErrorScope('out-of-memory');
+  const scope = new MemoryScope(ctx.device);
   let outcome: { value: T } | { error: unknown };
   try {
-    outcome = { value: await work() };
+    outcome = { value: await work(scope) };
   } catch (error) {
     outcome = { error };
   }
-  const memory = await ctx.device.popErrorScope();
-  popped?.();
-  if (memory) throw new GpuOutOfMemoryError(label, 0, memory.message);
+  await scope.check(label);
+  checked?.();
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
 }
@@ -277,6 +279,8 @@ interface Front {
 /** One run of the pipeline: its stats, timing and the stages' shared plumbing. */
 class PipelineRun {
   readonly stats: VoronoiGpuStats;
+  /** The run's error scope, closed after the last submission (see {@link MemoryScope}). */
+  scope: MemoryScope | null = null;
   private clock = performance.now();
   private readonly maxPerDimension: number;
 
@@ -602,6 +606,9 @@ class PipelineRun {
         { source: lengths, bytes: 4 * (n + 1) },
         { source: out, bytes: 16 * guess },
       ]);
+      // the last device call unless the output outgrows the guess: the scope's verdict is on its
+      // way while the GPU builds the cells
+      this.scope?.close();
       remapUploads(ctx, 'voronoi/input');
       const prepared = await early;
       this.lap('gpu: cells and emit submitted, output prepared');
@@ -631,6 +638,7 @@ class PipelineRun {
     }
 
     const points = ringOffsets[n];
+    this.scope?.reopen();
     const out = this.buffer('coords', 16 * points);
     const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
     await this.recordEmit(emit, front, ring, ringInfo, slots, lengths, out, guessed);
