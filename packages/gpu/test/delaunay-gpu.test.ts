@@ -305,12 +305,26 @@ describe('GPU Delaunay by per-site stars', () => {
     for (let k = 0; k < n; k++) ordered.set([caller[2 * order[k]], caller[2 * order[k] + 1]], 2 * k);
     const grid = gridOfBounds(ordered, boxOfXY(ordered));
     const fixedSites = await uploadStorage(ctx, fixedGrid(ordered, boxOfXY(ordered)).sites, 'test fixed');
-    for (const options of [{ fallback: 'never' as const }, { ringLimit: 1 }]) {
+    // the order as an array, or as a function the stage calls only when it needs the order on
+    // the host (a CPU fallback here: the hull candidates' grid values come from the device)
+    for (const [options, lazy] of [
+      [{ fallback: 'never' as const }, false],
+      [{ ringLimit: 1 }, false],
+      [{ fallback: 'never' as const }, true],
+      [{ ringLimit: 1 }, true],
+    ] as const) {
+      let reads = 0;
       const result = await gpuDelaunayStage(ctx, caller, {
         ...options,
         fixed: { sites: fixedSites, grid },
-        order,
+        order: lazy
+          ? async () => {
+              reads++;
+              return order;
+            }
+          : order,
       });
+      if (lazy) expect(reads).toBe('ringLimit' in options ? 1 : 0);
       expect(result).not.toBeNull();
       if (result === null) continue;
       const { stage, stats } = result;

@@ -22,6 +22,7 @@ import {
   EXTREMES_ITEMS,
   EXTREMES_KERNEL,
   EXTREMES_WORKGROUP_SIZE,
+  HULL_GATHER_KERNEL,
   HULL_SCATTER_KERNEL,
   OCTAGON_FILTER_KERNEL,
 } from './hull-kernels.js';
@@ -107,10 +108,11 @@ export interface DelaunayGpuOptions {
   fixed?: { sites: GPUBuffer; grid: FixedGrid };
   /**
    * With `fixed`: site k of the triangulation is `sites[order[k]]` (the caller's array is not in
-   * the triangulation's order, which only the device sites follow; the CPU then reads the few
-   * hull candidates through it, and gathers the whole array only for a CPU fallback).
+   * the triangulation's order, which only the device sites follow). The hull candidates' grid
+   * values come from the device, so the order is needed only past 8192 candidates and for a CPU
+   * fallback (which gathers the whole array): it may be given as a function that reads it then.
    */
-  order?: Uint32Array;
+  order?: Uint32Array | (() => Promise<Uint32Array>);
   /**
    * The sites' bounding box, when the caller has it (every coordinate checked finite): spares the
    * stage its own scan of the sites.
@@ -194,6 +196,14 @@ interface Bounds {
   maxY: number;
 }
 
+/**
+ * A grid value from its i64 words (low, high): exact, because grid values of sites are f64
+ * values scaled by a power of two and rounded to an integer (53 significant bits at most).
+ */
+function fromWords(lo: number, hi: number): number {
+  return (hi | 0) * 4294967296 + lo;
+}
+
 function boundsOf(xy: Float64Array): Bounds {
   let minX = Infinity;
   let minY = Infinity;
@@ -238,13 +248,28 @@ export async function gpuDelaunayStage(
   const n = sites.length >> 1;
   if (n < 3) return null;
   const bounds: Bounds = options.bounds ?? boundsOf(sites);
-  const order = options.fixed ? options.order : undefined;
-  if (order !== undefined && order.length !== n)
-    throw new RangeError(`delaunayGpu: ${order.length} order entries for ${n} sites`);
-  // the caller's index of triangulation site k
-  const at = order === undefined ? (k: number) => k : (k: number) => order[k];
+  const given = options.fixed ? options.order : undefined;
+  if (given instanceof Uint32Array && given.length !== n)
+    throw new RangeError(`delaunayGpu: ${given.length} order entries for ${n} sites`);
+  // the order on the host, read (once) only where it is needed
+  let order: Promise<Uint32Array> | null = given instanceof Uint32Array ? Promise.resolve(given) : null;
+  const orderOf = (): Promise<Uint32Array> => {
+    if (order !== null) return order;
+    if (typeof given !== 'function') throw new Error('unreachable: no order');
+    order = given().then((o) => {
+      if (o.length !== n) throw new RangeError(`delaunayGpu: ${o.length} order entries for ${n} sites`);
+      return o;
+    });
+    return order;
+  };
+  // the caller's index of triangulation site k, for `count` sites from `first`
+  const callerIndices = async (first: number, count: number): Promise<ArrayLike<number>> => {
+    if (given === undefined) return Uint32Array.from({ length: count }, (_, k) => first + k);
+    return (await orderOf()).subarray(first, first + count);
+  };
   // the sites in the triangulation's order (only a CPU fallback needs them all)
-  const ordered = (): Float64Array => (order === undefined ? sites : sitesInOrder(sites, order));
+  const ordered = async (): Promise<Float64Array> =>
+    given === undefined ? sites : sitesInOrder(sites, await orderOf());
   const maxPerDimension = ctx.limits.maxComputeWorkgroupsPerDimension;
   const plan = <C extends KernelConstants>(
     kernel: KernelSpec<C>,
@@ -315,22 +340,50 @@ export async function gpuDelaunayStage(
   // the count and the first HULL_READ survivors in one mapping of a reused staging buffer (a new
   // buffer per run costs error scopes, each a wait for Dawn's events); more survivors, another
   const head = Math.min(n, HULL_READ);
+  // with their grid values, gathered on the device
+  const headGrid = buffer('hull-head-grid', 16 * head);
+  await recordDispatches(
+    ctx,
+    first,
+    'delaunay/hull-gather',
+    [
+      plan(
+        HULL_GATHER_KERNEL,
+        [head],
+        [fixed, candidates, candidateCount, headGrid],
+        head,
+        EXTREMES_WORKGROUP_SIZE,
+      ),
+    ],
+    maxPerDimension,
+  );
   const hullRead = await submitForRead(ctx, first, 'delaunay/hull-candidates', [
     { source: candidateCount, bytes: 4 },
     { source: candidates, bytes: 4 * head },
+    { source: headGrid, bytes: 16 * head },
   ]);
-  const { value: ids } = await hullRead.read((range, offsets) => {
+  const { value: read } = await hullRead.read((range, offsets) => {
     const m = new Uint32Array(range, offsets[0], 1)[0];
-    const out = new Uint32Array(m);
-    out.set(new Uint32Array(range, offsets[1], Math.min(m, head)));
-    return out;
+    const ids = new Uint32Array(m);
+    ids.set(new Uint32Array(range, offsets[1], Math.min(m, head)));
+    const xy = new Float64Array(2 * m);
+    const words = new Uint32Array(range, offsets[2], 4 * Math.min(m, head));
+    for (let k = 0; k < Math.min(m, head); k++) {
+      xy[2 * k] = fromWords(words[4 * k], words[4 * k + 1]);
+      xy[2 * k + 1] = fromWords(words[4 * k + 2], words[4 * k + 3]);
+    }
+    return { ids, xy };
   });
+  const { ids, xy: candidateXy } = read;
   const m = ids.length;
-  if (m > head) ids.set(await readback(ctx, candidates, new Uint32Array(m - head), 4 * head), head);
-  const candidateXy = new Float64Array(2 * m);
-  for (let k = 0; k < m; k++) {
-    candidateXy[2 * k] = toGrid(sites[2 * at(ids[k])], grid.exponent);
-    candidateXy[2 * k + 1] = toGrid(sites[2 * at(ids[k]) + 1], grid.exponent);
+  if (m > head) {
+    // past the head: the ids, and the grid values of their caller's sites
+    ids.set(await readback(ctx, candidates, new Uint32Array(m - head), 4 * head), head);
+    const callers = await callerIndices(0, n);
+    for (let k = head; k < m; k++) {
+      candidateXy[2 * k] = toGrid(sites[2 * callers[ids[k]]], grid.exponent);
+      candidateXy[2 * k + 1] = toGrid(sites[2 * callers[ids[k]] + 1], grid.exponent);
+    }
   }
   const hull = hullOfCandidates(ids, candidateXy);
   if (hull === null) return null;
@@ -542,7 +595,7 @@ export async function gpuDelaunayStage(
   else if (words[6] > 0) result.fallbackReason = `${words[6]} stars disagree with a neighbour`;
   else if (emitted !== nt) result.fallbackReason = `${emitted} triangles, expected 2n - 2 - h = ${nt}`;
   if (result.fallbackReason !== null && options.fallback !== 'never') {
-    const cpu = cpuDelaunayStage(ordered());
+    const cpu = cpuDelaunayStage(await ordered());
     if (cpu === null) return null; // not reached: the hull said there is a triangle
     return { stage: cpu, stats: { ...result, path: 'cpu' } };
   }

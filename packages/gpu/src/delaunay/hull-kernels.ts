@@ -181,3 +181,31 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
 }
 `,
 };
+
+/**
+ * The grid values of the first `params.count` hull candidates (as many as there are):
+ * `out[k] = fixed[candidates[k]]`, read back with the candidates so the host's monotone chain
+ * needs neither the caller's f64 sites nor their order. Bindings: 1 fixed sites, 2 candidates,
+ * 3 their count, 4 out.
+ */
+export const HULL_GATHER_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'delaunay/hull-gather',
+  source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
+struct Params { count: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
+@group(0) @binding(2) var<storage, read> candidates: array<u32>;
+@group(0) @binding(3) var<storage, read> candidate_count: array<u32>;
+@group(0) @binding(4) var<storage, read_write> out: array<vec4u>;
+
+@compute @workgroup_size(${EXTREMES_WORKGROUP_SIZE})
+fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+        @builtin(local_invocation_index) lid: u32) {
+  let k = thread_index(wid, nwg, lid, ${EXTREMES_WORKGROUP_SIZE}u);
+  if (k < params.count && k < candidate_count[0]) {
+    out[k] = fixed[candidates[k]];
+  }
+}
+`,
+};

@@ -221,13 +221,13 @@ export async function voronoiEdgesGpu(
 export interface PreparedSites {
   /** The caller's sites (interleaved xy). */
   sites: Float64Array;
+  /** Number of sites. */
+  count: number;
   /**
-   * The sites in curve order (interleaved xy), gathered on first use: the GPU stages read them on
-   * the device, and the gather's random reads cost ~50 ms at 1M sites.
+   * `order[k]`: the caller's index of curve site k, read back from the device on first call
+   * (before the next pipeline run on the context).
    */
-  readonly curve: Float64Array;
-  /** `order[k]`: the caller's index of curve site k. */
-  order: Uint32Array;
+  readOrder(): Promise<Uint32Array>;
   delaunay: DelaunayStage;
   /** The fixed-point grid of the sites and the box. */
   grid: FixedGrid;
@@ -392,8 +392,7 @@ class PipelineRun {
     const grid = gridOfBounds(sites, box, extent);
     this.lap('sites up, their box and the grid');
     const device = await hilbertOrderGpu(ctx, sites, grid, bounds, input);
-    const { order } = device;
-    this.lap('hilbert order (keys, sort, order back)');
+    this.lap('hilbert order (keys, sort)');
     for (const { stage, ms } of device.steps) this.stats.stages.push({ stage: `(of which ${stage})`, ms });
     let delaunay: DelaunayStage | null;
     let curveSites: GPUBuffer | null = null;
@@ -412,14 +411,14 @@ class PipelineRun {
       ctx.device.queue.submit([encoder.finish()]);
       const result = await gpuDelaunayStage(ctx, sites, {
         fixed: { sites: curveSites, grid },
-        order,
+        order: device.readOrder,
         bounds: extent,
       });
       delaunay = result?.stage ?? null;
       gpuStats = result?.stats ?? null;
       if (gpuStats) this.stats.delaunay = { path: gpuStats.path, fallbackReason: gpuStats.fallbackReason };
     } else {
-      delaunay = await cpuDelaunayStageParallel(sitesInOrder(sites, order));
+      delaunay = await cpuDelaunayStageParallel(sitesInOrder(sites, await device.readOrder()));
     }
     this.lap('delaunay');
     if (gpuStats) {
@@ -430,14 +429,10 @@ class PipelineRun {
       );
     }
     if (delaunay === null) return null;
-    let curve: Float64Array | null = null;
     return {
       sites,
-      get curve() {
-        curve ??= sitesInOrder(sites, order);
-        return curve;
-      },
-      order,
+      count: n,
+      readOrder: device.readOrder,
       delaunay,
       grid,
       device,
@@ -455,8 +450,7 @@ class PipelineRun {
         `the Voronoi cell kernel binds ${CELL_STORAGE_BUFFERS} storage buffers, this device allows ${ctx.limits.maxStorageBuffersPerShaderStage}`,
       );
     }
-    const { order, delaunay, grid, device } = prepared;
-    const n = order.length;
+    const { count: n, delaunay, grid, device } = prepared;
     this.clock = performance.now();
     this.stats.path = 'gpu';
     this.stats.triangles = delaunay.triangleCount;

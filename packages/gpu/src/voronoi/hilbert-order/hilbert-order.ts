@@ -3,13 +3,14 @@ import { encodeHilbertKeys } from '../../primitives/hilbert/hilbert.js';
 import { type HilbertBounds, hilbertBounds } from '../../primitives/hilbert/hilbert-grid.js';
 import { scratchBuffer } from '../../primitives/scratch.js';
 import { encodeRadixSort } from '../../primitives/sort/radix-sort.js';
+import { readback } from '../../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 import { type FixedGrid, floorLog2, toGrid } from '../fixed/fixed-grid.js';
 import { toGridDispatch } from '../fixed/to-grid-kernel.js';
-import { remapUploads, submitAndRead, uploadParts } from '../transfer/staging.js';
+import { remapUploads, uploadParts } from '../transfer/staging.js';
 
 /** `order[i] = i` for the first `params.x` elements. */
 const IOTA_KERNEL: KernelSpec<Record<string, never>> = {
@@ -62,15 +63,19 @@ ${threadEntry('i', 'params.count')}
 `,
 };
 
-/** What stage 1 leaves: the order on the host (for the CPU Delaunay) and on the device. */
+/** What stage 1 leaves: the order on the device, and on the host on demand. */
 export interface DeviceSites {
-  /** `order[k]`: the caller's index of the k-th site along the curve. */
-  order: Uint32Array;
+  /**
+   * `order[k]`: the caller's index of the k-th site along the curve, read back on the first call
+   * (the GPU stages need it on the device only; the CPU Delaunay stage and a fallback read it).
+   * Call it before the next pipeline run on the context, which reuses the device buffer.
+   */
+  readOrder(): Promise<Uint32Array>;
   /** The same order on the device (u32 per site). */
   orderBuffer: GPUBuffer;
   /** The sites on the fixed-point grid, in the caller's order (`vec4<u32>` per site). */
   fixed: GPUBuffer;
-  /** Wall time of the stage's steps (ms): the sites into staging, recording, submission to the order in host memory. */
+  /** Wall time of the stage's steps (ms): the sites into staging, recording, submission. */
   steps: { stage: string; ms: number }[];
 }
 
@@ -78,7 +83,8 @@ export interface DeviceSites {
  * Stage 1 of the GPU Voronoi pipeline: the sites go up once (f64, 16 bytes a site), are put on
  * the fixed-point `grid` on the device (where they stay for the later stages) and ordered along a
  * Hilbert curve (16 bits per axis over their bounding box): cells, curve keys, a stable radix sort
- * of the site indices (sites in one cell keep their input order). Only the order comes back.
+ * of the site indices (sites in one cell keep their input order). Nothing comes back: the order
+ * is read on demand (`readOrder`).
  * `extent` is the sites' bounding box (`hilbertBounds`, which also checks them finite) when the
  * caller has it already, and `uploaded` the buffer the sites are in on the device when the caller
  * put them there (see `sitesUp`, which also finds their box).
@@ -95,7 +101,6 @@ export async function hilbertOrderGpu(
   uploaded?: GPUBuffer,
 ): Promise<DeviceSites> {
   const n = xy.length >> 1;
-  const order = new Uint32Array(n);
   const input = uploaded ?? scratchBuffer(ctx, 'voronoi/input-xy', 16 * n);
   const fixed = scratchBuffer(ctx, 'voronoi/input-fixed', 16 * n);
   const cells = scratchBuffer(ctx, 'voronoi/hilbert-cells', 4 * n);
@@ -162,10 +167,16 @@ export async function hilbertOrderGpu(
   await encodeHilbertKeys(ctx, encoder, { bits: 16, count: n, grid: cells, keys });
   await encodeRadixSort(ctx, encoder, { keys, values, count: n, scratchPrefix: 'voronoi/hilbert-sort' });
   lap('recording keys and sort');
-  await submitAndRead(ctx, encoder, 'voronoi/hilbert-order', [{ source: values, target: order }]);
+  // nothing comes back: the next stages queue behind the sort, and the order is read on demand
+  ctx.device.queue.submit([encoder.finish()]);
   if (!uploaded) remapUploads(ctx, 'voronoi/input-xy');
-  lap('submission to the order in host memory');
-  return { order, orderBuffer: values, fixed, steps };
+  lap('submission');
+  let order: Promise<Uint32Array> | null = null;
+  const readOrder = () => {
+    order ??= readback(ctx, values, new Uint32Array(n));
+    return order;
+  };
+  return { readOrder, orderBuffer: values, fixed, steps };
 }
 
 /** `out[k] = fixed[order[k]]`: the grid sites in curve order, gathered on the device. */
