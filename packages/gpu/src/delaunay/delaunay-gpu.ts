@@ -262,11 +262,6 @@ export async function gpuDelaunayStage(
     });
     return order;
   };
-  // the caller's index of triangulation site k, for `count` sites from `first`
-  const callerIndices = async (first: number, count: number): Promise<ArrayLike<number>> => {
-    if (given === undefined) return Uint32Array.from({ length: count }, (_, k) => first + k);
-    return (await orderOf()).subarray(first, first + count);
-  };
   // the sites in the triangulation's order (only a CPU fallback needs them all)
   const ordered = async (): Promise<Float64Array> =>
     given === undefined ? sites : sitesInOrder(sites, await orderOf());
@@ -337,10 +332,10 @@ export async function gpuDelaunayStage(
     maxPerDimension,
   );
   await encodeCompact(ctx, first, { flags, count: n, indicesOut: candidates, countOut: candidateCount });
-  // the count and the first HULL_READ survivors in one mapping of a reused staging buffer (a new
-  // buffer per run costs error scopes, each a wait for Dawn's events); more survivors, another
+  // the count, the first HULL_READ survivors and their grid values (gathered on the device) in one
+  // mapping of a reused staging buffer (a new buffer per run costs error scopes, each a wait for
+  // Dawn's events); more survivors, another readback
   const head = Math.min(n, HULL_READ);
-  // with their grid values, gathered on the device
   const headGrid = buffer('hull-head-grid', 16 * head);
   await recordDispatches(
     ctx,
@@ -379,10 +374,11 @@ export async function gpuDelaunayStage(
   if (m > head) {
     // past the head: the ids, and the grid values of their caller's sites
     ids.set(await readback(ctx, candidates, new Uint32Array(m - head), 4 * head), head);
-    const callers = await callerIndices(0, n);
+    const callers = given === undefined ? null : await orderOf();
     for (let k = head; k < m; k++) {
-      candidateXy[2 * k] = toGrid(sites[2 * callers[ids[k]]], grid.exponent);
-      candidateXy[2 * k + 1] = toGrid(sites[2 * callers[ids[k]] + 1], grid.exponent);
+      const c = callers === null ? ids[k] : callers[ids[k]];
+      candidateXy[2 * k] = toGrid(sites[2 * c], grid.exponent);
+      candidateXy[2 * k + 1] = toGrid(sites[2 * c + 1], grid.exponent);
     }
   }
   const hull = hullOfCandidates(ids, candidateXy);
