@@ -271,6 +271,29 @@ describe('GPU Delaunay by per-site stars', () => {
       const out = await delaunayGpu(ctx, sites, { ringLimit: 0, fallback: 'never' });
       expect(out?.stats.hullCandidates).toBe(9000);
       expect(out?.stats.hull).toBe(cpu?.hull.length);
+      // the same sites in another caller order, the device sites in curve order and the order
+      // given lazily: the candidates past the head are read through it (once), the head's grid
+      // values come from the device
+      const n = sites.length >> 1;
+      const order = Uint32Array.from({ length: n }, (_, k) => (k * 7919) % n); // 7919 is prime to 9000
+      const caller = new Float64Array(2 * n);
+      for (let k = 0; k < n; k++) caller.set([sites[2 * k], sites[2 * k + 1]], 2 * order[k]);
+      const grid = gridOfBounds(sites, boxOfXY(sites));
+      const fixedSites = await uploadStorage(ctx, fixedGrid(sites, boxOfXY(sites)).sites, 'test fixed');
+      let reads = 0;
+      const staged = await gpuDelaunayStage(ctx, caller, {
+        ringLimit: 0,
+        fallback: 'never',
+        fixed: { sites: fixedSites, grid },
+        order: async () => {
+          reads++;
+          return order;
+        },
+      });
+      fixedSites.destroy();
+      expect(reads).toBe(1);
+      expect(staged?.stats.hullCandidates).toBe(9000);
+      expect(staged?.stats.hull).toBe(cpu?.hull.length);
     },
   );
 
