@@ -33,6 +33,7 @@ import {
 } from './bench-harness.js';
 
 const args = parseBenchArgs();
+const collect = (globalThis as { gc?: () => void }).gc;
 // VORONOI_SIZES=1e6,1e7 limits the sizes (e.g. for a quick check of one change)
 const sizes =
   process.env.VORONOI_SIZES?.split(',').map(Number) ?? (args.small ? [1e3, 1e4] : [1e4, 1e5, 1e6, 1e7]);
@@ -44,13 +45,12 @@ const ctx = await createBenchContext();
 const [src, dst] = await createCopyPair(ctx, 64 << 20);
 const copy = await copyEncoder(ctx, src, dst);
 console.log(
-  `voronoi pipeline — ${describeDevice(ctx)}; medians of ${args.runs} after ${args.warmup} warm-up; heap collected before timed runs: ${(globalThis as { gc?: unknown }).gc ? 'yes' : 'no'}\n`,
+  `voronoi pipeline — ${describeDevice(ctx)}; medians of ${args.runs} after ${args.warmup} warm-up; heap collected before timed runs: ${collect ? 'yes' : 'no'}\n`,
 );
 
 // VORONOI_PEERS=0 leaves the CPU path out (the GPU pipeline's stages alone)
 const peers = process.env.VORONOI_PEERS !== '0';
 const heatMs = Number(process.env.VORONOI_HEAT ?? 0);
-const collect = (globalThis as { gc?: () => void }).gc;
 
 function sitesOf(n: number) {
   const sites = uniqueSites(generatePoints('uniform', n, 42)).xy;

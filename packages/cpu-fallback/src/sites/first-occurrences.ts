@@ -8,7 +8,7 @@
 
 /**
  * Pass 1: the hash of every site of the item's share into `hashes`, and the share's counts per
- * bucket (the hash's top `bits` bits). Returns the counts followed by [min x, min y, max x,
+ * bucket (the hash's top `bits` bits, 1 to 16). Returns the counts followed by [min x, min y, max x,
  * max y, −0 coordinates] of the share (−0 counted as 0 in the box).
  */
 export function hashSites(
@@ -53,7 +53,7 @@ export function hashSites(
       h ^= Math.imul(d ^ (h >>> 13), 0x27d4eb2f);
       h ^= h >>> 16;
       hashes[i] = h;
-      out[bits === 0 ? 0 : h >>> (32 - bits)]++;
+      out[h >>> (32 - bits)]++;
       if (x < minX) minX = x;
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;
@@ -87,7 +87,7 @@ export function scatterSites(
     const end = Math.round((n * (item + 1)) / threads);
     for (let i = Math.round((n * item) / threads); i < end; i++) {
       const h = hashes[i];
-      const k = next[bits === 0 ? 0 : h >>> (32 - bits)]++;
+      const k = next[h >>> (32 - bits)]++;
       order[k] = i;
       orderHash[k] = h;
     }

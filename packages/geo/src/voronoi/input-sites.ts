@@ -45,12 +45,8 @@ export async function gatherInputSites(
   input: GeometryArray,
   tolerance: number | undefined,
 ): Promise<InputSites> {
-  const t = checkedTolerance(tolerance);
+  if (checkedTolerance(tolerance) > 0) return inputSites(input, tolerance);
   const sites = extractSites(input);
-  if (t > 0) {
-    const unique = uniqueSites(sites.xy, { tolerance: t });
-    return { sites, unique, count: unique.xy.length >> 1 };
-  }
   const { box, ...unique } = await uniqueSitesParallel(sites.xy);
   return { sites, unique, count: unique.xy.length >> 1, box };
 }

@@ -45,7 +45,7 @@ interface ParamArena {
  */
 const arenas = new WeakMap<GPUCommandEncoder, ParamArena>();
 
-function paramBlocks(
+function encoderParams(
   device: GPUDevice,
   encoder: GPUCommandEncoder,
   label: string,
@@ -94,7 +94,7 @@ export async function recordDispatches(
   );
   ctx.assertUsable();
   const device = ctx.device;
-  const { buffer: uniforms, first } = paramBlocks(device, encoder, label, active.length);
+  const { buffer: uniforms, first } = encoderParams(device, encoder, label, active.length);
   const words = new Uint32Array((active.length * PARAM_STRIDE) / 4);
   active.forEach((d, k) => {
     words.set(Array.from(d.params), (k * PARAM_STRIDE) / 4);
