@@ -10,7 +10,8 @@ export default defineConfig({
       '@geoframe/core': src('core'),
       '@geoframe/geo': src('geo'),
       '@geoframe/gpu': src('gpu'),
-      '@geoframe/cpu-fallback': src('cpu-fallback'),
+      '@geoframe/cpu': src('cpu'),
+      '@geoframe/testing': src('testing'),
     },
   },
   test: {

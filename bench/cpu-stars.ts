@@ -4,13 +4,11 @@
 // first, candidates collected and tested, incircle tests, circumdisks), and `new Delaunator`.
 // Bundle with esbuild and run with Node (e.g. `pack.sh bench/cpu-stars.ts`, then
 //   node .gpu/bundle/cpu-stars.mjs [sizes…]); THREADS=2,8,16 picks the thread counts, RUNS the runs.
-import { generatePoints } from '../packages/core/src/index.js';
-import Delaunator from '../packages/cpu-fallback/node_modules/delaunator/index.js';
-import { hilbertOrder } from '../packages/cpu-fallback/src/voronoi/hilbert-order.js';
-import {
-  type StarWork,
-  triangulateByStars,
-} from '../packages/cpu-fallback/src/voronoi/stars/star-triangulation.js';
+
+import Delaunator from '../packages/cpu/node_modules/delaunator/index.js';
+import { hilbertOrder } from '../packages/cpu/src/voronoi/hilbert-order.js';
+import { type StarWork, triangulateByStars } from '../packages/cpu/src/voronoi/stars/star-triangulation.js';
+import { generatePoints } from '../packages/testing/src/index.js';
 
 const sizes = process.argv.slice(2).map(Number);
 const threadCounts = (process.env.THREADS ?? '2,4,8,16').split(',').map(Number);

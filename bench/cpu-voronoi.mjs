@@ -17,14 +17,10 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Delaunay } from 'd3-delaunay';
-import { clipBox, generatePoints } from '../packages/core/dist/index.js';
-import {
-  triangulate,
-  voronoiCells,
-  voronoiCellsParallel,
-  voronoiEdges,
-} from '../packages/cpu-fallback/dist/index.js';
-import Delaunator from '../packages/cpu-fallback/node_modules/delaunator/index.js';
+import { clipBox } from '../packages/core/dist/index.js';
+import { triangulate, voronoiCells, voronoiCellsParallel, voronoiEdges } from '../packages/cpu/dist/index.js';
+import Delaunator from '../packages/cpu/node_modules/delaunator/index.js';
+import { generatePoints } from '../packages/testing/dist/index.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const gc = globalThis.gc ?? (() => {});

@@ -8,13 +8,14 @@
 // Run after building (the workspace packages are imported by path from their dist folders):
 //   npx tsc -b && node bench/raster-error.mjs [sides…] [--sites 10,100,1000,10000]
 // Default sides: 512 1024. Prints a markdown table.
-import { generatePoints } from '../packages/core/dist/index.js';
+
 import {
   facetCoarseLevel,
   rasterFrame,
   sitePixelIndices,
   voronoiRasterCpu,
-} from '../packages/cpu-fallback/dist/index.js';
+} from '../packages/cpu/dist/index.js';
+import { generatePoints } from '../packages/testing/dist/index.js';
 
 const args = process.argv.slice(2);
 const sitesAt = args.indexOf('--sites');

@@ -6,8 +6,9 @@
 //   npx tsc -b && node bench/raster-pngs.mjs [outDir]   (default docs/)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generatePoints, RASTER_MODES } from '../packages/core/dist/index.js';
+import { RASTER_MODES } from '../packages/core/dist/index.js';
 import { GeoSeries } from '../packages/geo/dist/index.js';
+import { generatePoints } from '../packages/testing/dist/index.js';
 
 const out = process.argv[2] ?? 'docs';
 const xy = generatePoints('uniform', 64, 21);

@@ -12,7 +12,7 @@
 // GPU-host packing script: `pack.sh bench/gpu/delaunay-predicates.ts`, then
 //   node .gpu/bundle/delaunay-predicates.mjs [--small] [--runs N] [--warmup N]
 // N = 1e5 (`--small`: 1e4).
-import { generatePoints } from '../../packages/core/src/index.js';
+
 import type { GpuContext } from '../../packages/gpu/src/index.js';
 import { fixedGrid, fixedSiteBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
 import {
@@ -21,6 +21,7 @@ import {
   type PredicateOp,
 } from '../../packages/gpu/test/delaunay-predicates-harness.js';
 import { type BigPoint, putPoint, RandomBig } from '../../packages/gpu/test/fixed-reference.js';
+import { generatePoints } from '../../packages/testing/src/index.js';
 import { createBenchContext, describeDevice, markdownTable, parseBenchArgs } from './bench-harness.js';
 
 const args = parseBenchArgs();

@@ -7,8 +7,8 @@
 //   vite-node bench/gpu/delaunay-tail.ts [--small]
 // Cases: uniform 1e5 and 3e5, lattice 1e5 (`--small`: uniform 2e4, lattice 1e4).
 
-import { generatePoints, type PointSetKind } from '../../packages/core/src/index.js';
 import { delaunayGpu } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
+import { generatePoints, type PointSetKind } from '../../packages/testing/src/index.js';
 import { createBenchContext, describeDevice, fmt, markdownTable } from './bench-harness.js';
 
 const small = process.argv.includes('--small');

@@ -25,13 +25,14 @@
 // readback included) against the CPU's `delaunay`, for the dispatch crossover.
 
 import { incircle } from 'robust-predicates';
-import { boxOfXY, generatePoints, type PointSetKind, SeededRandom } from '../../packages/core/src/index.js';
-import Delaunator from '../../packages/cpu-fallback/node_modules/delaunator/index.js';
-import { delaunay } from '../../packages/cpu-fallback/src/index.js';
-import { hilbertOrder } from '../../packages/cpu-fallback/src/voronoi/hilbert-order.js';
+import { boxOfXY } from '../../packages/core/src/index.js';
+import Delaunator from '../../packages/cpu/node_modules/delaunator/index.js';
+import { delaunay } from '../../packages/cpu/src/index.js';
+import { hilbertOrder } from '../../packages/cpu/src/voronoi/hilbert-order.js';
 import { delaunayGpu, gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
 import { GpuProfiler } from '../../packages/gpu/src/index.js';
 import { fixedGrid, wordsToBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
+import { generatePoints, type PointSetKind, SeededRandom } from '../../packages/testing/src/index.js';
 import {
   copyEncoder,
   createBenchContext,

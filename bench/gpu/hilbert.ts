@@ -8,7 +8,7 @@
 // GPU-host packing script: `pack.sh bench/gpu/hilbert.ts`, then
 //   node .gpu/bundle/hilbert.mjs [--small] [--runs N] [--warmup N]
 // `--small` runs 100k and 250k points (for a software GPU). Prints a markdown table.
-import { generatePoints } from '../../packages/core/src/index.js';
+
 import {
   BufferUsage,
   createStorage,
@@ -21,6 +21,7 @@ import {
   readback,
   uploadStorage,
 } from '../../packages/gpu/src/index.js';
+import { generatePoints } from '../../packages/testing/src/index.js';
 import {
   createBenchContext,
   describeDevice,

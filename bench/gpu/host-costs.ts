@@ -18,19 +18,14 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import {
-  clipBox,
-  GeometryArray,
-  GeometryType,
-  generatePoints,
-  uniqueSites,
-} from '../../packages/core/src/index.js';
-import { preparedFloat64Array } from '../../packages/cpu-fallback/src/index.js';
+import { clipBox, GeometryArray, GeometryType, uniqueSites } from '../../packages/core/src/index.js';
+import { preparedFloat64Array } from '../../packages/cpu/src/index.js';
 import { gatherInputSites } from '../../packages/geo/src/voronoi/input-sites.js';
 import { computeVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
 import { BufferUsage, MapMode, voronoiCellsGpu } from '../../packages/gpu/src/index.js';
 import { recordDispatches } from '../../packages/gpu/src/primitives/dispatch-recorder.js';
 import type { KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
+import { generatePoints } from '../../packages/testing/src/index.js';
 import {
   copyEncoder,
   createBenchContext,

@@ -11,8 +11,8 @@
 // GPU-host packing script: `pack.sh bench/gpu/voronoi.ts`, then
 //   node .gpu/bundle/voronoi.mjs [--small] [--runs N] [--warmup N]
 // Sizes 1e4, 1e5, 1e6, 1e7 uniform sites (`--small`: 1e3, 1e4, for a software GPU).
-import { clipBox, generatePoints, uniqueSites } from '../../packages/core/src/index.js';
-import { voronoiCellsParallel } from '../../packages/cpu-fallback/src/index.js';
+import { clipBox, uniqueSites } from '../../packages/core/src/index.js';
+import { voronoiCellsParallel } from '../../packages/cpu/src/index.js';
 import {
   cellsOutput,
   GpuProfiler,
@@ -20,6 +20,7 @@ import {
   voronoiCellsGpu,
   voronoiCellsPrepared,
 } from '../../packages/gpu/src/index.js';
+import { generatePoints } from '../../packages/testing/src/index.js';
 import {
   copyEncoder,
   createBenchContext,

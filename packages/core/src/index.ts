@@ -65,15 +65,6 @@ export { type Box, boxArea, boxOfXY, emptyBox, isEmptyBox, unionBox } from './si
 export { clipBox, defaultClipBox } from './sites/clip-box.js';
 export { extractSites, type Sites } from './sites/extract-sites.js';
 export { type UniqueSites, type UniqueSitesOptions, uniqueSites } from './sites/unique-sites.js';
-export { mulberry32 } from './testing/mulberry32.js';
-export {
-  generatePoints,
-  type NamedPointSet,
-  type PointSetKind,
-  pointSetKinds,
-  pointSets,
-  SeededRandom,
-} from './testing/point-sets.js';
 export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
 export { writeWkb } from './wkb/write-wkb.js';
 export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';

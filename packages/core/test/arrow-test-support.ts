@@ -4,13 +4,8 @@
  * and Arrow table plumbing.
  */
 
-import {
-  type Dimension,
-  type GeometryArray,
-  GeometryBuilder,
-  GeometryType,
-  mulberry32,
-} from '@geoframe/core';
+import { type Dimension, type GeometryArray, GeometryBuilder, GeometryType } from '@geoframe/core';
+import { mulberry32 } from '@geoframe/testing';
 import {
   type Data,
   type Field,

@@ -1,12 +1,7 @@
 // Shared helpers for the measures tests: a seeded generator of geometries described as plain
 // nested arrays, a builder into GeometryArray, and a tiny WKT formatter to feed jsts.
-import {
-  type Dimension,
-  type GeometryArray,
-  GeometryBuilder,
-  GeometryType,
-  mulberry32,
-} from '@geoframe/core';
+import { type Dimension, type GeometryArray, GeometryBuilder, GeometryType } from '@geoframe/core';
+import { mulberry32 } from '@geoframe/testing';
 import 'jsts/org/locationtech/jts/monkey.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import WKTReader from 'jsts/org/locationtech/jts/io/WKTReader.js';

@@ -5,12 +5,11 @@ import {
   extractSites,
   GeometryArray,
   GeometryType,
-  generatePoints,
   InvalidGeometryError,
-  pointSetKinds,
   readWkt,
   uniqueSites,
 } from '@geoframe/core';
+import { generatePoints, pointSetKinds } from '@geoframe/testing';
 import { describe, expect, test } from 'vitest';
 
 describe('extractSites', () => {

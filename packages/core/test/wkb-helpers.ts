@@ -4,13 +4,8 @@
  * from the library code), and an extractor that turns a GeometryArray row back into the same
  * nested arrays through `nestedOffsets()`.
  */
-import {
-  type BinaryColumn,
-  type Dimension,
-  type GeometryArray,
-  GeometryType,
-  mulberry32,
-} from '@geoframe/core';
+import { type BinaryColumn, type Dimension, type GeometryArray, GeometryType } from '@geoframe/core';
+import { mulberry32 } from '@geoframe/testing';
 
 export type Coord = number[];
 

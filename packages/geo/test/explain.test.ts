@@ -2,12 +2,11 @@ import {
   type DispatchEvent,
   GeometryArray,
   GeometryType,
-  generatePoints,
   InvalidGeometryError,
   onDispatch,
-  pointSets,
 } from '@geoframe/core';
 import { GeoDataFrame, GeoSeries } from '@geoframe/geo';
+import { generatePoints, pointSets } from '@geoframe/testing';
 import { vectorFromArray } from 'apache-arrow';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { gpuTest, requireGpu } from '../../gpu/test/gpu-test-context.js';

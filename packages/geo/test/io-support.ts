@@ -7,8 +7,8 @@ import {
   GeometryType,
   geometryArrayFromArrow,
   geometryArrayToArrow,
-  mulberry32,
 } from '@geoframe/core';
+import { mulberry32 } from '@geoframe/testing';
 import { type Data, Field, Int64, makeData, type Table, Utf8 } from 'apache-arrow';
 import { expect } from 'vitest';
 import { tableFromColumns } from '../src/io/geo-table.js';

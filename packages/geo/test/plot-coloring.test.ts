@@ -1,5 +1,6 @@
-import { GeometryArray, GeometryType, generatePoints, readWkt, SeededRandom } from '@geoframe/core';
-import { voronoiCells } from '@geoframe/cpu-fallback';
+import { GeometryArray, GeometryType, readWkt } from '@geoframe/core';
+import { voronoiCells } from '@geoframe/cpu';
+import { generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type Adjacency,

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
-import { GeometryArray, GeometryType, generatePoints, readWkt } from '@geoframe/core';
-import { voronoiCells } from '@geoframe/cpu-fallback';
+import { GeometryArray, GeometryType, readWkt } from '@geoframe/core';
+import { voronoiCells } from '@geoframe/cpu';
+import { generatePoints } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { NEIGHBOR_PALETTE, neighborColors, plotPng } from '../src/plot/index.js';
 import { squareGrid } from './plot-fixtures.js';

@@ -1,5 +1,6 @@
-import { GeometryArray, GeometryType, generatePoints, readWkt } from '@geoframe/core';
-import { voronoiCells } from '@geoframe/cpu-fallback';
+import { GeometryArray, GeometryType, readWkt } from '@geoframe/core';
+import { voronoiCells } from '@geoframe/cpu';
+import { generatePoints } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { NEIGHBOR_PALETTE, neighborColors, plotFrame, plotSvg } from '../src/plot/index.js';
 import { squareGrid } from './plot-fixtures.js';

@@ -1,6 +1,6 @@
-import { SeededRandom } from '@geoframe/core';
-import { prepareClipRegion } from '@geoframe/cpu-fallback';
+import { prepareClipRegion } from '@geoframe/cpu';
 import { GeoSeries } from '@geoframe/geo';
+import { SeededRandom } from '@geoframe/testing';
 import { describe, expect, test } from 'vitest';
 
 describe('voronoiPolygons({ onlyEdges: true, clipTo })', () => {

@@ -1,5 +1,6 @@
-import { type DispatchEvent, generatePoints, onDispatch } from '@geoframe/core';
+import { type DispatchEvent, onDispatch } from '@geoframe/core';
 import { GeoDataFrame, GeoSeries } from '@geoframe/geo';
+import { generatePoints } from '@geoframe/testing';
 import { makeVector, Utf8, vectorFromArray } from 'apache-arrow';
 import { orient2d } from 'robust-predicates';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';

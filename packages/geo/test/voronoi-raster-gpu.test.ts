@@ -1,5 +1,6 @@
-import { generatePoints, RASTER_MODES } from '@geoframe/core';
+import { RASTER_MODES } from '@geoframe/core';
 import { GeoSeries } from '@geoframe/geo';
+import { generatePoints } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
 import { gpuTest, requireGpu } from '../../gpu/test/gpu-test-context.js';
 

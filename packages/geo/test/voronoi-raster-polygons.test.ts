@@ -1,5 +1,5 @@
-import { generatePoints, mulberry32 } from '@geoframe/core';
 import { GeoSeries, VoronoiRaster } from '@geoframe/geo';
+import { generatePoints, mulberry32 } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 
 function pointsOf(xy: Float64Array): GeoSeries {

@@ -1,7 +1,8 @@
 import { inflateSync } from 'node:zlib';
-import { type DispatchEvent, GeometryArray, GeometryType, generatePoints, onDispatch } from '@geoframe/core';
-import { bruteForceRaster, voronoiRasterCpu } from '@geoframe/cpu-fallback';
+import { type DispatchEvent, GeometryArray, GeometryType, onDispatch } from '@geoframe/core';
+import { bruteForceRaster, voronoiRasterCpu } from '@geoframe/cpu';
 import { GeoSeries, NEIGHBOR_PALETTE, VoronoiRaster } from '@geoframe/geo';
+import { generatePoints } from '@geoframe/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 function pointsOf(xy: Float64Array): GeoSeries {
@@ -48,7 +49,7 @@ describe('GeoSeries.voronoiRaster', () => {
     for (const mode of ['jfa', 'jfa+1', '1+jfa', 'facet-jfa'] as const) {
       const r = await series.voronoiRaster({ width: 64, height: 48, mode, device: 'cpu' });
       expect(r.labels.every((l) => l >= 0 && l < 50)).toBe(true);
-      // loose: 50 sites on 64×48 pixels share pixels; rates are measured in cpu-fallback's tests
+      // loose: 50 sites on 64×48 pixels share pixels; rates are measured in the cpu package's tests
       expect(r.errorAgainst(exact).rate).toBeLessThan(0.05);
       expect(r.distance).toBeNull();
     }

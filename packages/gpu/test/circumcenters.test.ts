@@ -1,8 +1,9 @@
-import { boxOfXY, defaultClipBox, generatePoints, pointSets, uniqueSites } from '@geoframe/core';
-import { triangulate } from '@geoframe/cpu-fallback';
+import { boxOfXY, defaultClipBox, uniqueSites } from '@geoframe/core';
+import { triangulate } from '@geoframe/cpu';
+import { generatePoints, pointSets } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
-import { circumcenters } from '../../cpu-fallback/src/voronoi/circumcenters.js';
-import { EDGE_COCIRCULAR } from '../../cpu-fallback/src/voronoi/lawson-repair.js';
+import { circumcenters } from '../../cpu/src/voronoi/circumcenters.js';
+import { EDGE_COCIRCULAR } from '../../cpu/src/voronoi/lawson-repair.js';
 import { CC_FAR, CC_INSIDE } from '../src/voronoi/circumcenters/circumcenter-kernel.js';
 import { circumcentersGpu } from '../src/voronoi/circumcenters/circumcenters.js';
 import { fixedGrid, fixedToNumber } from '../src/voronoi/fixed/fixed-grid.js';

@@ -1,5 +1,6 @@
-import { boxOfXY, generatePoints, SeededRandom, uniqueSites } from '@geoframe/core';
-import { triangulate } from '@geoframe/cpu-fallback';
+import { boxOfXY, uniqueSites } from '@geoframe/core';
+import { triangulate } from '@geoframe/cpu';
+import { generatePoints, SeededRandom } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-import { generatePoints } from '@geoframe/core';
+import { generatePoints } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect } from 'vitest';
 import { fixedGrid, fixedSiteBigInt } from '../src/voronoi/fixed/fixed-grid.js';

@@ -1,5 +1,6 @@
-import { generatePoints, pointSets, uniqueSites } from '@geoframe/core';
+import { uniqueSites } from '@geoframe/core';
 import { cpuDelaunayStage, cpuDelaunayStageParallel } from '@geoframe/gpu';
+import { generatePoints, pointSets } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 
 /** The triangles as a sorted list of vertex triples (each rotated to start at its least index). */

@@ -1,4 +1,5 @@
-import { boxOfXY, defaultClipBox, generatePoints } from '@geoframe/core';
+import { boxOfXY, defaultClipBox } from '@geoframe/core';
+import { generatePoints } from '@geoframe/testing';
 import { describe, expect, test } from 'vitest';
 import {
   bigIntTimesPow2,

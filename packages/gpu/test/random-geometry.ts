@@ -4,8 +4,8 @@ import {
   type GeometryArray,
   GeometryBuilder,
   GeometryType,
-  mulberry32,
 } from '@geoframe/core';
+import { mulberry32 } from '@geoframe/testing';
 
 /** The shared seeded generator (mulberry32), under this file's old name. */
 export const seededRandom = mulberry32;

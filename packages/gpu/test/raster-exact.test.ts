@@ -1,5 +1,6 @@
-import { generatePoints, type RasterGrid, SeededRandom } from '@geoframe/core';
+import type { RasterGrid } from '@geoframe/core';
 import { voronoiRasterGpu } from '@geoframe/gpu';
+import { generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { bruteForceLabels, pixelSiteDistance } from './raster-reference.js';

@@ -1,6 +1,7 @@
-import { generatePoints, type RasterGrid } from '@geoframe/core';
-import { facetCoarseLevel, rasterFrame, sitePixelIndices, voronoiRasterCpu } from '@geoframe/cpu-fallback';
+import type { RasterGrid } from '@geoframe/core';
+import { facetCoarseLevel, rasterFrame, sitePixelIndices, voronoiRasterCpu } from '@geoframe/cpu';
 import { chooseCoarseLevel, prepareRaster, voronoiRasterGpu } from '@geoframe/gpu';
+import { generatePoints } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { boundaryPixels, compareLabels, uniformSites } from './raster-reference.js';

@@ -1,6 +1,7 @@
-import { generatePoints, type RasterGrid, type RasterMode, SeededRandom } from '@geoframe/core';
-import { voronoiRasterCpu } from '@geoframe/cpu-fallback';
+import type { RasterGrid, RasterMode } from '@geoframe/core';
+import { voronoiRasterCpu } from '@geoframe/cpu';
 import { voronoiRasterGpu } from '@geoframe/gpu';
+import { generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { compareLabels } from './raster-reference.js';

@@ -1,6 +1,7 @@
 // Independent reference for the raster Voronoi tests: an f64 brute force of the nearest site
 // (the documented pixel centres and dx² + dy² (+ dz²), ties to the lower index).
-import { type RasterGrid, SeededRandom } from '@geoframe/core';
+import type { RasterGrid } from '@geoframe/core';
+import { SeededRandom } from '@geoframe/testing';
 
 /** Pixel centre by the documented formula, evaluated left to right in f64. */
 function centreOf(grid: RasterGrid, dims: 2 | 3, col: number, row: number, slice: number): number[] {

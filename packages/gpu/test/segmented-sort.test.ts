@@ -1,4 +1,3 @@
-import { mulberry32 } from '@geoframe/core';
 import {
   BufferUsage,
   encodeSegmentedSort,
@@ -9,6 +8,7 @@ import {
   segmentedSort,
   uploadStorage,
 } from '@geoframe/gpu';
+import { mulberry32 } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { gather, stableOrder } from './sort-reference.js';

@@ -1,6 +1,7 @@
-import { clipBox, generatePoints, pointSets, SeededRandom, uniqueSites } from '@geoframe/core';
-import { triangulate } from '@geoframe/cpu-fallback';
+import { clipBox, uniqueSites } from '@geoframe/core';
+import { triangulate } from '@geoframe/cpu';
 import { fixedGrid, gridOfBounds, hilbertBounds, toGridGpu, twinsGpu } from '@geoframe/gpu';
+import { generatePoints, pointSets, SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 

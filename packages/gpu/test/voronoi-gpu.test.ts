@@ -1,13 +1,5 @@
-import {
-  type Box,
-  clipBox,
-  generatePoints,
-  InvalidGeometryError,
-  pointSets,
-  SeededRandom,
-  uniqueSites,
-} from '@geoframe/core';
-import { type LineBuffers, type PolygonBuffers, voronoiCells, voronoiEdges } from '@geoframe/cpu-fallback';
+import { type Box, clipBox, InvalidGeometryError, uniqueSites } from '@geoframe/core';
+import { type LineBuffers, type PolygonBuffers, voronoiCells, voronoiEdges } from '@geoframe/cpu';
 import {
   GpuOutOfMemoryError,
   GpuProfiler,
@@ -16,6 +8,7 @@ import {
   voronoiCellsPrepared,
   voronoiEdgesGpu,
 } from '@geoframe/gpu';
+import { generatePoints, pointSets, SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 

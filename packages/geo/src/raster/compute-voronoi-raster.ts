@@ -8,7 +8,7 @@ import {
   type RasterMode,
   runDispatched,
 } from '@geoframe/core';
-import { voronoiRasterCpu } from '@geoframe/cpu-fallback';
+import { voronoiRasterCpu } from '@geoframe/cpu';
 import { getGpuContext, voronoiRasterGpu } from '@geoframe/gpu';
 import { defaultRasterBounds, type RasterSites, rasterSites } from './raster-sites.js';
 import { VoronoiRaster } from './voronoi-raster.js';

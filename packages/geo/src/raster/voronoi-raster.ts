@@ -1,5 +1,5 @@
 import type { Crs, ExecutionPath, RasterMode } from '@geoframe/core';
-import type { RasterStats } from '@geoframe/cpu-fallback';
+import type { RasterStats } from '@geoframe/cpu';
 import { GeoSeries } from '../geo-series.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
 import { polygonizeLabels } from './polygonize-labels.js';

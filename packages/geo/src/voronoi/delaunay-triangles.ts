@@ -7,12 +7,7 @@ import {
   planDispatch,
   runDispatched,
 } from '@geoframe/core';
-import {
-  delaunay,
-  delaunayEdgeLines,
-  delaunayTriangleRings,
-  type Triangulation,
-} from '@geoframe/cpu-fallback';
+import { delaunay, delaunayEdgeLines, delaunayTriangleRings, type Triangulation } from '@geoframe/cpu';
 import { delaunayGpu, getGpuContext } from '@geoframe/gpu';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';

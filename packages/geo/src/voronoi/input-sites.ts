@@ -6,7 +6,7 @@ import {
   type UniqueSites,
   uniqueSites,
 } from '@geoframe/core';
-import { uniqueSitesParallel } from '@geoframe/cpu-fallback';
+import { uniqueSitesParallel } from '@geoframe/cpu';
 
 /** The sites of `voronoiPolygons` / `delaunayTriangles`: every vertex, then the unique ones. */
 export interface InputSites {

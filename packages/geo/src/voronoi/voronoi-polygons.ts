@@ -17,7 +17,7 @@ import {
   prepareClipRegion,
   voronoiCellsParallel,
   voronoiEdges,
-} from '@geoframe/cpu-fallback';
+} from '@geoframe/cpu';
 import { getGpuContext, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites, type InputSites, inputSites } from './input-sites.js';

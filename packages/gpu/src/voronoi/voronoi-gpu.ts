@@ -7,7 +7,7 @@ import {
   preparedFloat64Array,
   voronoiCells,
   voronoiEdges,
-} from '@geoframe/cpu-fallback';
+} from '@geoframe/cpu';
 import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';

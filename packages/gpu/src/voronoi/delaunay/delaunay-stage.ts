@@ -3,7 +3,7 @@ import {
   type RobustTriangulation,
   triangulateOrdered,
   triangulatePresortedParallel,
-} from '@geoframe/cpu-fallback';
+} from '@geoframe/cpu';
 
 /**
  * Stage 2 of the GPU Voronoi pipeline: the Delaunay triangulation of the sites (numbered along
@@ -27,7 +27,7 @@ export const PARALLEL_DELAUNAY_FROM = 200_000;
 
 /**
  * The CPU Delaunay stage: delaunator on the curve-ordered sites, verified and repaired with exact
- * predicates (`triangulateOrdered` of @geoframe/cpu-fallback, ADR 0004), keeping their numbering.
+ * predicates (`triangulateOrdered` of @geoframe/cpu, ADR 0004), keeping their numbering.
  * Returns null when there is no triangle (fewer than three sites, or all collinear: decided exactly).
  */
 export function cpuDelaunayStage(curveSites: Float64Array): DelaunayStage | null {

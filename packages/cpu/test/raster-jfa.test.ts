@@ -1,5 +1,6 @@
-import { generatePoints, type RasterGrid, type RasterMode } from '@geoframe/core';
-import { rasterFrame, sitePixelIndices, voronoiRasterCpu } from '@geoframe/cpu-fallback';
+import type { RasterGrid, RasterMode } from '@geoframe/core';
+import { rasterFrame, sitePixelIndices, voronoiRasterCpu } from '@geoframe/cpu';
+import { generatePoints } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { differing, misclassified, xyz } from './raster-helpers.js';
 

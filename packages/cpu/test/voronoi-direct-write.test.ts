@@ -1,7 +1,8 @@
 // voronoiCells writes cells inside the box straight to their final place with a length planned
 // from the triangulation (degree + 1, less merged cocircular centres), and closes the gaps when a
 // ring comes out shorter. The general clipping writer, run on every cell, is the reference.
-import { clipBox, generatePoints, type PointSetKind, uniqueSites } from '@geoframe/core';
+import { clipBox, uniqueSites } from '@geoframe/core';
+import { generatePoints, type PointSetKind } from '@geoframe/testing';
 import { describe, expect, test } from 'vitest';
 import { voronoiCellsOrdered } from '../src/voronoi/voronoi-cells.js';
 import { ringProblem } from './voronoi-helpers.js';

@@ -1,13 +1,5 @@
 // Clipping Voronoi cells to polygonal regions, against jsts (JTS) on seeded random sites.
-import {
-  type Box,
-  clipBox,
-  GeometryBuilder,
-  GeometryType,
-  generatePoints,
-  SeededRandom,
-  uniqueSites,
-} from '@geoframe/core';
+import { type Box, clipBox, GeometryBuilder, GeometryType, uniqueSites } from '@geoframe/core';
 import {
   type ClipCounts,
   clipCellsToRegion,
@@ -16,7 +8,8 @@ import {
   prepareClipRegion,
   voronoiCells,
   zeroClipCounts,
-} from '@geoframe/cpu-fallback';
+} from '@geoframe/cpu';
+import { generatePoints, SeededRandom } from '@geoframe/testing';
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import { describe, expect, test } from 'vitest';

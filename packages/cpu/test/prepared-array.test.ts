@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { preparedFloat64Array } from '@geoframe/cpu-fallback';
+import { preparedFloat64Array } from '@geoframe/cpu';
 import { describe, expect, it } from 'vitest';
 
 describe('preparedFloat64Array', () => {

@@ -1,7 +1,8 @@
 // Clipping line segments (Voronoi edges) to polygonal regions: exact hand cases, jsts references
 // on seeded random segments, and the onlyEdges + clipTo path of voronoiPolygons.
-import { SeededRandom } from '@geoframe/core';
-import { clipLinesToRegion, type LineBuffers, prepareClipRegion } from '@geoframe/cpu-fallback';
+
+import { clipLinesToRegion, type LineBuffers, prepareClipRegion } from '@geoframe/cpu';
+import { SeededRandom } from '@geoframe/testing';
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
 import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';

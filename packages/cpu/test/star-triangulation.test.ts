@@ -1,7 +1,8 @@
 // The Delaunay triangulation by per-site stars on worker threads (ADR 0014) against the exact
 // serial triangulation (delaunator verified and repaired with exact predicates): the same
 // triangles, consistent half-edges, 2n − 2 − h triangles; on ties it must give up, never guess.
-import { generatePoints, type PointSetKind, uniqueSites } from '@geoframe/core';
+import { uniqueSites } from '@geoframe/core';
+import { generatePoints, type PointSetKind } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { expect, test } from 'vitest';
 import { convexHull } from '../src/voronoi/stars/convex-hull.js';

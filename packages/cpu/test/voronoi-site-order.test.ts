@@ -1,7 +1,8 @@
 // The Hilbert-curve renumbering is a speed-up only: cells and edges must be bitwise the same as
 // with the caller's numbering (both orderings are run here; no stored output).
-import { clipBox, generatePoints, type PointSetKind, SeededRandom, uniqueSites } from '@geoframe/core';
-import { triangulate, voronoiCells } from '@geoframe/cpu-fallback';
+import { clipBox, uniqueSites } from '@geoframe/core';
+import { triangulate, voronoiCells } from '@geoframe/cpu';
+import { generatePoints, type PointSetKind, SeededRandom } from '@geoframe/testing';
 import { orient2d } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
 import { hilbertIndex, hilbertOrder } from '../src/voronoi/hilbert-order.js';

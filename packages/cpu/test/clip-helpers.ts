@@ -1,6 +1,7 @@
 // Shared by the clip tests: building regions, independent jsts references, ring checks.
-import { type GeometryArray, GeometryBuilder, GeometryType, type SeededRandom } from '@geoframe/core';
-import type { MultiPolygonBuffers } from '@geoframe/cpu-fallback';
+import { type GeometryArray, GeometryBuilder, GeometryType } from '@geoframe/core';
+import type { MultiPolygonBuffers } from '@geoframe/cpu';
+import type { SeededRandom } from '@geoframe/testing';
 import 'jsts/org/locationtech/jts/monkey.js';
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
 import type Geometry from 'jsts/org/locationtech/jts/geom/Geometry.js';

@@ -1,5 +1,5 @@
 // Validity of cells and triangles on degenerate inputs, and hand-computed small cases.
-import { type Box, boxArea, clipBox, generatePoints, pointSets, uniqueSites } from '@geoframe/core';
+import { type Box, boxArea, clipBox, uniqueSites } from '@geoframe/core';
 import {
   delaunay,
   delaunayEdgeLines,
@@ -7,7 +7,8 @@ import {
   type PolygonBuffers,
   voronoiCells,
   voronoiEdges,
-} from '@geoframe/cpu-fallback';
+} from '@geoframe/cpu';
+import { generatePoints, pointSets } from '@geoframe/testing';
 import { incircle } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
 import { ringArea, ringAreaLocal, ringContains, ringProblem, totalLength } from './voronoi-helpers.js';

@@ -1,6 +1,7 @@
 // Exact insertion of sites delaunator skips: inside a triangle, on an interior edge, on the hull.
-import { clipBox, generatePoints, uniqueSites } from '@geoframe/core';
-import { triangulate, voronoiCells } from '@geoframe/cpu-fallback';
+import { clipBox, uniqueSites } from '@geoframe/core';
+import { triangulate, voronoiCells } from '@geoframe/cpu';
+import { generatePoints } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { expect, test } from 'vitest';
 import { insertSkipped } from '../src/voronoi/insert-skipped.js';

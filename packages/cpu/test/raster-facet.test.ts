@@ -1,5 +1,6 @@
-import { generatePoints, type RasterGrid } from '@geoframe/core';
-import { facetCoarseLevel, rasterFrame, sitePixelIndices, voronoiRasterCpu } from '@geoframe/cpu-fallback';
+import type { RasterGrid } from '@geoframe/core';
+import { facetCoarseLevel, rasterFrame, sitePixelIndices, voronoiRasterCpu } from '@geoframe/cpu';
+import { generatePoints } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { differing, misclassified, xyz } from './raster-helpers.js';
 

@@ -1,8 +1,9 @@
 // Sites 1e-12 apart in a 1000-wide extent stay two sites with two valid cells. delaunator folds
 // its mesh on some of these sets (an inverted triangle from a wrong floating-point incircle); the
 // folded sites are left out and inserted exactly, and every cell stays a valid polygon.
-import { boxArea, clipBox, generatePoints, uniqueSites } from '@geoframe/core';
-import { triangulate, voronoiCells } from '@geoframe/cpu-fallback';
+import { boxArea, clipBox, uniqueSites } from '@geoframe/core';
+import { triangulate, voronoiCells } from '@geoframe/cpu';
+import { generatePoints } from '@geoframe/testing';
 import Delaunator from 'delaunator';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';

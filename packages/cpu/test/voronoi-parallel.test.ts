@@ -1,7 +1,8 @@
 // voronoiCellsParallel splits the float filter of the exact verification, the circumcentres and
 // the ring write pass over worker threads; its output must be the serial voronoiCells output bit
 // for bit. A lowered minSites keeps the inputs small.
-import { clipBox, generatePoints, type PointSetKind, uniqueSites } from '@geoframe/core';
+import { clipBox, uniqueSites } from '@geoframe/core';
+import { generatePoints, type PointSetKind } from '@geoframe/testing';
 import { expect, test } from 'vitest';
 import { preparedFloat64Array, voronoiCells, voronoiCellsParallel } from '../src/index.js';
 import { circumcenters, circumcentersParallel } from '../src/voronoi/circumcenters.js';

@@ -1,6 +1,7 @@
 // Preparing clip regions (union, flat arrays, point-in-region) and the box ring clipper.
-import { GeometryBuilder, GeometryType, InvalidGeometryError, SeededRandom } from '@geoframe/core';
-import { type ClipRegion, prepareClipRegion, regionContains } from '@geoframe/cpu-fallback';
+import { GeometryBuilder, GeometryType, InvalidGeometryError } from '@geoframe/core';
+import { type ClipRegion, prepareClipRegion, regionContains } from '@geoframe/cpu';
+import { SeededRandom } from '@geoframe/testing';
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import { describe, expect, test } from 'vitest';

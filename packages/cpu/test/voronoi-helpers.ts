@@ -1,6 +1,6 @@
 // Checks shared by the Voronoi/Delaunay tests: ring measures, validity, and jsts references.
 import type { Box } from '@geoframe/core';
-import type { LineBuffers, PolygonBuffers } from '@geoframe/cpu-fallback';
+import type { LineBuffers, PolygonBuffers } from '@geoframe/cpu';
 import 'jsts/org/locationtech/jts/monkey.js';
 import ArrayList from 'jsts/java/util/ArrayList.js';
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';

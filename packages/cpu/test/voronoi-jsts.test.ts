@@ -1,12 +1,13 @@
 // The engine against jsts (JTS, the Java original of GEOS) on seeded random inputs.
-import { boxArea, clipBox, generatePoints, uniqueSites } from '@geoframe/core';
+import { boxArea, clipBox, uniqueSites } from '@geoframe/core';
 import {
   delaunay,
   delaunayEdgeLines,
   delaunayTriangleRings,
   voronoiCells,
   voronoiEdges,
-} from '@geoframe/cpu-fallback';
+} from '@geoframe/cpu';
+import { generatePoints } from '@geoframe/testing';
 import { incircle } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
 import {

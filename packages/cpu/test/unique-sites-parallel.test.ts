@@ -1,4 +1,5 @@
-import { boxOfXY, generatePoints, uniqueSites } from '@geoframe/core';
+import { boxOfXY, uniqueSites } from '@geoframe/core';
+import { generatePoints } from '@geoframe/testing';
 import { afterEach, describe, expect, test } from 'vitest';
 import { uniqueSitesParallel } from '../src/sites/unique-sites-parallel.js';
 
