@@ -60,6 +60,16 @@ export { bounds } from './measures/bounds.js';
 export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
+export {
+  type CostAllocation,
+  type CostConnectivity,
+  type CostGridProblem,
+  type CostMetric,
+  connectivitiesOf,
+  type NeighbourStep,
+  neighbourSteps,
+  stepLength,
+} from './raster/cost-grid.js';
 export { RASTER_MODES, type RasterGrid, type RasterLabels, type RasterMode } from './raster/raster-grid.js';
 export { type Box, boxArea, boxOfXY, emptyBox, isEmptyBox, unionBox } from './sites/box.js';
 export { clipBox, defaultClipBox } from './sites/clip-box.js';
