@@ -7,8 +7,6 @@ export {
   gpuDelaunayStage,
 } from './delaunay/index.js';
 export { DELAUNAY_PREDICATES_WGSL } from './delaunay/predicates/index.js';
-export { computeRowBoundsGpu, DEFAULT_PIECE_SIZE, type RowBoundsOptions } from './kernels/row-bounds.js';
-export { computeRowBoundsCpu } from './kernels/row-bounds-cpu.js';
 export {
   type CompactArgs,
   type CompactValuesArgs,

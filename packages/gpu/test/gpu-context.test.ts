@@ -1,24 +1,17 @@
-import { GeometryBuilder, GeometryType } from '@geoframe/core';
 import {
-  computeRowBoundsGpu,
   GpuContext,
   GpuDeviceLostError,
   GpuUnavailableError,
   getGpuContext,
   loadGpu,
   releaseGpuContext,
+  scanU32,
 } from '@geoframe/gpu';
 import { afterEach, expect, test, vi } from 'vitest';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 /** A WebGPU entry point with no adapter, as on a machine without GPU or software driver. */
 const noAdapterGpu = { requestAdapter: async () => null } as unknown as GPU;
-
-function onePoint() {
-  const b = new GeometryBuilder(GeometryType.Point);
-  b.appendPoint(1, 2);
-  return b.finish();
-}
 
 /** An adapter from the library's own WebGPU instance: a second Dawn instance in one process can crash it at exit. */
 async function nodeAdapter(): Promise<GPUAdapter> {
@@ -74,7 +67,7 @@ gpuTest('an injected device is used as is', async () => {
   const ctx = await GpuContext.create({ device });
   expect(ctx.device).toBe(device);
   expect(ctx.limits.maxBufferSize).toBe(device.limits.maxBufferSize);
-  expect([...(await computeRowBoundsGpu(ctx, onePoint()))]).toEqual([1, 2, 1, 2]);
+  expect([...(await scanU32(ctx, Uint32Array.of(1, 2, 3), { inclusive: true }))]).toEqual([1, 3, 6]);
   ctx.destroy();
 });
 
@@ -84,7 +77,7 @@ gpuTest('a lost device fails later use with GpuDeviceLostError', async () => {
   ctx.destroy();
   expect(ctx.isLost).toBe(true);
   expect(() => ctx.assertUsable()).toThrow(GpuDeviceLostError);
-  await expect(computeRowBoundsGpu(ctx, onePoint())).rejects.toBeInstanceOf(GpuDeviceLostError);
+  await expect(scanU32(ctx, Uint32Array.of(1, 2, 3))).rejects.toBeInstanceOf(GpuDeviceLostError);
   expect((await ctx.lost).reason).toBe('destroyed');
 });
 

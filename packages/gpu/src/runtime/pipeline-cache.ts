@@ -5,7 +5,7 @@ export type KernelConstants = Readonly<Record<string, number | string | boolean>
 
 /** A compute kernel: a name, and its WGSL source as a function of its constants. */
 export interface KernelSpec<C extends KernelConstants = KernelConstants> {
-  /** Unique among kernels, e.g. `'row-bounds/pieces'`; names the kernel in errors. */
+  /** Unique among kernels, e.g. `'scan/reduce'`; names the kernel in errors. */
   name: string;
   /** WGSL with the constants interpolated. Called once per distinct constants. */
   source: (constants: C) => string;
