@@ -7,13 +7,14 @@ import {
 
 /**
  * Error codes of GPU failures that a CPU run can replace: no adapter, a lost device, out of
- * memory. (Matched by code: core does not depend on @geoframe/gpu, whose errors carry them.)
+ * memory, a GPU path that declined the input. (Matched by code: core does not depend on @geoframe/gpu, whose errors carry them.)
  * A validation error is a bug in a kernel and is never hidden behind a fallback.
  */
 export const RECOVERABLE_GPU_ERRORS: ReadonlySet<string> = new Set([
   'GPU_UNAVAILABLE',
   'GPU_DEVICE_LOST',
   'GPU_OUT_OF_MEMORY',
+  'GPU_DECLINED',
 ]);
 
 /** Whether `error` is a GPU failure that {@link runDispatched} may answer with a CPU run. */
@@ -47,21 +48,31 @@ export interface Dispatched<T> {
  * the value with the decision that ran, so concurrent calls each know their own outcome without
  * a listener. When the GPU run fails with a recoverable GPU error and the caller asked for
  * `'auto'`, the CPU runs instead and a `fallback` event says why; with `'gpu'` the typed error
- * reaches the caller. Listeners (`onDispatch`) still see every event.
+ * reaches the caller. Listeners (`onDispatch`) still see every event, and `listener`, when
+ * given, sees this run's events only.
  */
 export async function runDispatched<T>(
   decision: DispatchEvent,
   device: DeviceOption,
   paths: { gpu: (report: GpuRunReport) => Promise<T>; cpu: () => Promise<T> | T },
+  listener?: (event: DispatchEvent) => void,
 ): Promise<Dispatched<T>> {
-  emitDispatch(decision);
+  const emit = (event: DispatchEvent) => {
+    emitDispatch(event);
+    try {
+      listener?.(event);
+    } catch {
+      // a listener is an observer; its failure is its own
+    }
+  };
+  emit(decision);
   if (decision.path === 'cpu') return { value: await paths.cpu(), decision };
   let ran = decision;
   const report: GpuRunReport = {
     stageFallback(stage, reason, path = 'cpu') {
       if (ran !== decision) return;
       ran = { ...decision, type: 'fallback', path, stage, reason: `${stage} stage: ${reason}` };
-      emitDispatch(ran);
+      emit(ran);
     },
   };
   try {
@@ -76,7 +87,7 @@ export async function runDispatched<T>(
       path: 'cpu',
       reason: `${code}: ${message}; ran on the CPU`,
     };
-    emitDispatch(fallback);
+    emit(fallback);
     return { value: await paths.cpu(), decision: fallback };
   }
 }

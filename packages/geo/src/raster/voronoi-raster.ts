@@ -1,4 +1,4 @@
-import type { Crs, ExecutionPath, RasterMode } from '@geoframe/core';
+import type { Crs, DispatchEvent, ExecutionPath, RasterMode } from '@geoframe/core';
 import type { RasterStats } from '@geoframe/cpu';
 import { GeoSeries } from '../geo-series.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
@@ -18,6 +18,8 @@ export interface VoronoiRasterParts {
   mode: RasterMode;
   stats: RasterStats;
   path: ExecutionPath;
+  /** The dispatch decision that ran (absent for a raster made by hand). */
+  dispatch?: DispatchEvent;
   sites: RasterSites;
   rowCount: number;
   crs: Crs | null;
@@ -63,6 +65,11 @@ export class VoronoiRaster {
   readonly stats: RasterStats;
   /** Where it ran: 'gpu' or 'cpu' (after a fallback, 'cpu'). */
   readonly path: ExecutionPath;
+  /**
+   * The dispatch decision that ran (the `fallback` event after a fallback), this call's own even
+   * when other calls run at the same time; null for a raster made by hand.
+   */
+  readonly dispatch: DispatchEvent | null;
   /** The sites used: coordinates (`dims` each) and their input rows. */
   readonly sites: RasterSites;
   /** Rows of the input series. */
@@ -80,6 +87,7 @@ export class VoronoiRaster {
     this.mode = parts.mode;
     this.stats = parts.stats;
     this.path = parts.path;
+    this.dispatch = parts.dispatch ?? null;
     this.sites = parts.sites;
     this.rowCount = parts.rowCount;
     this.crs = parts.crs;

@@ -1,14 +1,7 @@
-import {
-  type DeviceOption,
-  type DispatchEvent,
-  GeometryArray,
-  GeometryType,
-  onDispatch,
-  planDispatch,
-  runDispatched,
-} from '@geoframe/core';
+import { type DeviceOption, type DispatchEvent, GeometryArray, GeometryType } from '@geoframe/core';
 import { delaunay, delaunayEdgeLines, delaunayTriangleRings, type Triangulation } from '@geoframe/cpu';
-import { delaunayGpu, getGpuContext } from '@geoframe/gpu';
+import { delaunayGpu } from '@geoframe/gpu';
+import { cpuDelaunayStage, dispatchOperation } from '../ops/engines.js';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
 
@@ -20,6 +13,8 @@ export interface DelaunayOptions {
   onlyEdges?: boolean;
   /** 'auto' (default), 'gpu' or 'cpu'. */
   device?: DeviceOption;
+  /** Hears this call's dispatch events only (see `VoronoiOptions.onDispatch`). */
+  onDispatch?: (event: DispatchEvent) => void;
 }
 
 /**
@@ -37,18 +32,29 @@ export async function computeDelaunay(
 ): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
   const { unique, count } = await gatherInputSites(input, options.tolerance);
   const device = options.device ?? 'auto';
-  const planned = planDispatch('delaunayTriangles', count, { device });
-  let dispatch = planned;
-  const stop = onDispatch((event) => {
-    if (event.type === 'fallback' && event.kernel === 'delaunayTriangles') dispatch = event;
-  });
-  const tri: Triangulation = await runDispatched(planned, device, {
-    gpu: async () => {
-      const out = await delaunayGpu(await getGpuContext(), unique.xy);
-      return out === null ? delaunay(unique.xy) : { ...out, hull: new Uint32Array(0) };
+  const { value: tri, decision: dispatch } = await dispatchOperation<Triangulation>(
+    'delaunayTriangles',
+    count,
+    device,
+    {
+      gpu: async (ctx, report) => {
+        const out = await delaunayGpu(ctx, unique.xy, { cpuDelaunay: (sites) => cpuDelaunayStage(sites) });
+        if (out === null) {
+          report.stageFallback(
+            'delaunay',
+            'no triangle (fewer than 3 sites, or all collinear): the CPU answered',
+          );
+          return delaunay(unique.xy);
+        }
+        if (out.stats.path === 'cpu') {
+          report.stageFallback('delaunay', `${out.stats.fallbackReason}: the CPU triangulated (exact)`);
+        }
+        return { ...out, hull: new Uint32Array(0) };
+      },
+      cpu: () => delaunay(unique.xy),
     },
-    cpu: () => delaunay(unique.xy),
-  }).finally(stop);
+    options.onDispatch,
+  );
   if (options.onlyEdges) {
     const lines = delaunayEdgeLines(unique.xy, tri);
     const geometry = new GeometryArray({

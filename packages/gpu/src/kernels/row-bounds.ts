@@ -4,6 +4,7 @@ import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchThreads } from '../runtim
 import { GpuValidationError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
 import {
   type BoundsChunk,
@@ -252,7 +253,7 @@ export interface RowBoundsOptions {
  * @throws GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError (naming the kernel);
  *   RangeError for a `pieceSize` that is not a positive integer or does not fit `maxBindingBytes`.
  */
-export async function computeRowBoundsGpu(
+async function computeRowBoundsGpuAlone(
   ctx: GpuContext,
   array: GeometryArray,
   options: RowBoundsOptions = {},
@@ -391,4 +392,14 @@ function mergeBounds(into: Float64Array, other: Float64Array): void {
     if (Number.isNaN(a)) into[i] = b;
     else if (!Number.isNaN(b)) into[i] = i < 2 ? Math.min(a, b) : Math.max(a, b);
   }
+}
+
+/**
+ * {@link computeRowBoundsGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function computeRowBoundsGpu(
+  ...args: Parameters<typeof computeRowBoundsGpuAlone>
+): ReturnType<typeof computeRowBoundsGpuAlone> {
+  return runExclusive(args[0], () => computeRowBoundsGpuAlone(...args));
 }
