@@ -1,6 +1,6 @@
 import { type AdapterSummary, type DeviceOption, explainDispatch, type GeometryArray } from '@geoframe/core';
 import { probedGpuAdapter, probeGpuAdapter } from '@geoframe/gpu';
-import { type VoronoiSeriesOptions, voronoiOptionsOf } from '../geo-series.js';
+
 import {
   prepareRaster,
   type VoronoiRasterOptions,
@@ -8,6 +8,7 @@ import {
 } from '../raster/compute-voronoi-raster.js';
 import type { DelaunayOptions } from '../voronoi/delaunay-triangles.js';
 import { inputSites } from '../voronoi/input-sites.js';
+import { type VoronoiSeriesOptions, voronoiOptionsOf } from '../voronoi/series-options.js';
 import { prepareVoronoi } from '../voronoi/voronoi-polygons.js';
 
 /** The options of each operation `explain` answers for: the operation's own. */

@@ -7,11 +7,9 @@ import {
   type RasterGrid,
   type RasterMode,
 } from '@geoframe/core';
-import { voronoiRasterCpu } from '@geoframe/cpu';
-import { voronoiRasterGpu } from '@geoframe/gpu';
-import { dispatchOperation } from '../ops/engines.js';
+import { dispatchOperation, rasterEngines } from '../ops/engines.js';
 import { defaultRasterBounds, type RasterSites, rasterSites } from './raster-sites.js';
-import { VoronoiRaster } from './voronoi-raster.js';
+import { VoronoiRaster, type VoronoiRasterParts } from './voronoi-raster.js';
 
 /** Options shared by `voronoiRaster` and `voronoiVolume`. */
 export interface RasterCommonOptions {
@@ -112,6 +110,7 @@ export async function computeVoronoiRaster(
   dims: 2 | 3,
   sizes: readonly number[],
   options: RasterCommonOptions & { bounds?: readonly number[]; z?: number },
+  toSeries: VoronoiRasterParts['toSeries'],
 ): Promise<VoronoiRaster> {
   const { grid, mode, sites } = prepareRaster(array, dims, sizes, options);
   const { width, height, depth, bounds } = grid;
@@ -121,13 +120,7 @@ export async function computeVoronoiRaster(
     'voronoiRaster',
     width * height * depth,
     device,
-    {
-      gpu: async (ctx) => {
-        const { labels, distance, stats } = await voronoiRasterGpu(ctx, sites.coords, dims, grid, run);
-        return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
-      },
-      cpu: () => voronoiRasterCpu(sites.coords, dims, grid, run),
-    },
+    rasterEngines(sites.coords, dims, grid, run),
     options.onDispatch,
   );
   const path: ExecutionPath = decision.path;
@@ -149,5 +142,6 @@ export async function computeVoronoiRaster(
     sites,
     rowCount: array.length,
     crs: array.crs,
+    toSeries,
   });
 }

@@ -1,6 +1,6 @@
-import type { Crs, DispatchEvent, ExecutionPath, RasterMode } from '@geoframe/core';
+import type { Crs, DispatchEvent, ExecutionPath, GeometryArray, RasterMode } from '@geoframe/core';
 import type { RasterStats } from '@geoframe/cpu';
-import { GeoSeries } from '../geo-series.js';
+import type { GeoSeries } from '../geo-series.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
 import { polygonizeLabels } from './polygonize-labels.js';
 import { type RasterPngOptions, rasterPng } from './raster-png.js';
@@ -23,6 +23,8 @@ export interface VoronoiRasterParts {
   sites: RasterSites;
   rowCount: number;
   crs: Crs | null;
+  /** Wraps traced cells as a series (GeoSeries hands in its constructor: no import cycle). */
+  toSeries: (cells: GeometryArray) => GeoSeries;
 }
 
 /** The answer of {@link VoronoiRaster.errorAgainst}. */
@@ -75,6 +77,7 @@ export class VoronoiRaster {
   /** Rows of the input series. */
   readonly rowCount: number;
   readonly crs: Crs | null;
+  private readonly toSeries: (cells: GeometryArray) => GeoSeries;
 
   constructor(parts: VoronoiRasterParts) {
     this.labels = parts.labels;
@@ -91,6 +94,7 @@ export class VoronoiRaster {
     this.sites = parts.sites;
     this.rowCount = parts.rowCount;
     this.crs = parts.crs;
+    this.toSeries = parts.toSeries;
     const b = this.box();
     const t = [b.xmin, (b.xmax - b.xmin) / this.width, 0, b.ymax, 0, -(b.ymax - b.ymin) / this.height];
     if (this.dims === 3) t.push(b.zmin, (b.zmax - b.zmin) / this.depth);
@@ -224,7 +228,7 @@ export class VoronoiRaster {
     const pick = this.representativeRows();
     let identity = true;
     for (let i = 0; i < pick.length && identity; i++) identity = pick[i] === i;
-    return new GeoSeries(identity ? cells : pickRows(cells, pick));
+    return this.toSeries(identity ? cells : pickRows(cells, pick));
   }
 
   /** Per input row: the lowest row with the same point (itself if none), −1 for rows without a site. */

@@ -1,7 +1,6 @@
 import { type DeviceOption, type DispatchEvent, GeometryArray, GeometryType } from '@geoframe/core';
-import { delaunay, delaunayEdgeLines, delaunayTriangleRings, type Triangulation } from '@geoframe/cpu';
-import { delaunayGpu } from '@geoframe/gpu';
-import { cpuDelaunayStage, dispatchOperation } from '../ops/engines.js';
+import { delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu';
+import { delaunayEngines, dispatchOperation } from '../ops/engines.js';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
 
@@ -32,27 +31,11 @@ export async function computeDelaunay(
 ): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
   const { unique, count } = await gatherInputSites(input, options.tolerance);
   const device = options.device ?? 'auto';
-  const { value: tri, decision: dispatch } = await dispatchOperation<Triangulation>(
+  const { value: tri, decision: dispatch } = await dispatchOperation(
     'delaunayTriangles',
     count,
     device,
-    {
-      gpu: async (ctx, report) => {
-        const out = await delaunayGpu(ctx, unique.xy, { cpuDelaunay: (sites) => cpuDelaunayStage(sites) });
-        if (out === null) {
-          report.stageFallback(
-            'delaunay',
-            'no triangle (fewer than 3 sites, or all collinear): the CPU answered',
-          );
-          return delaunay(unique.xy);
-        }
-        if (out.stats.path === 'cpu') {
-          report.stageFallback('delaunay', `${out.stats.fallbackReason}: the CPU triangulated (exact)`);
-        }
-        return { ...out, hull: new Uint32Array(0) };
-      },
-      cpu: () => delaunay(unique.xy),
-    },
+    delaunayEngines(unique.xy),
     options.onDispatch,
   );
   if (options.onlyEdges) {

@@ -8,15 +8,8 @@ import {
   geometryTypeName,
   InvalidGeometryError,
 } from '@geoframe/core';
-import {
-  clipCellsToRegion,
-  clipLinesToRegion,
-  prepareClipRegion,
-  voronoiCellsParallel,
-  voronoiEdges,
-} from '@geoframe/cpu';
-import { voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
-import { dispatchOperation, gpuStages } from '../ops/engines.js';
+import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geoframe/cpu';
+import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites, type InputSites, inputSites } from './input-sites.js';
 
@@ -136,10 +129,7 @@ export async function computeVoronoi(
       'voronoiPolygons',
       n,
       device,
-      {
-        gpu: async (ctx, report) => (await voronoiEdgesGpu(ctx, unique.xy, box, gpuStages(report))).edges,
-        cpu: () => voronoiEdges(unique.xy, box),
-      },
+      voronoiEdgeEngines(unique.xy, box),
       options.onDispatch,
     );
     const dispatch = ran.decision;
@@ -158,15 +148,11 @@ export async function computeVoronoi(
     return { geometry, rows: Int32Array.of(-1), dispatch, sites: n };
   }
 
-  // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
   const { value: raw, decision: dispatch } = await dispatchOperation(
     'voronoiPolygons',
     n,
     device,
-    {
-      gpu: async (ctx, report) => (await voronoiCellsGpu(ctx, unique.xy, box, gpuStages(report))).cells,
-      cpu: () => voronoiCellsParallel(unique.xy, box),
-    },
+    voronoiCellEngines(unique.xy, box),
     options.onDispatch,
   );
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
