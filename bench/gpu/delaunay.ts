@@ -29,6 +29,7 @@ import { boxOfXY } from '../../packages/core/src/index.js';
 import Delaunator from '../../packages/cpu/node_modules/delaunator/index.js';
 import { delaunay } from '../../packages/cpu/src/index.js';
 import { hilbertOrder } from '../../packages/cpu/src/voronoi/hilbert-order.js';
+import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
 import { delaunayGpu, gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
 import { GpuProfiler } from '../../packages/gpu/src/index.js';
 import { fixedGrid, wordsToBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
@@ -258,7 +259,10 @@ if (crossSizes.length > 0) {
   const cross: (string | number)[][] = [];
   for (const n of crossSizes) {
     const sites = generatePoints('uniform', n, 2);
-    const gpu = await measure(() => wallMs(() => delaunayGpu(ctx, sites)), { runs: args.runs, warmup: 1 });
+    const gpu = await measure(
+      () => wallMs(() => delaunayGpu(ctx, sites, { cpuDelaunay: CPU_STAGES.delaunay })),
+      { runs: args.runs, warmup: 1 },
+    );
     const cpu = await measure(() => wallMs(() => delaunay(sites)), { runs: args.runs, warmup: 1 });
     cross.push([fmt(n), fmt(cpu.median), fmt(gpu.median), gpu.median < cpu.median ? 'GPU' : 'CPU']);
   }

@@ -20,6 +20,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { clipBox, GeometryArray, GeometryType, uniqueSites } from '../../packages/core/src/index.js';
 import { preparedFloat64Array } from '../../packages/cpu/src/index.js';
+import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
 import { gatherInputSites } from '../../packages/geo/src/voronoi/input-sites.js';
 import { computeVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
 import { BufferUsage, MapMode, voronoiCellsGpu } from '../../packages/gpu/src/index.js';
@@ -218,7 +219,7 @@ for (const n of (process.env.SIZES ?? '1e6,1e7').split(',').map(Number)) {
   const sites = uniqueSites(generatePoints('uniform', n, 42)).xy;
   const box = clipBox(sites, null);
   const runs = n >= 1e7 ? Math.min(3, args.runs) : args.runs;
-  await voronoiCellsGpu(ctx, sites, box);
+  await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES });
   const walls: number[] = [];
   const gcs: number[] = [];
   const stages = new Map<string, number[]>();
@@ -230,7 +231,7 @@ for (const n of (process.env.SIZES ?? '1e6,1e7').split(',').map(Number)) {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const gcBefore = gcMs;
     const t0 = performance.now();
-    const { stats } = await voronoiCellsGpu(ctx, sites, box);
+    const { stats } = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES });
     walls.push(performance.now() - t0);
     await new Promise((resolve) => setTimeout(resolve, 5));
     gcs.push(gcMs - gcBefore);

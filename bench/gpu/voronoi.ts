@@ -13,6 +13,7 @@
 // Sizes 1e4, 1e5, 1e6, 1e7 uniform sites (`--small`: 1e3, 1e4, for a software GPU).
 import { clipBox, uniqueSites } from '../../packages/core/src/index.js';
 import { voronoiCellsParallel } from '../../packages/cpu/src/index.js';
+import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
 import {
   cellsOutput,
   GpuProfiler,
@@ -94,7 +95,10 @@ for (const n of sizes) {
     runs,
     warmup,
     async () => {
-      const result = await voronoiCellsGpu(ctx, sites, box);
+      const result = await voronoiCellsGpu(ctx, sites, box, {
+        cpu: CPU_STAGES,
+        onFallback: (stage, reason) => console.log(`${n}: ${stage} stage on the CPU: ${reason}`),
+      });
       // the stages of the timed runs only (the warm-up compiles the kernels)
       if (calls++ >= warmup)
         for (const { stage, ms } of result.stats.stages)
@@ -113,7 +117,7 @@ for (const n of sizes) {
   if (process.env.VORONOI_CPU_STAGE === '1') {
     const cpuStages = new Map<string, number[]>();
     const withCpu = await timeRuns(runs, warmup, async () => {
-      const result = await voronoiCellsGpu(ctx, sites, box, { delaunay: 'cpu' });
+      const result = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, delaunay: 'cpu' });
       for (const { stage, ms } of result.stats.stages)
         cpuStages.set(stage, [...(cpuStages.get(stage) ?? []), ms]);
       return result;
@@ -121,8 +125,6 @@ for (const n of sizes) {
     const stageText = [...cpuStages].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
     cpuStageRows.push([n.toExponential(0), fmt(withCpu.ms), fmt(cpu.ms / withCpu.ms, 2), stageText]);
   }
-  const gpuPath = gpu.last.stats.delaunay;
-  if (gpuPath.path !== 'gpu') console.log(`${n}: Delaunay stage on the CPU: ${gpuPath.fallbackReason}`);
   const cpuPoints = cpu.last?.ringOffsets[n];
   const same = cpuPoints === undefined || gpu.last.cells.ringOffsets[n] === cpuPoints;
   const stageText = [...stageTimes].map(([s, t]) => `${s} ${fmt(median(t))}`).join('; ');
@@ -140,7 +142,7 @@ for (const n of sizes) {
   ]);
 
   // everything after the Delaunay stage, on a warm GPU
-  const prepared = await prepareVoronoiSites(ctx, sites, box);
+  const prepared = await prepareVoronoiSites(ctx, sites, box, { cpu: CPU_STAGES });
   if (prepared === null) throw new Error('uniform sites have a triangulation');
   const afterTimes: number[] = [];
   const passTimes = new Map<string, number[]>();
@@ -149,12 +151,12 @@ for (const n of sizes) {
   for (let i = 0; i < warmup + runs; i++) {
     // the output array is prepared during the Delaunay stage in the pipeline (worker threads map
     // its pages meanwhile): here, before the clock starts, as every run needs a fresh one
-    if (i > 0) prepared.output = cellsOutput(n);
+    if (i > 0) prepared.output = cellsOutput(n, CPU_STAGES);
     await prepared.output?.array;
     await heat(ctx, copy, 100);
     const profiler = new GpuProfiler(ctx);
     const t0 = performance.now();
-    const { stats } = await voronoiCellsPrepared(ctx, prepared, { profiler });
+    const { stats } = await voronoiCellsPrepared(ctx, prepared, { cpu: CPU_STAGES, profiler });
     const ms = performance.now() - t0;
     const passes = await profiler.read();
     profiler.destroy();
@@ -202,7 +204,9 @@ let crossover: number | null = null;
 for (const n of process.env.VORONOI_SIZES && !process.env.VORONOI_CROSSOVER ? [] : crossoverSizes) {
   const { sites, box } = sitesOf(n);
   const cpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsParallel(sites, box));
-  const gpu = await timeRuns(args.runs, args.warmup, () => voronoiCellsGpu(ctx, sites, box));
+  const gpu = await timeRuns(args.runs, args.warmup, () =>
+    voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES }),
+  );
   if (gpu.ms < cpu.ms) crossover ??= n;
   else crossover = null;
   cross.push([n.toExponential(0), fmt(cpu.ms), fmt(gpu.ms), gpu.ms < cpu.ms ? 'GPU' : 'CPU']);

@@ -39,6 +39,13 @@ export {
 export { type FromArrowOptions, geometryArrayFromArrow } from './arrow/read-arrow.js';
 export { geometryArrayToArrow, type ToArrowOptions } from './arrow/write-arrow.js';
 export {
+  type AdapterClass,
+  type AdapterInfoLike,
+  type AdapterSummary,
+  adapterLabel,
+  classifyAdapter,
+} from './dispatch/adapter-class.js';
+export {
   type DeviceOption,
   type DispatchEvent,
   type ExecutionPath,
@@ -46,6 +53,9 @@ export {
   onDispatch,
 } from './dispatch/dispatch-events.js';
 export {
+  ADAPTER_CROSSOVER_FACTOR,
+  crossoverFor,
+  type DispatchExplanation,
   explainDispatch,
   GpuRequiredError,
   type KernelProfile,
@@ -53,7 +63,13 @@ export {
   type PlanOptions,
   planDispatch,
 } from './dispatch/plan-dispatch.js';
-export { isRecoverableGpuError, RECOVERABLE_GPU_ERRORS, runDispatched } from './dispatch/run-dispatched.js';
+export {
+  type Dispatched,
+  type GpuRunReport,
+  isRecoverableGpuError,
+  RECOVERABLE_GPU_ERRORS,
+  runDispatched,
+} from './dispatch/run-dispatched.js';
 export { GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
 export { area } from './measures/area.js';
 export { bounds } from './measures/bounds.js';

@@ -91,13 +91,14 @@ describe('runDispatched', () => {
 
   it('runs the chosen path and emits the decision first', async () => {
     const result = await runDispatched(gpuDecision, 'auto', { gpu: async () => 'gpu', cpu: () => 'cpu' });
-    expect(result).toBe('gpu');
+    expect(result).toEqual({ value: 'gpu', decision: gpuDecision });
     expect(seen).toEqual([gpuDecision]);
-    const cpu = await runDispatched({ ...gpuDecision, path: 'cpu' }, 'auto', {
+    const cpuDecision: DispatchEvent = { ...gpuDecision, path: 'cpu' };
+    const cpu = await runDispatched(cpuDecision, 'auto', {
       gpu: async () => 'gpu',
       cpu: () => 'cpu',
     });
-    expect(cpu).toBe('cpu');
+    expect(cpu).toEqual({ value: 'cpu', decision: cpuDecision });
   });
 
   for (const code of ['GPU_UNAVAILABLE', 'GPU_DEVICE_LOST', 'GPU_OUT_OF_MEMORY']) {
@@ -108,10 +109,12 @@ describe('runDispatched', () => {
         },
         cpu: () => 'cpu',
       });
-      expect(result).toBe('cpu');
+      expect(result.value).toBe('cpu');
       expect(seen.map((e) => e.type)).toEqual(['dispatch', 'fallback']);
       expect(seen[1]).toMatchObject({ path: 'cpu', kernel: 'k' });
       expect(seen[1].reason).toContain(code);
+      // the result carries the event that ran, the same one the listener saw
+      expect(result.decision).toEqual(seen[1]);
     });
 
     it(`under 'gpu', ${code} reaches the caller`, async () => {

@@ -37,7 +37,10 @@ import {
 } from './raster/compute-voronoi-raster.js';
 import type { VoronoiRaster } from './raster/voronoi-raster.js';
 import { computeDelaunay, type DelaunayOptions } from './voronoi/delaunay-triangles.js';
-import { computeVoronoi, type VoronoiOptions } from './voronoi/voronoi-polygons.js';
+import { type VoronoiSeriesOptions, voronoiOptionsOf } from './voronoi/series-options.js';
+import { computeVoronoi } from './voronoi/voronoi-polygons.js';
+
+export { type VoronoiSeriesOptions, voronoiOptionsOf } from './voronoi/series-options.js';
 
 /** Options shared by the GeoSeries constructors. */
 export interface GeoSeriesOptions {
@@ -306,7 +309,7 @@ export class GeoSeries {
    * non-point rows and non-finite points are errors naming the row. See docs/raster.md.
    */
   voronoiRaster(options: VoronoiRasterOptions): Promise<VoronoiRaster> {
-    return computeVoronoiRaster(this.array, 2, [options.width, options.height], options);
+    return computeVoronoiRaster(this.array, 2, [options.width, options.height], options, asSeries);
   }
 
   /**
@@ -314,7 +317,7 @@ export class GeoSeries {
    * the plane `z`. Otherwise as {@link voronoiRaster}.
    */
   voronoiVolume(options: VoronoiVolumeOptions): Promise<VoronoiRaster> {
-    return computeVoronoiRaster(this.array, 3, options.dims, options);
+    return computeVoronoiRaster(this.array, 3, options.dims, options, asSeries);
   }
 
   /**
@@ -360,20 +363,9 @@ export class GeoSeries {
   }
 }
 
-/** {@link VoronoiOptions} where `extendTo` and `clipTo` may also be GeoSeries. */
-export interface VoronoiSeriesOptions extends Omit<VoronoiOptions, 'extendTo' | 'clipTo'> {
-  extendTo?: GeoSeries | GeometryArray | [number, number, number, number];
-  clipTo?: GeoSeries | GeometryArray;
-}
-
-/** Unwraps GeoSeries options to the arrays the computation takes. */
-export function voronoiOptionsOf(options: VoronoiSeriesOptions): VoronoiOptions {
-  const unwrap = <T>(v: T) => (v instanceof GeoSeries ? v.array : v);
-  return {
-    ...options,
-    extendTo: unwrap(options.extendTo) as VoronoiOptions['extendTo'],
-    clipTo: unwrap(options.clipTo) as VoronoiOptions['clipTo'],
-  };
+/** A series of the cells a raster traces (see `VoronoiRaster.toPolygons`). */
+function asSeries(array: GeometryArray): GeoSeries {
+  return new GeoSeries(array);
 }
 
 /** {@link PlotOptions} where `points` may also be a GeoSeries. */

@@ -1,8 +1,11 @@
 export {
+  type AdapterClass,
+  type AdapterSummary,
   type DeviceOption,
   type DispatchEvent,
   onDispatch,
 } from '@geoframe/core';
+export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
 export { GeoDataFrame, type GeoDataFrameOptions } from './geo-data-frame.js';
 export {

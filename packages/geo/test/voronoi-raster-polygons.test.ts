@@ -119,6 +119,7 @@ function handRaster(rows: number, picture: string[]): VoronoiRaster {
     mode: 'exact',
     stats: { passes: 1, processed: labels.length },
     path: 'cpu',
+    toSeries: (cells) => new GeoSeries(cells),
     sites: {
       coords: coords.map((_, k) => k + 0.5),
       dims: 2,

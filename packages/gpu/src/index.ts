@@ -95,6 +95,7 @@ export {
 } from './runtime/buffers.js';
 export { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize, dispatchThreads } from './runtime/dispatch.js';
 export {
+  GpuDeclinedError,
   GpuDeviceLostError,
   GpuOutOfMemoryError,
   GpuUnavailableError,
@@ -105,9 +106,11 @@ export {
   GpuContext,
   type GpuContextOptions,
   type GpuFeatures,
+  summarizeAdapter,
 } from './runtime/gpu-context.js';
 export { loadGpu } from './runtime/load-gpu.js';
 export { type KernelConstants, type KernelSpec, PipelineCache } from './runtime/pipeline-cache.js';
+export { probedGpuAdapter, probeGpuAdapter } from './runtime/probe-adapter.js';
 export {
   formatProfile,
   type GpuPassTime,
@@ -116,13 +119,16 @@ export {
   type GpuProfilerOptions,
   type GpuTimeSource,
 } from './runtime/profiler.js';
+export { runExclusive } from './runtime/run-queue.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
-export {
-  cpuDelaunayStage,
-  cpuDelaunayStageParallel,
-  type DelaunayStage,
-  PARALLEL_DELAUNAY_FROM,
+export type {
+  CpuStages,
+  CpuTriangulation,
+  DelaunayStage,
+  LineBuffers,
+  PolygonBuffers,
+  StageFallbackListener,
 } from './voronoi/delaunay/delaunay-stage.js';
 export { encodeTwins, twinsGpu } from './voronoi/delaunay/halfedge-kernels.js';
 export { type FixedGrid, fixedGrid } from './voronoi/fixed/index.js';

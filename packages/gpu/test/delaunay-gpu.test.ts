@@ -13,6 +13,7 @@ import { hullOfCandidates } from '../src/delaunay/hull-chain.js';
 import { readback, uploadStorage } from '../src/runtime/buffers.js';
 import { fixedGrid, wordsToBigInt } from '../src/voronoi/fixed/fixed-grid.js';
 import { gridOfBounds } from '../src/voronoi/fixed/to-grid-kernel.js';
+import { CPU_STAGES } from './cpu-stages.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 /** Grid values of the sites as doubles (exact: at most 53 significant bits, ADR 0010). */
@@ -242,7 +243,7 @@ describe('GPU Delaunay by per-site stars', () => {
   gpuTest('a forced failure (ring limit 1) answers with the CPU and says so', async () => {
     const ctx = await requireGpu();
     const sites = generatePoints('uniform', 2000, 9);
-    const out = await delaunayGpu(ctx, sites, { ringLimit: 1 });
+    const out = await delaunayGpu(ctx, sites, { ringLimit: 1, cpuDelaunay: CPU_STAGES.delaunay });
     expect(out).not.toBeNull();
     if (out === null) return;
     expect(out.stats.path).toBe('cpu');

@@ -17,6 +17,11 @@ export interface DispatchEvent {
   path: ExecutionPath;
   /** Why, in words a log reader understands. */
   reason: string;
+  /**
+   * On a `fallback` event: the stage of the GPU pipeline that ran on `path` instead (e.g.
+   * 'delaunay'), the rest of the run staying on the GPU; absent when the whole run moved.
+   */
+  stage?: string;
 }
 
 type Listener = (event: DispatchEvent) => void;

@@ -1,4 +1,5 @@
 import { GeoframeError } from '../errors.js';
+import { type AdapterClass, type AdapterSummary, adapterLabel } from './adapter-class.js';
 import type { DeviceOption, DispatchEvent, ExecutionPath } from './dispatch-events.js';
 
 /**
@@ -60,20 +61,63 @@ export class GpuRequiredError extends GeoframeError {
   }
 }
 
+/**
+ * How the stored crossovers (measured on an H100, a discrete data-centre GPU) scale with the
+ * adapter in hand: discrete GPUs use them as stored; integrated and unknown adapters need 4×
+ * the work before the GPU is taken (a conservative guess: less bandwidth, fewer cores, the
+ * same host-side round trips); a software adapter is never taken by `auto` (adr/0019).
+ */
+export const ADAPTER_CROSSOVER_FACTOR: Readonly<Record<AdapterClass, number>> = {
+  discrete: 1,
+  integrated: 4,
+  unknown: 4,
+  software: Number.POSITIVE_INFINITY,
+};
+
 /** Options of {@link planDispatch}. */
 export interface PlanOptions {
   device?: DeviceOption;
   /** Whether a WebGPU adapter is known to exist; undefined when not probed (then 'auto' assumes one may). */
   gpuAvailable?: boolean;
-  /** Overrides the stored crossover. */
+  /**
+   * The adapter the GPU path would run on (`probeGpuAdapter` of @geoframe/gpu); null when probed
+   * and there is none (as `gpuAvailable: false`); undefined when not probed (then the stored
+   * crossover applies as for a discrete GPU, and the reason says the adapter was not probed).
+   */
+  adapter?: AdapterSummary | null;
+  /** Overrides the stored crossover (and the adapter's factor; never a software adapter's refusal). */
   crossover?: number;
+}
+
+/** The crossover in force for `kernel` on `adapter`, and where it comes from (for reasons). */
+export function crossoverFor(
+  kernel: string,
+  options: Pick<PlanOptions, 'adapter' | 'crossover'> = {},
+): { crossover: number; source: string } {
+  const profile = kernelProfile(kernel);
+  if (options.crossover !== undefined)
+    return { crossover: options.crossover, source: 'the crossover option' };
+  const cls = options.adapter?.class;
+  if (cls === undefined || profile.measured.startsWith('GEOFRAME_CROSSOVER_')) {
+    const tail = cls === undefined ? ', adapter not probed' : '';
+    return { crossover: profile.crossover, source: `${profile.measured}${tail}` };
+  }
+  const factor = ADAPTER_CROSSOVER_FACTOR[cls];
+  if (factor === 1)
+    return { crossover: profile.crossover, source: `${profile.measured}, used as is for a ${cls} GPU` };
+  return {
+    crossover: profile.crossover * factor,
+    source: `${factor}× ${profile.crossover} from ${profile.measured}, for an ${cls} adapter`,
+  };
 }
 
 /**
  * Decides where `kernel` runs for `rows` elements: `cpu` forces the CPU; `gpu` forces the GPU and
- * throws {@link GpuRequiredError} when there is no GPU implementation or adapter; `auto` takes the
- * GPU at or above the crossover when an implementation and an adapter exist, else the CPU. The
- * decision comes with its reason and is what `explain` reports; callers emit it as an event.
+ * throws {@link GpuRequiredError} when there is no GPU implementation or adapter (a software
+ * adapter is used); `auto` takes the GPU at or above the crossover for the adapter in hand (see
+ * {@link crossoverFor}) when an implementation and a non-software adapter exist, else the CPU.
+ * The decision comes with its reason (naming the adapter and the crossover's source) and is what
+ * `explain` reports; callers emit it as an event.
  */
 export function planDispatch(kernel: string, rows: number, options: PlanOptions = {}): DispatchEvent {
   const device = options.device ?? 'auto';
@@ -81,7 +125,8 @@ export function planDispatch(kernel: string, rows: number, options: PlanOptions 
     throw new TypeError(`device must be 'auto', 'gpu' or 'cpu', got ${JSON.stringify(device)}`);
   }
   const profile = kernelProfile(kernel);
-  const crossover = options.crossover ?? profile.crossover;
+  const adapter = options.adapter;
+  const on = adapter ? ` on ${adapterLabel(adapter)}` : '';
   const decide = (path: ExecutionPath, reason: string): DispatchEvent => ({
     type: 'dispatch',
     kernel,
@@ -92,16 +137,42 @@ export function planDispatch(kernel: string, rows: number, options: PlanOptions 
   if (device === 'cpu') return decide('cpu', "device 'cpu' requested");
   if (device === 'gpu') {
     if (!profile.gpu) throw new GpuRequiredError(kernel, 'this operation has no GPU implementation yet');
-    if (options.gpuAvailable === false) throw new GpuRequiredError(kernel, 'no WebGPU adapter is available');
-    return decide('gpu', "device 'gpu' requested");
+    if (options.gpuAvailable === false || adapter === null) {
+      throw new GpuRequiredError(kernel, 'no WebGPU adapter is available');
+    }
+    return decide('gpu', `device 'gpu' requested${on}`);
   }
   if (!profile.gpu) return decide('cpu', `auto: ${kernel} has no GPU implementation yet, running on the CPU`);
-  if (options.gpuAvailable === false) return decide('cpu', 'auto: no WebGPU adapter, running on the CPU');
-  if (rows < crossover) {
-    return decide('cpu', `auto: ${rows} < crossover ${crossover} (${profile.measured}), CPU is faster`);
+  if (options.gpuAvailable === false || adapter === null) {
+    return decide('cpu', 'auto: no WebGPU adapter, running on the CPU');
   }
-  return decide('gpu', `auto: ${rows} ≥ crossover ${crossover} (${profile.measured})`);
+  if (adapter?.class === 'software') {
+    return decide(
+      'cpu',
+      `auto: the adapter is ${adapterLabel(adapter)}, a CPU emulating a GPU: auto never runs on it (device 'gpu' does), running on the CPU`,
+    );
+  }
+  const { crossover, source } = crossoverFor(kernel, options);
+  if (rows < crossover) {
+    return decide('cpu', `auto: ${rows} < crossover ${crossover} (${source})${on}, CPU is faster`);
+  }
+  return decide('gpu', `auto: ${rows} ≥ crossover ${crossover} (${source})${on}`);
 }
+
+/**
+ * What `explain` answers: the dispatch event the operation would emit (`kernel`, `rows`, `path`,
+ * `reason`) plus the crossover in force for the adapter (`crossover`, Infinity on a software
+ * adapter), the stored measurement it derives from (`measured`), how it was derived
+ * (`crossoverSource`), the adapter the decision saw (null when none was probed or none exists),
+ * and whether the kernel has a GPU implementation at all (`gpuImplemented`).
+ */
+export type DispatchExplanation = DispatchEvent & {
+  crossover: number;
+  measured: string;
+  crossoverSource: string;
+  adapter: AdapterSummary | null;
+  gpuImplemented: boolean;
+};
 
 /**
  * What {@link planDispatch} would decide for `kernel` on `rows` elements, without running or
@@ -113,10 +184,16 @@ export function explainDispatch(
   kernel: string,
   rows: number,
   options: PlanOptions = {},
-): DispatchEvent & { crossover: number; measured: string; gpuImplemented: boolean } {
+): DispatchExplanation {
   const profile = kernelProfile(kernel);
-  const crossover = options.crossover ?? profile.crossover;
-  const extra = { crossover, measured: profile.measured, gpuImplemented: profile.gpu };
+  const { crossover, source } = crossoverFor(kernel, options);
+  const extra = {
+    crossover: options.adapter?.class === 'software' ? Number.POSITIVE_INFINITY : crossover,
+    measured: profile.measured,
+    crossoverSource: options.adapter?.class === 'software' ? 'never on a software adapter' : source,
+    adapter: options.adapter ?? null,
+    gpuImplemented: profile.gpu,
+  };
   try {
     return { ...planDispatch(kernel, rows, options), ...extra };
   } catch (error) {

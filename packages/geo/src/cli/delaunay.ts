@@ -31,8 +31,9 @@ Options:
     const input = await readSites(positionals[0]);
     const output = (values.output as string | undefined) ?? `${input.stem}-delaunay.parquet`;
     formatOfPath(output);
-    const { value: triangles, events } = await withDispatchLog(() =>
+    const { value: triangles, events } = await withDispatchLog((onDispatch) =>
       input.frame.delaunayTriangles({
+        onDispatch,
         tolerance: toleranceOf(values.tolerance),
         onlyEdges: values['only-edges'] === true,
         device: deviceOf(values.device),

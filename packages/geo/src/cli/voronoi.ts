@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile as writeBytes } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { type DeviceOption, type DispatchEvent, onDispatch } from '@geoframe/core';
+import type { DeviceOption, DispatchEvent } from '@geoframe/core';
 import { DEMO_NAMES, loadDemo } from '../demo/demo-data.js';
 import { formatOfPath, readFile, writeFile } from '../file-io.js';
 import type { GeoDataFrame } from '../geo-data-frame.js';
@@ -63,17 +63,12 @@ export async function writePlot(path: string, cells: GeoSeries, sites: GeoSeries
   else await writeBytes(path, await plotPng(cells.array, options));
 }
 
-/** Runs `work` while recording the dispatch events it emits. */
+/** Runs `work`, handing it a per-call listener that records that call's dispatch events. */
 export async function withDispatchLog<T>(
-  work: () => Promise<T>,
+  work: (onDispatch: (event: DispatchEvent) => void) => Promise<T>,
 ): Promise<{ value: T; events: DispatchEvent[] }> {
   const events: DispatchEvent[] = [];
-  const stop = onDispatch((event) => events.push(event));
-  try {
-    return { value: await work(), events };
-  } finally {
-    stop();
-  }
+  return { value: await work((event) => events.push(event)), events };
 }
 
 export function describeRun(events: DispatchEvent[]): string {
@@ -127,8 +122,9 @@ Options:
     const ordered = values.ordered === true || (isDemo && !onlyEdges);
     const loaded = performance.now();
 
-    const { value: cells, events } = await withDispatchLog(() =>
+    const { value: cells, events } = await withDispatchLog((onDispatch) =>
       input.frame.voronoiPolygons({
+        onDispatch,
         tolerance: toleranceOf(values.tolerance),
         extendTo,
         onlyEdges,

@@ -1,5 +1,6 @@
-import { explainDispatch, type GeometryArray } from '@geoframe/core';
-import { type VoronoiSeriesOptions, voronoiOptionsOf } from '../geo-series.js';
+import { type AdapterSummary, type DeviceOption, explainDispatch, type GeometryArray } from '@geoframe/core';
+import { probedGpuAdapter, probeGpuAdapter } from '@geoframe/gpu';
+
 import {
   prepareRaster,
   type VoronoiRasterOptions,
@@ -7,6 +8,7 @@ import {
 } from '../raster/compute-voronoi-raster.js';
 import type { DelaunayOptions } from '../voronoi/delaunay-triangles.js';
 import { inputSites } from '../voronoi/input-sites.js';
+import { type VoronoiSeriesOptions, voronoiOptionsOf } from '../voronoi/series-options.js';
 import { prepareVoronoi } from '../voronoi/voronoi-polygons.js';
 
 /** The options of each operation `explain` answers for: the operation's own. */
@@ -22,10 +24,26 @@ export type ExplainableOperation = keyof ExplainOptions;
 
 /**
  * The answer of `explain`: the dispatch event the operation would emit (`kernel`, `rows`,
- * `path`, `reason`) plus the crossover in force, where it comes from (`measured`), and whether
- * the kernel has a GPU implementation at all (`gpuImplemented`).
+ * `path`, `reason`) plus the crossover in force for the adapter, the measurement it derives from
+ * (`measured`) and how (`crossoverSource`), the adapter (`{description, class, …}`, null when
+ * not probed yet or none exists), and whether the kernel has a GPU implementation at all.
  */
 export type DispatchExplanation = ReturnType<typeof explainDispatch>;
+
+/** explainDispatch with the adapter probed so far (undefined before any probe). */
+function explainOn(kernel: string, rows: number, device: DeviceOption | undefined): DispatchExplanation {
+  return explainDispatch(kernel, rows, { device, adapter: probedGpuAdapter() });
+}
+
+/**
+ * Probes the default WebGPU adapter once per process (no device is created) and returns what
+ * dispatch sees of it — vendor, architecture, device, description, `isFallbackAdapter` and its
+ * class (`software`, `integrated`, `discrete`, `unknown`) — or null when there is none. After
+ * it, `explain` answers for this machine's adapter.
+ */
+export function probeGpu(): Promise<AdapterSummary | null> {
+  return probeGpuAdapter();
+}
 
 /** The operations of a GeoSeries that `explain` answers for. */
 export const SERIES_EXPLAINABLE: readonly ExplainableOperation[] = [
@@ -46,8 +64,10 @@ export const FRAME_EXPLAINABLE = ['voronoiPolygons', 'delaunayTriangles'] as con
  * kernel 'voronoiRaster'). The options are checked as the operation checks them before it
  * dispatches, so explain throws where the call would (a bad `device`, `tolerance`, `extendTo`,
  * grid size, mode or bounds; a non-finite vertex, or a non-point row for the rasters). A forced
- * `device: 'gpu'` that could not run is answered (reason "would fail: …"), not thrown. Whether
- * an adapter exists is not probed, as the operation's own plan does not probe it.
+ * `device: 'gpu'` that could not run is answered (reason "would fail: …"), not thrown. The
+ * adapter is the one {@link probeGpu} found (the operations probe it themselves under 'auto'
+ * from the stored crossover up); before any probe, the answer says "adapter not probed" and
+ * assumes a discrete GPU, so call `await probeGpu()` first for the answer on this machine.
  *
  * @throws TypeError when `op` is not in `known`, naming the known operations.
  */
@@ -64,24 +84,22 @@ export function explainOperation(
     case 'voronoiPolygons': {
       const opts = (options ?? {}) as VoronoiSeriesOptions;
       const { count } = prepareVoronoi(array, voronoiOptionsOf(opts));
-      return explainDispatch('voronoiPolygons', count, { device: opts.device });
+      return explainOn('voronoiPolygons', count, opts.device);
     }
     case 'delaunayTriangles': {
       const opts = (options ?? {}) as DelaunayOptions;
       const { count } = inputSites(array, opts.tolerance);
-      return explainDispatch('delaunayTriangles', count, { device: opts.device });
+      return explainOn('delaunayTriangles', count, opts.device);
     }
     case 'voronoiRaster': {
       const opts = (options ?? {}) as VoronoiRasterOptions;
       const { grid } = prepareRaster(array, 2, [opts.width, opts.height], opts);
-      return explainDispatch('voronoiRaster', grid.width * grid.height, { device: opts.device });
+      return explainOn('voronoiRaster', grid.width * grid.height, opts.device);
     }
     case 'voronoiVolume': {
       const opts = (options ?? {}) as VoronoiVolumeOptions;
       const { grid } = prepareRaster(array, 3, opts.dims ?? [], opts);
-      return explainDispatch('voronoiRaster', grid.width * grid.height * grid.depth, {
-        device: opts.device,
-      });
+      return explainOn('voronoiRaster', grid.width * grid.height * grid.depth, opts.device);
     }
   }
   throw new TypeError(`explain: unknown operation ${JSON.stringify(op)}`);

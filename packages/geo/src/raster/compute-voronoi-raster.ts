@@ -1,17 +1,15 @@
 import {
   type DeviceOption,
+  type DispatchEvent,
   type ExecutionPath,
   type GeometryArray,
-  planDispatch,
   RASTER_MODES,
   type RasterGrid,
   type RasterMode,
-  runDispatched,
 } from '@geoframe/core';
-import { voronoiRasterCpu } from '@geoframe/cpu';
-import { getGpuContext, voronoiRasterGpu } from '@geoframe/gpu';
+import { dispatchOperation, rasterEngines } from '../ops/engines.js';
 import { defaultRasterBounds, type RasterSites, rasterSites } from './raster-sites.js';
-import { VoronoiRaster } from './voronoi-raster.js';
+import { VoronoiRaster, type VoronoiRasterParts } from './voronoi-raster.js';
 
 /** Options shared by `voronoiRaster` and `voronoiVolume`. */
 export interface RasterCommonOptions {
@@ -23,6 +21,8 @@ export interface RasterCommonOptions {
   distance?: boolean;
   /** Facet-JFA's coarse level p (blocks of 2^p pixels); chosen automatically when absent. */
   coarseLevel?: number;
+  /** Hears this call's dispatch events only (see `VoronoiOptions.onDispatch`). */
+  onDispatch?: (event: DispatchEvent) => void;
 }
 
 /** Options of `GeoSeries.voronoiRaster`. */
@@ -110,29 +110,20 @@ export async function computeVoronoiRaster(
   dims: 2 | 3,
   sizes: readonly number[],
   options: RasterCommonOptions & { bounds?: readonly number[]; z?: number },
+  toSeries: VoronoiRasterParts['toSeries'],
 ): Promise<VoronoiRaster> {
   const { grid, mode, sites } = prepareRaster(array, dims, sizes, options);
   const { width, height, depth, bounds } = grid;
   const device = options.device ?? 'auto';
   const run = { mode, distance: options.distance, coarseLevel: options.coarseLevel };
-  const decision = planDispatch('voronoiRaster', width * height * depth, { device });
-  let path: ExecutionPath = decision.path;
-  const result = await runDispatched(decision, device, {
-    gpu: async () => {
-      const { labels, distance, stats } = await voronoiRasterGpu(
-        await getGpuContext(),
-        sites.coords,
-        dims,
-        grid,
-        run,
-      );
-      return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
-    },
-    cpu: () => {
-      path = 'cpu';
-      return voronoiRasterCpu(sites.coords, dims, grid, run);
-    },
-  });
+  const { value: result, decision } = await dispatchOperation(
+    'voronoiRaster',
+    width * height * depth,
+    device,
+    rasterEngines(sites.coords, dims, grid, run),
+    options.onDispatch,
+  );
+  const path: ExecutionPath = decision.path;
   // site indices → input rows, in place (the array is this call's own)
   const labels = result.labels;
   for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = sites.rows[labels[p]];
@@ -147,8 +138,10 @@ export async function computeVoronoiRaster(
     mode,
     stats: result.stats,
     path,
+    dispatch: decision,
     sites,
     rowCount: array.length,
     crs: array.crs,
+    toSeries,
   });
 }

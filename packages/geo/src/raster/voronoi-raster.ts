@@ -1,6 +1,6 @@
-import type { Crs, ExecutionPath, RasterMode } from '@geoframe/core';
+import type { Crs, DispatchEvent, ExecutionPath, GeometryArray, RasterMode } from '@geoframe/core';
 import type { RasterStats } from '@geoframe/cpu';
-import { GeoSeries } from '../geo-series.js';
+import type { GeoSeries } from '../geo-series.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
 import { polygonizeLabels } from './polygonize-labels.js';
 import { type RasterPngOptions, rasterPng } from './raster-png.js';
@@ -18,9 +18,13 @@ export interface VoronoiRasterParts {
   mode: RasterMode;
   stats: RasterStats;
   path: ExecutionPath;
+  /** The dispatch decision that ran (absent for a raster made by hand). */
+  dispatch?: DispatchEvent;
   sites: RasterSites;
   rowCount: number;
   crs: Crs | null;
+  /** Wraps traced cells as a series (GeoSeries hands in its constructor: no import cycle). */
+  toSeries: (cells: GeometryArray) => GeoSeries;
 }
 
 /** The answer of {@link VoronoiRaster.errorAgainst}. */
@@ -63,11 +67,17 @@ export class VoronoiRaster {
   readonly stats: RasterStats;
   /** Where it ran: 'gpu' or 'cpu' (after a fallback, 'cpu'). */
   readonly path: ExecutionPath;
+  /**
+   * The dispatch decision that ran (the `fallback` event after a fallback), this call's own even
+   * when other calls run at the same time; null for a raster made by hand.
+   */
+  readonly dispatch: DispatchEvent | null;
   /** The sites used: coordinates (`dims` each) and their input rows. */
   readonly sites: RasterSites;
   /** Rows of the input series. */
   readonly rowCount: number;
   readonly crs: Crs | null;
+  private readonly toSeries: (cells: GeometryArray) => GeoSeries;
 
   constructor(parts: VoronoiRasterParts) {
     this.labels = parts.labels;
@@ -80,9 +90,11 @@ export class VoronoiRaster {
     this.mode = parts.mode;
     this.stats = parts.stats;
     this.path = parts.path;
+    this.dispatch = parts.dispatch ?? null;
     this.sites = parts.sites;
     this.rowCount = parts.rowCount;
     this.crs = parts.crs;
+    this.toSeries = parts.toSeries;
     const b = this.box();
     const t = [b.xmin, (b.xmax - b.xmin) / this.width, 0, b.ymax, 0, -(b.ymax - b.ymin) / this.height];
     if (this.dims === 3) t.push(b.zmin, (b.zmax - b.zmin) / this.depth);
@@ -216,7 +228,7 @@ export class VoronoiRaster {
     const pick = this.representativeRows();
     let identity = true;
     for (let i = 0; i < pick.length && identity; i++) identity = pick[i] === i;
-    return new GeoSeries(identity ? cells : pickRows(cells, pick));
+    return this.toSeries(identity ? cells : pickRows(cells, pick));
   }
 
   /** Per input row: the lowest row with the same point (itself if none), −1 for rows without a site. */

@@ -1,14 +1,6 @@
-import {
-  type DeviceOption,
-  type DispatchEvent,
-  GeometryArray,
-  GeometryType,
-  onDispatch,
-  planDispatch,
-  runDispatched,
-} from '@geoframe/core';
-import { delaunay, delaunayEdgeLines, delaunayTriangleRings, type Triangulation } from '@geoframe/cpu';
-import { delaunayGpu, getGpuContext } from '@geoframe/gpu';
+import { type DeviceOption, type DispatchEvent, GeometryArray, GeometryType } from '@geoframe/core';
+import { delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu';
+import { delaunayEngines, dispatchOperation } from '../ops/engines.js';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
 
@@ -20,6 +12,8 @@ export interface DelaunayOptions {
   onlyEdges?: boolean;
   /** 'auto' (default), 'gpu' or 'cpu'. */
   device?: DeviceOption;
+  /** Hears this call's dispatch events only (see `VoronoiOptions.onDispatch`). */
+  onDispatch?: (event: DispatchEvent) => void;
 }
 
 /**
@@ -37,18 +31,13 @@ export async function computeDelaunay(
 ): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
   const { unique, count } = await gatherInputSites(input, options.tolerance);
   const device = options.device ?? 'auto';
-  const planned = planDispatch('delaunayTriangles', count, { device });
-  let dispatch = planned;
-  const stop = onDispatch((event) => {
-    if (event.type === 'fallback' && event.kernel === 'delaunayTriangles') dispatch = event;
-  });
-  const tri: Triangulation = await runDispatched(planned, device, {
-    gpu: async () => {
-      const out = await delaunayGpu(await getGpuContext(), unique.xy);
-      return out === null ? delaunay(unique.xy) : { ...out, hull: new Uint32Array(0) };
-    },
-    cpu: () => delaunay(unique.xy),
-  }).finally(stop);
+  const { value: tri, decision: dispatch } = await dispatchOperation(
+    'delaunayTriangles',
+    count,
+    device,
+    delaunayEngines(unique.xy),
+    options.onDispatch,
+  );
   if (options.onlyEdges) {
     const lines = delaunayEdgeLines(unique.xy, tri);
     const geometry = new GeometryArray({

@@ -7,18 +7,9 @@ import {
   GeometryType,
   geometryTypeName,
   InvalidGeometryError,
-  onDispatch,
-  planDispatch,
-  runDispatched,
 } from '@geoframe/core';
-import {
-  clipCellsToRegion,
-  clipLinesToRegion,
-  prepareClipRegion,
-  voronoiCellsParallel,
-  voronoiEdges,
-} from '@geoframe/cpu';
-import { getGpuContext, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
+import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geoframe/cpu';
+import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites, type InputSites, inputSites } from './input-sites.js';
 
@@ -48,6 +39,11 @@ export interface VoronoiOptions {
   clipTo?: GeometryArray;
   /** 'auto' (default), 'gpu' or 'cpu'. */
   device?: DeviceOption;
+  /**
+   * Hears this call's dispatch events only (its decision, then a `fallback` if one happens),
+   * whatever other calls run at the same time; `onDispatch` of @geoframe/core hears every call's.
+   */
+  onDispatch?: (event: DispatchEvent) => void;
 }
 
 /** What the Voronoi computation produced, before it becomes a series or a frame. */
@@ -59,7 +55,11 @@ export interface VoronoiResult {
    * (unordered), or the identity (ordered). −1 for the single row of `onlyEdges`.
    */
   rows: Int32Array;
-  /** The dispatch decision that ran. */
+  /**
+   * The dispatch decision that ran: the planned one, or the `fallback` event when the run (or a
+   * stage of it, see `DispatchEvent.stage`) went to the CPU. This call's own, even when other
+   * calls run at the same time.
+   */
   dispatch: DispatchEvent;
   /** Number of unique sites. */
   sites: number;
@@ -121,22 +121,19 @@ export async function computeVoronoi(
   const extendTo = boxOf(options.extendTo);
   const { sites, unique, count: n, box: siteBox } = await gatherInputSites(input, options.tolerance);
   const device = options.device ?? 'auto';
-  const planned = planDispatch('voronoiPolygons', n, { device });
   const box = clipBox(unique.xy, extendTo, siteBox);
   const crs = input.crs;
-  // a fallback replaces the decision that is reported with the result
-  let dispatch = planned;
-  const stopWatching = onDispatch((event) => {
-    if (event.type === 'fallback' && event.kernel === 'voronoiPolygons') dispatch = event;
-  });
-  const run = <T>(gpu: () => Promise<T>, cpu: () => T | Promise<T>) =>
-    runDispatched(planned, device, { gpu, cpu }).finally(stopWatching);
 
   if (options.onlyEdges) {
-    let edges = await run(
-      async () => (await voronoiEdgesGpu(await getGpuContext(), unique.xy, box)).edges,
-      () => voronoiEdges(unique.xy, box),
+    const ran = await dispatchOperation(
+      'voronoiPolygons',
+      n,
+      device,
+      voronoiEdgeEngines(unique.xy, box),
+      options.onDispatch,
     );
+    const dispatch = ran.decision;
+    let edges = ran.value;
     // the parts of the edges inside the region, its boundary included
     if (options.clipTo !== undefined) edges = clipLinesToRegion(edges, prepareClipRegion(options.clipTo));
     const parts = edges.partOffsets.length - 1;
@@ -151,10 +148,12 @@ export async function computeVoronoi(
     return { geometry, rows: Int32Array.of(-1), dispatch, sites: n };
   }
 
-  // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
-  const raw = await run(
-    async () => (await voronoiCellsGpu(await getGpuContext(), unique.xy, box)).cells,
-    () => voronoiCellsParallel(unique.xy, box),
+  const { value: raw, decision: dispatch } = await dispatchOperation(
+    'voronoiPolygons',
+    n,
+    device,
+    voronoiCellEngines(unique.xy, box),
+    options.onDispatch,
   );
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
   if (options.clipTo !== undefined) {

@@ -7,9 +7,15 @@ import { readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
+import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { CELL_WORKGROUP_SIZE } from '../voronoi/cells/walk-kernels.js';
-import { cpuDelaunayStage, type DelaunayStage } from '../voronoi/delaunay/delaunay-stage.js';
+import {
+  type CpuStages,
+  cpuStageOf,
+  type DelaunayStage,
+  requireCpu,
+} from '../voronoi/delaunay/delaunay-stage.js';
 import { encodeTwins } from '../voronoi/delaunay/halfedge-kernels.js';
 import type { FixedGrid } from '../voronoi/fixed/fixed-grid.js';
 import { toGrid } from '../voronoi/fixed/fixed-grid.js';
@@ -122,6 +128,11 @@ export interface DelaunayGpuOptions {
   profiler?: GpuProfiler;
   /** `'never'` reports failures as stats without the CPU answer (for benchmarks and tests). */
   fallback?: 'cpu' | 'never';
+  /**
+   * The CPU triangulation a failed run answers with (`CpuStages.delaunay`; geo hands in the CPU
+   * engine's). Without it, a failure under `fallback: 'cpu'` throws a `GpuDeclinedError`.
+   */
+  cpuDelaunay?: CpuStages['delaunay'];
 }
 
 /** What a GPU Delaunay run did. */
@@ -233,7 +244,7 @@ function boundsOf(xy: Float64Array): Bounds {
  * the fixed grid (ADR 0010) and cocircular ties are broken by index, so the result is a Delaunay
  * triangulation of the grid sites with every site a vertex and no flat triangle. When any star is
  * not final after the ring limit, overflows, disagrees with a neighbour, or the triangle count is
- * not 2n − 2 − h, the whole answer is the CPU's (`triangulateOrdered`, host arrays, stats say
+ * not 2n − 2 − h, the whole answer is the CPU's (`options.cpuDelaunay`, host arrays, stats say
  * why) unless `fallback: 'never'`, which returns the GPU buffers anyway with the failure in stats.
  *
  * Returns null when there is no triangle: fewer than 3 sites, or all collinear (exact).
@@ -591,7 +602,9 @@ export async function gpuDelaunayStage(
   else if (words[6] > 0) result.fallbackReason = `${words[6]} stars disagree with a neighbour`;
   else if (emitted !== nt) result.fallbackReason = `${emitted} triangles, expected 2n - 2 - h = ${nt}`;
   if (result.fallbackReason !== null && options.fallback !== 'never') {
-    const cpu = cpuDelaunayStage(await ordered());
+    const triangulate =
+      options.cpuDelaunay ?? requireCpu(undefined, 'delaunay on the GPU', result.fallbackReason).delaunay;
+    const cpu = cpuStageOf(await triangulate(await ordered()));
     if (cpu === null) return null; // not reached: the hull said there is a triangle
     return { stage: cpu, stats: { ...result, path: 'cpu' } };
   }
@@ -615,7 +628,7 @@ export interface DelaunayGpuOutput {
  * xy, unique and finite; e.g. curve-ordered) in their numbering. Null when there is no triangle
  * (fewer than 3 sites or all collinear).
  */
-export async function delaunayGpu(
+async function delaunayGpuAlone(
   ctx: GpuContext,
   sites: Float64Array,
   options: DelaunayGpuOptions = {},
@@ -630,4 +643,14 @@ export async function delaunayGpu(
   const triangles = await readback(ctx, stage.triangles as GPUBuffer, new Uint32Array(nh));
   const halfedges = await readback(ctx, stage.halfedges as GPUBuffer, new Int32Array(nh));
   return { triangles, halfedges, stats };
+}
+
+/**
+ * {@link delaunayGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function delaunayGpu(
+  ...args: Parameters<typeof delaunayGpuAlone>
+): ReturnType<typeof delaunayGpuAlone> {
+  return runExclusive(args[0], () => delaunayGpuAlone(...args));
 }

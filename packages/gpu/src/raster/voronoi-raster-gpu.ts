@@ -3,6 +3,7 @@ import { readback } from '../runtime/buffers.js';
 import { GpuValidationError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
+import { runExclusive } from '../runtime/run-queue.js';
 import { redecideNearTies } from './near-ties-cpu.js';
 import { type RasterGpuOptions, type RasterGpuStats, RasterPlan } from './raster-plan.js';
 
@@ -42,7 +43,7 @@ export interface VoronoiRasterGpuOptions extends RasterGpuOptions {
  * @throws RangeError for a bad grid, sites or options, or a grid whose labels exceed one storage
  *   binding of the device; GpuOutOfMemoryError, GpuValidationError, GpuDeviceLostError.
  */
-export async function voronoiRasterGpu(
+async function voronoiRasterGpuAlone(
   ctx: GpuContext,
   sites: Float64Array,
   dims: 2 | 3,
@@ -82,4 +83,14 @@ export async function voronoiRasterGpu(
   } finally {
     plan.destroy();
   }
+}
+
+/**
+ * {@link voronoiRasterGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function voronoiRasterGpu(
+  ...args: Parameters<typeof voronoiRasterGpuAlone>
+): ReturnType<typeof voronoiRasterGpuAlone> {
+  return runExclusive(args[0], () => voronoiRasterGpuAlone(...args));
 }

@@ -51,3 +51,17 @@ export class GpuValidationError extends GeoframeError {
     this.kernel = kernel;
   }
 }
+
+/**
+ * The GPU path declined to answer: it could not be sure of the answer on the device, or it needed
+ * a CPU stage that was not handed in (see `CpuStages`). Like an unavailable GPU, `'auto'`
+ * dispatch answers it with a CPU run and a `fallback` event naming the reason.
+ */
+export class GpuDeclinedError extends GeoframeError {
+  readonly reason: string;
+  constructor(reason: string) {
+    super('GPU_DECLINED', `the GPU path declined: ${reason}`);
+    this.name = 'GpuDeclinedError';
+    this.reason = reason;
+  }
+}

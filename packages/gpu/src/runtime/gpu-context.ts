@@ -1,3 +1,4 @@
+import { type AdapterSummary, classifyAdapter } from '@geoframe/core';
 import { GpuDeviceLostError, GpuUnavailableError } from './errors.js';
 import { loadGpu } from './load-gpu.js';
 import { PipelineCache } from './pipeline-cache.js';
@@ -21,12 +22,11 @@ export interface GpuFeatures {
   shaderF16: boolean;
 }
 
-/** What the adapter says it is; empty strings where the implementation does not tell. */
-export interface GpuAdapterSummary {
-  vendor: string;
-  architecture: string;
-  description: string;
-}
+/**
+ * What the adapter says it is (empty strings where the implementation does not tell), with its
+ * class for dispatch (`software`, `integrated`, `discrete`, `unknown`; see `classifyAdapter`).
+ */
+export type GpuAdapterSummary = AdapterSummary;
 
 /** Limits raised from the WebGPU defaults to what the adapter supports (bigger buffers and workgroups). */
 const RAISED_LIMITS = [
@@ -99,7 +99,7 @@ export class GpuContext {
    *   or the device request fails; the message says which.
    */
   static async create(options: GpuContextOptions = {}): Promise<GpuContext> {
-    if (options.device) return new GpuContext(options.device, summarize(options.device.adapterInfo));
+    if (options.device) return new GpuContext(options.device, summarizeAdapter(options.device.adapterInfo));
     const gpu = options.gpu ?? (await loadGpu());
     let adapter: GPUAdapter | null;
     try {
@@ -129,7 +129,7 @@ export class GpuContext {
     } catch (cause) {
       throw new GpuUnavailableError(`requestDevice failed (${String(cause)})`, { cause });
     }
-    return new GpuContext(device, summarize(adapter.info));
+    return new GpuContext(device, summarizeAdapter(adapter.info, adapter));
   }
 
   /** Whether the device has been lost (or destroyed). */
@@ -162,10 +162,17 @@ export class GpuContext {
   }
 }
 
-function summarize(info: GPUAdapterInfo | undefined): GpuAdapterSummary {
-  return {
+/**
+ * The summary of an adapter from its info. `isFallbackAdapter` is read from the info (where
+ * WebGPU now puts it) or the adapter (where it was first).
+ */
+export function summarizeAdapter(info: GPUAdapterInfo | undefined, adapter?: GPUAdapter): GpuAdapterSummary {
+  const flag = (o: unknown) => (o as { isFallbackAdapter?: unknown } | undefined)?.isFallbackAdapter === true;
+  return classifyAdapter({
     vendor: info?.vendor ?? '',
     architecture: info?.architecture ?? '',
+    device: info?.device ?? '',
     description: info?.description ?? '',
-  };
+    isFallbackAdapter: flag(info) || flag(adapter),
+  });
 }

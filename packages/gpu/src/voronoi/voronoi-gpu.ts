@@ -1,13 +1,4 @@
 import { type Box, boxArea } from '@geoframe/core';
-import {
-  emptyLines,
-  emptyPolygons,
-  type LineBuffers,
-  type PolygonBuffers,
-  preparedFloat64Array,
-  voronoiCells,
-  voronoiEdges,
-} from '@geoframe/cpu';
 import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
@@ -18,6 +9,7 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import { MemoryScope } from '../runtime/memory-scope.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
+import { runExclusive } from '../runtime/run-queue.js';
 import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
 import {
   CELL_WORKGROUP_SIZE,
@@ -26,7 +18,17 @@ import {
   WALK_START_KERNEL,
 } from './cells/walk-kernels.js';
 import { encodeCircumcenters } from './circumcenters/circumcenters.js';
-import { cpuDelaunayStageParallel, type DelaunayStage } from './delaunay/delaunay-stage.js';
+import {
+  type CpuStages,
+  cpuStageOf,
+  type DelaunayStage,
+  emptyLines,
+  emptyPolygons,
+  type LineBuffers,
+  type PolygonBuffers,
+  requireCpu,
+  type StageFallbackListener,
+} from './delaunay/delaunay-stage.js';
 import { encodeTwins } from './delaunay/halfedge-kernels.js';
 import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 import { type FixedGrid, gridUniformWords } from './fixed/index.js';
@@ -69,8 +71,8 @@ export interface VoronoiGpuStats {
   bytesDown: number;
   /** Exact repairs of the CPU Delaunay stage. */
   flips: number;
-  /** Where the Delaunay stage ran, and why the GPU's fell back to the CPU (null if it did not). */
-  delaunay: { path: 'cpu' | 'gpu'; fallbackReason: string | null };
+  /** Where the Delaunay stage ran (why, when on the CPU: the `onFallback` report). */
+  delaunay: { path: 'cpu' | 'gpu' };
 }
 
 /** Options of {@link voronoiCellsGpu}. */
@@ -78,9 +80,21 @@ export interface VoronoiGpuOptions {
   /** Times the GPU passes of the cell stages (one round; read it after the call). */
   profiler?: GpuProfiler;
   /**
+   * The CPU work the pipeline may hand off (an uncertified Delaunay stage, inputs without a
+   * triangle, the output array); geo passes the CPU engine's. Without it such a run throws a
+   * `GpuDeclinedError` (which `'auto'` answers with the CPU).
+   */
+  cpu?: CpuStages;
+  /**
+   * Called once when part of the run went to the CPU: `('delaunay', why)` when the GPU's stars
+   * could not be certified, `('voronoi', why)` when the input has no triangle. geo reports it as
+   * a dispatch `fallback` event naming the stage.
+   */
+  onFallback?: StageFallbackListener;
+  /**
    * The Delaunay stage: `'gpu'` (default) the GPU's per-site stars (adr/0013), which answers with
-   * the CPU's when a star cannot be certified (reported in `stats.delaunay`); `'cpu'` the CPU's
-   * exact triangulation of the curve-ordered sites.
+   * the CPU's (`cpu.delaunay`) when a star cannot be certified (reported through `onFallback`);
+   * `'cpu'` the CPU's exact triangulation of the curve-ordered sites.
    */
   delaunay?: 'cpu' | 'gpu';
   /**
@@ -113,7 +127,7 @@ export interface VoronoiGpuOptions {
  * (nothing to parallelise). Same preconditions as `voronoiCells`: unique finite sites, a box
  * containing them with positive width and height when there are two or more.
  */
-export async function voronoiCellsGpu(
+async function voronoiCellsGpuAlone(
   ctx: GpuContext,
   sites: Float64Array,
   box: Box,
@@ -122,14 +136,16 @@ export async function voronoiCellsGpu(
   const run = new PipelineRun(ctx, sites, options);
   const n = run.stats.sites;
   if (n === 0) return { cells: emptyPolygons(), stats: run.stats };
-  if (n < 3) return { cells: voronoiCells(sites, box), stats: run.stats };
+  if (n < 3) return { cells: run.withoutTriangles('cells').voronoiCells(sites, box), stats: run.stats };
   return withDeviceErrors(
     ctx,
     'voronoiCellsGpu',
     async (scope) => {
       run.scope = scope;
       const prepared = await run.prepare(box, true);
-      if (prepared === null) return { cells: voronoiCells(sites, box), stats: run.stats };
+      if (prepared === null) {
+        return { cells: run.withoutTriangles('cells').voronoiCells(sites, box), stats: run.stats };
+      }
       return { cells: await run.cells(await run.frontStages(prepared)), stats: run.stats };
     },
     () => run.lap('device error scope'),
@@ -166,19 +182,20 @@ async function withDeviceErrors<T>(
  * output array prepared meanwhile), for benchmarks that time the rest with
  * {@link voronoiCellsPrepared}. Null for collinear sites.
  */
-export async function prepareVoronoiSites(
+async function prepareVoronoiSitesAlone(
   ctx: GpuContext,
   sites: Float64Array,
   box: Box,
+  options: Pick<VoronoiGpuOptions, 'cpu' | 'onFallback'> = {},
 ): Promise<PreparedSites | null> {
-  return new PipelineRun(ctx, sites, {}).prepare(box, true);
+  return new PipelineRun(ctx, sites, options).prepare(box, true);
 }
 
 /**
  * Stages 3–5 of {@link voronoiCellsGpu} on prepared sites (see {@link prepareVoronoiSites}; the
  * box is the one they were prepared with).
  */
-export async function voronoiCellsPrepared(
+async function voronoiCellsPreparedAlone(
   ctx: GpuContext,
   prepared: PreparedSites,
   options: VoronoiGpuOptions = {},
@@ -197,7 +214,7 @@ export async function voronoiCellsPrepared(
  * {@link voronoiCellsGpu}, then one thread per half-edge clips its edge exactly, a scan places
  * the visible ones and one readback brings them back.
  */
-export async function voronoiEdgesGpu(
+async function voronoiEdgesGpuAlone(
   ctx: GpuContext,
   sites: Float64Array,
   box: Box,
@@ -206,10 +223,12 @@ export async function voronoiEdgesGpu(
   const run = new PipelineRun(ctx, sites, options);
   const n = run.stats.sites;
   if (n < 2) return { edges: emptyLines(), stats: run.stats };
-  if (n < 3) return { edges: voronoiEdges(sites, box), stats: run.stats };
+  if (n < 3) return { edges: run.withoutTriangles('edges').voronoiEdges(sites, box), stats: run.stats };
   return withDeviceErrors(ctx, 'voronoiEdgesGpu', async () => {
     const prepared = await run.prepare(box);
-    if (prepared === null) return { edges: voronoiEdges(sites, box), stats: run.stats };
+    if (prepared === null) {
+      return { edges: run.withoutTriangles('edges').voronoiEdges(sites, box), stats: run.stats };
+    }
     return { edges: await run.edges(await run.frontStages(prepared)), stats: run.stats };
   });
 }
@@ -254,9 +273,14 @@ export interface CellsOutput {
  * plus a closing point a site — and for the cells clipped along the box (O(√n)). A cell run whose
  * actual total is larger emits again at the exact size.
  */
-export function cellsOutput(n: number): CellsOutput {
+export function cellsOutput(n: number, cpu?: CpuStages): CellsOutput {
   const points = 7 * n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
-  return { points, array: preparedFloat64Array(2 * points) };
+  return { points, array: outputArray(cpu, 2 * points) };
+}
+
+/** An output array from the CPU stages' allocator when there is one. */
+function outputArray(cpu: CpuStages | undefined, length: number): Promise<Float64Array> {
+  return cpu?.outputArray ? cpu.outputArray(length) : Promise.resolve(new Float64Array(length));
 }
 
 /** The triangulation and the device buffers stages 4–5 start from. */
@@ -297,12 +321,20 @@ class PipelineRun {
       bytesUp: 0,
       bytesDown: 0,
       flips: 0,
-      delaunay: { path: 'cpu', fallbackReason: null },
+      delaunay: { path: 'cpu' },
     };
     this.maxPerDimension = Math.min(
       DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
       ctx.limits.maxComputeWorkgroupsPerDimension,
     );
+  }
+
+  /** The CPU stages for an input without a triangle (0–2 sites, collinear), the fallback reported. */
+  withoutTriangles(what: 'cells' | 'edges'): CpuStages {
+    const why = 'no triangle (fewer than 3 sites, or all collinear)';
+    const cpu = requireCpu(this.options.cpu, `voronoi ${what} on the GPU`, why);
+    this.options.onFallback?.('voronoi', `${why}: the CPU computed the ${what}`);
+    return cpu;
   }
 
   lap(stage: string): void {
@@ -380,7 +412,7 @@ class PipelineRun {
     }
     // the worker threads map the output's pages while this thread and the GPU order the sites
     // and triangulate (its first parallel pass comes after delaunator, long after this is done)
-    const output = forCells ? cellsOutput(n) : null;
+    const output = forCells ? cellsOutput(n, this.options.cpu) : null;
     this.lap('output pages');
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
@@ -413,12 +445,17 @@ class PipelineRun {
         fixed: { sites: curveSites, grid },
         order: device.readOrder,
         bounds: extent,
+        cpuDelaunay: this.options.cpu?.delaunay,
       });
       delaunay = result?.stage ?? null;
       gpuStats = result?.stats ?? null;
-      if (gpuStats) this.stats.delaunay = { path: gpuStats.path, fallbackReason: gpuStats.fallbackReason };
+      if (gpuStats) this.stats.delaunay = { path: gpuStats.path };
+      if (gpuStats?.path === 'cpu') {
+        this.options.onFallback?.('delaunay', `${gpuStats.fallbackReason}: the CPU triangulated (exact)`);
+      }
     } else {
-      delaunay = await cpuDelaunayStageParallel(sitesInOrder(sites, await device.readOrder()));
+      const cpu = requireCpu(this.options.cpu, 'voronoi on the GPU', "delaunay: 'cpu' was asked for");
+      delaunay = cpuStageOf(await cpu.delaunay(sitesInOrder(sites, await device.readOrder())));
     }
     this.lap('delaunay');
     if (gpuStats) {
@@ -523,7 +560,7 @@ class PipelineRun {
     // a point count guessed from the triangulation: a cell inside the box has degree + 1 points
     // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
     // cells along the box, which are O(√n). A larger actual count prepares a new array at the end.
-    const output = front.output ?? cellsOutput(n);
+    const output = front.output ?? cellsOutput(n, this.options.cpu);
     const guess = Math.min(this.options.outputGuess ?? output.points, output.points);
     const early = output.array;
     const start = this.buffer('start', 4 * n);
@@ -640,7 +677,7 @@ class PipelineRun {
     // a fresh 100 MB array faulted in by the one copy into it would cost more than the copy
     const prepared = await early;
     const coords =
-      points <= guess ? prepared.subarray(0, 2 * points) : await preparedFloat64Array(2 * points);
+      points <= guess ? prepared.subarray(0, 2 * points) : await outputArray(this.options.cpu, 2 * points);
     this.lap('emit submitted, output prepared');
     const { copyMs } = await pending.into([coords]);
     this.stats.bytesDown += coords.byteLength;
@@ -732,4 +769,44 @@ class PipelineRun {
     for (let k = 0; k <= parts; k++) partOffsets[k] = 2 * k;
     return { coords, partOffsets };
   }
+}
+
+/**
+ * {@link voronoiCellsGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function voronoiCellsGpu(
+  ...args: Parameters<typeof voronoiCellsGpuAlone>
+): ReturnType<typeof voronoiCellsGpuAlone> {
+  return runExclusive(args[0], () => voronoiCellsGpuAlone(...args));
+}
+
+/**
+ * {@link voronoiEdgesGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function voronoiEdgesGpu(
+  ...args: Parameters<typeof voronoiEdgesGpuAlone>
+): ReturnType<typeof voronoiEdgesGpuAlone> {
+  return runExclusive(args[0], () => voronoiEdgesGpuAlone(...args));
+}
+
+/**
+ * {@link voronoiCellsPreparedAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function voronoiCellsPrepared(
+  ...args: Parameters<typeof voronoiCellsPreparedAlone>
+): ReturnType<typeof voronoiCellsPreparedAlone> {
+  return runExclusive(args[0], () => voronoiCellsPreparedAlone(...args));
+}
+
+/**
+ * {@link prepareVoronoiSitesAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function prepareVoronoiSites(
+  ...args: Parameters<typeof prepareVoronoiSitesAlone>
+): ReturnType<typeof prepareVoronoiSitesAlone> {
+  return runExclusive(args[0], () => prepareVoronoiSitesAlone(...args));
 }

@@ -2,6 +2,7 @@ import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { type PlannedDispatch, recordDispatches } from '../dispatch-recorder.js';
 import { encodeScanWith } from '../scan/encode-scan.js';
@@ -121,7 +122,7 @@ async function encodeCompaction(
  *
  * @throws GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError (kernel `'compact'`).
  */
-export async function compactIndices(
+async function compactIndicesAlone(
   ctx: GpuContext,
   flags: Uint32Array,
   scan: ScanOptions = {},
@@ -160,4 +161,14 @@ export async function compactIndices(
   } finally {
     for (const b of owned) b.destroy();
   }
+}
+
+/**
+ * {@link compactIndicesAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function compactIndices(
+  ...args: Parameters<typeof compactIndicesAlone>
+): ReturnType<typeof compactIndicesAlone> {
+  return runExclusive(args[0], () => compactIndicesAlone(...args));
 }

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchThreads } from '../../run
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { checkBits, type HilbertBits, type HilbertOptions, quantizeHilbertGrid } from './hilbert-grid.js';
 
@@ -182,7 +183,7 @@ export interface HilbertGpuOptions extends HilbertOptions {
  * @throws RangeError for bad `bits`, `bounds` or `maxBindingBytes`, or an odd-length `xy`.
  * @throws GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError (naming the kernel).
  */
-export async function hilbertKeysGpu(
+async function hilbertKeysGpuAlone(
   ctx: GpuContext,
   xy: Float64Array,
   options: HilbertGpuOptions,
@@ -244,4 +245,14 @@ async function keyChunk(
   } finally {
     for (const b of buffers) b.destroy();
   }
+}
+
+/**
+ * {@link hilbertKeysGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function hilbertKeysGpu(
+  ...args: Parameters<typeof hilbertKeysGpuAlone>
+): ReturnType<typeof hilbertKeysGpuAlone> {
+  return runExclusive(args[0], () => hilbertKeysGpuAlone(...args));
 }

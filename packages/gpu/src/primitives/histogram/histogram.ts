@@ -2,6 +2,7 @@ import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { type PlannedDispatch, recordDispatches } from '../dispatch-recorder.js';
 import { encodeScan } from '../scan/encode-scan.js';
@@ -130,7 +131,7 @@ export interface CountScatterOptions {
  * @throws RangeError for a key ≥ bins, bad bins, or a matrix over one binding;
  *   GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError (kernel `'count-scatter'`).
  */
-export async function countScatter(
+async function countScatterAlone(
   ctx: GpuContext,
   keys: Uint32Array,
   bins: number,
@@ -225,4 +226,14 @@ export async function countScatter(
   } finally {
     for (const b of owned) b.destroy();
   }
+}
+
+/**
+ * {@link countScatterAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function countScatter(
+  ...args: Parameters<typeof countScatterAlone>
+): ReturnType<typeof countScatterAlone> {
+  return runExclusive(args[0], () => countScatterAlone(...args));
 }

@@ -1,6 +1,7 @@
 import { readback, uploadStorage } from '../../runtime/buffers.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { encodeScan } from './encode-scan.js';
 import type { ScanOptions } from './scan-plan.js';
@@ -18,7 +19,7 @@ export interface ScanU32Options extends ScanOptions {
  *
  * @throws GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError (kernel `'scan'`).
  */
-export async function scanU32(
+async function scanU32Alone(
   ctx: GpuContext,
   values: Uint32Array,
   options: ScanU32Options = {},
@@ -45,4 +46,12 @@ export async function scanU32(
   } finally {
     buffer.destroy();
   }
+}
+
+/**
+ * {@link scanU32Alone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function scanU32(...args: Parameters<typeof scanU32Alone>): ReturnType<typeof scanU32Alone> {
+  return runExclusive(args[0], () => scanU32Alone(...args));
 }

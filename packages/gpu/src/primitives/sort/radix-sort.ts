@@ -2,6 +2,7 @@ import { readback, uploadStorage } from '../../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize } from '../../runtime/dispatch.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { scratchBuffer } from '../scratch.js';
 import {
@@ -124,7 +125,7 @@ export interface SortedPairs {
  * @throws RangeError when `values` is not as long as `keys` or `keyBits` is not in [1, 32];
  *   GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError.
  */
-export async function radixSort(
+async function radixSortAlone(
   ctx: GpuContext,
   keys: Uint32Array,
   values?: Uint32Array,
@@ -154,4 +155,12 @@ export async function radixSort(
   } finally {
     for (const b of buffers) b.destroy();
   }
+}
+
+/**
+ * {@link radixSortAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function radixSort(...args: Parameters<typeof radixSortAlone>): ReturnType<typeof radixSortAlone> {
+  return runExclusive(args[0], () => radixSortAlone(...args));
 }

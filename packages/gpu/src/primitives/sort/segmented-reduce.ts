@@ -1,6 +1,7 @@
 import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize } from '../../runtime/dispatch.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { checkSegmentOffsets } from './segmented-sort.js';
 import {
@@ -80,7 +81,7 @@ export async function encodeSegmentedReduce(
  *
  * @throws RangeError when offsets are not non-decreasing within `values`; GPU errors as the runtime's.
  */
-export async function segmentedReduce(
+async function segmentedReduceAlone(
   ctx: GpuContext,
   values: Uint32Array,
   offsets: Uint32Array,
@@ -111,4 +112,14 @@ export async function segmentedReduce(
   } finally {
     for (const b of buffers) b.destroy();
   }
+}
+
+/**
+ * {@link segmentedReduceAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function segmentedReduce(
+  ...args: Parameters<typeof segmentedReduceAlone>
+): ReturnType<typeof segmentedReduceAlone> {
+  return runExclusive(args[0], () => segmentedReduceAlone(...args));
 }

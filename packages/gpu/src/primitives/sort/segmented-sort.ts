@@ -1,6 +1,7 @@
 import { readback, uploadStorage } from '../../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize } from '../../runtime/dispatch.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { scratchBuffer } from '../scratch.js';
 import { encodeRadixSort } from './radix-sort.js';
@@ -154,7 +155,7 @@ export function checkSegmentOffsets(offsets: Uint32Array, length: number): numbe
  * @throws RangeError when lengths differ or offsets are not non-decreasing within the arrays;
  *   GpuDeviceLostError, GpuOutOfMemoryError, GpuValidationError.
  */
-export async function segmentedSort(
+async function segmentedSortAlone(
   ctx: GpuContext,
   keys: Uint32Array,
   values: Uint32Array,
@@ -206,4 +207,14 @@ export async function segmentedSort(
 export function orderedF32Bits(values: Float32Array): Uint32Array {
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
   return Uint32Array.from(bits, (b) => (b & 0x80000000 ? ~b : b | 0x80000000) >>> 0);
+}
+
+/**
+ * {@link segmentedSortAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function segmentedSort(
+  ...args: Parameters<typeof segmentedSortAlone>
+): ReturnType<typeof segmentedSortAlone> {
+  return runExclusive(args[0], () => segmentedSortAlone(...args));
 }

@@ -1,14 +1,10 @@
-import {
-  availableThreads,
-  type RobustTriangulation,
-  triangulateOrdered,
-  triangulatePresortedParallel,
-} from '@geoframe/cpu';
+import type { Box } from '@geoframe/core';
+import { GpuDeclinedError } from '../../runtime/errors.js';
 
 /**
  * Stage 2 of the GPU Voronoi pipeline: the Delaunay triangulation of the sites (numbered along
- * the Hilbert curve), in delaunator's half-edge form. Arrays live on the host (this CPU stage)
- * or already on the device (a GPU stage); the later stages take either.
+ * the Hilbert curve), in delaunator's half-edge form. Arrays live on the host (a CPU stage) or
+ * already on the device (a GPU stage); the later stages take either.
  */
 export interface DelaunayStage {
   /** Site indices, three per triangle, clockwise in a y-up frame (delaunator's convention). */
@@ -22,35 +18,68 @@ export interface DelaunayStage {
   flips: number;
 }
 
-/** Fewest sites for which {@link cpuDelaunayStageParallel} splits its verification over threads. */
-export const PARALLEL_DELAUNAY_FROM = 200_000;
+/** Polygons as the pipeline returns them: one closed ring each, back to back (the CPU's layout). */
+export interface PolygonBuffers {
+  /** Interleaved xy of every ring, rings back to back. */
+  coords: Float64Array;
+  /** `polygons + 1` entries: ring `i` is coordinates `[ringOffsets[i], ringOffsets[i + 1])`. */
+  ringOffsets: Int32Array;
+}
 
-/**
- * The CPU Delaunay stage: delaunator on the curve-ordered sites, verified and repaired with exact
- * predicates (`triangulateOrdered` of @geoframe/cpu, ADR 0004), keeping their numbering.
- * Returns null when there is no triangle (fewer than three sites, or all collinear: decided exactly).
- */
-export function cpuDelaunayStage(curveSites: Float64Array): DelaunayStage | null {
-  const ordered = triangulateOrdered(curveSites, false);
-  return ordered === null ? null : stageOf(ordered.tri);
+/** Lines as the pipeline returns them (the CPU's layout). */
+export interface LineBuffers {
+  /** Interleaved xy of every part. */
+  coords: Float64Array;
+  /** `parts + 1` entries: part `i` is coordinates `[partOffsets[i], partOffsets[i + 1])`. */
+  partOffsets: Int32Array;
+}
+
+/** An exact CPU triangulation in the sites' own numbering (what {@link CpuStages.delaunay} returns). */
+export interface CpuTriangulation {
+  triangles: Uint32Array;
+  halfedges: Int32Array;
+  /** Edges the exact repair flipped (for stats). */
+  flips: number;
 }
 
 /**
- * {@link cpuDelaunayStage} with the exact verification's float filter on worker threads from
- * `parallelFrom` sites (default {@link PARALLEL_DELAUNAY_FROM}): the same triangles, numbered along
- * the sites' order. What the GPU pipeline runs.
+ * The CPU work the GPU pipelines hand off, given by the caller: @geoframe/gpu never imports
+ * @geoframe/cpu (adr/0001); @geoframe/geo's `ops/engines.ts` passes the CPU engine's functions.
+ * Without them, a run that needs one declines with a {@link GpuDeclinedError}.
  */
-export async function cpuDelaunayStageParallel(
-  curveSites: Float64Array,
-  parallelFrom = PARALLEL_DELAUNAY_FROM,
-): Promise<DelaunayStage | null> {
-  const threads = curveSites.length >> 1 >= parallelFrom ? await availableThreads() : 1;
-  if (threads < 2) return cpuDelaunayStage(curveSites);
-  const tri = await triangulatePresortedParallel(curveSites, threads);
-  return tri === null ? null : stageOf(tri);
+export interface CpuStages {
+  /**
+   * The exact Delaunay triangulation of `sites` (interleaved xy, unique, finite) in their own
+   * numbering, clockwise in a y-up frame with delaunator's half-edges; null when there is no
+   * triangle (fewer than 3 sites or all collinear, decided exactly). Taken when the GPU's stars
+   * cannot be certified, or with `delaunay: 'cpu'`.
+   */
+  delaunay(sites: Float64Array): Promise<CpuTriangulation | null>;
+  /** The CPU's Voronoi cells (same contract as the pipeline), for inputs without a triangle. */
+  voronoiCells(sites: Float64Array, box: Box): PolygonBuffers;
+  /** The CPU's Voronoi edges, for inputs without a triangle. */
+  voronoiEdges(sites: Float64Array, box: Box): LineBuffers;
+  /**
+   * An output array of `length` doubles, e.g. with its pages already mapped by worker threads
+   * (the cells' output is large and faulted in page by page otherwise). Default `new Float64Array`.
+   */
+  outputArray?(length: number): Promise<Float64Array>;
 }
 
-function stageOf(tri: RobustTriangulation): DelaunayStage {
+/** Says which stage of a GPU run went to the CPU and why (reported once per run). */
+export type StageFallbackListener = (stage: string, reason: string) => void;
+
+/** The CPU stages, or a {@link GpuDeclinedError} naming what the run needed them for. */
+export function requireCpu(cpu: CpuStages | undefined, operation: string, why: string): CpuStages {
+  if (cpu === undefined) {
+    throw new GpuDeclinedError(`${operation}: ${why}, and no CPU stages were handed in (options.cpu)`);
+  }
+  return cpu;
+}
+
+/** The pipeline's stage form of a CPU triangulation (null stays null: no triangle). */
+export function cpuStageOf(tri: CpuTriangulation | null): DelaunayStage | null {
+  if (tri === null) return null;
   return {
     triangles: tri.triangles,
     halfedges: tri.halfedges,
@@ -58,4 +87,14 @@ function stageOf(tri: RobustTriangulation): DelaunayStage {
     path: 'cpu',
     flips: tri.flips,
   };
+}
+
+/** Buffers of zero polygons. */
+export function emptyPolygons(): PolygonBuffers {
+  return { coords: new Float64Array(0), ringOffsets: new Int32Array(1) };
+}
+
+/** Buffers of zero lines. */
+export function emptyLines(): LineBuffers {
+  return { coords: new Float64Array(0), partOffsets: new Int32Array(1) };
 }

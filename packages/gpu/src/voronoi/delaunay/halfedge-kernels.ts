@@ -4,6 +4,7 @@ import { scratchBuffer } from '../../primitives/scratch.js';
 import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 
@@ -125,7 +126,7 @@ export async function encodeTwins(
 }
 
 /** {@link encodeTwins} on its own, from host triangles: the half-edge twins (for tests). */
-export async function twinsGpu(ctx: GpuContext, triangles: Uint32Array, sites: number): Promise<Int32Array> {
+async function twinsGpuAlone(ctx: GpuContext, triangles: Uint32Array, sites: number): Promise<Int32Array> {
   const out = new Int32Array(triangles.length);
   if (triangles.length === 0) return out;
   const input = await uploadStorage(ctx, triangles, 'twins input');
@@ -139,4 +140,12 @@ export async function twinsGpu(ctx: GpuContext, triangles: Uint32Array, sites: n
     input.destroy();
     halfedges.destroy();
   }
+}
+
+/**
+ * {@link twinsGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function twinsGpu(...args: Parameters<typeof twinsGpuAlone>): ReturnType<typeof twinsGpuAlone> {
+  return runExclusive(args[0], () => twinsGpuAlone(...args));
 }

@@ -3,6 +3,7 @@ import { type PlannedDispatch, recordDispatches } from '../../primitives/dispatc
 import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
 import { type FixedGrid, floorLog2, GRID_VALUE_BITS, toGrid } from './fixed-grid.js';
@@ -140,7 +141,7 @@ export function toGridDispatch(
  * {@link TO_GRID_KERNEL} on its own: the grid words of `xy` (4 per site) for `grid.exponent`,
  * uploaded, converted and read back — for tests against `fixedGrid`.
  */
-export async function toGridGpu(ctx: GpuContext, xy: Float64Array, grid: FixedGrid): Promise<Uint32Array> {
+async function toGridGpuAlone(ctx: GpuContext, xy: Float64Array, grid: FixedGrid): Promise<Uint32Array> {
   const n = xy.length >> 1;
   const out = new Uint32Array(4 * n);
   if (n === 0) return out;
@@ -161,4 +162,12 @@ export async function toGridGpu(ctx: GpuContext, xy: Float64Array, grid: FixedGr
     input.destroy();
     fixed.destroy();
   }
+}
+
+/**
+ * {@link toGridGpuAlone}, queued on the context with its other runs (one at a time, see
+ * `runExclusive`): concurrent calls never share the context's temporaries.
+ */
+export function toGridGpu(...args: Parameters<typeof toGridGpuAlone>): ReturnType<typeof toGridGpuAlone> {
+  return runExclusive(args[0], () => toGridGpuAlone(...args));
 }

@@ -1,7 +1,7 @@
 import { uniqueSites } from '@geoframe/core';
-import { cpuDelaunayStage, cpuDelaunayStageParallel } from '@geoframe/gpu';
 import { generatePoints, pointSets } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
+import { cpuDelaunayStage } from '../src/ops/engines.js';
 
 /** The triangles as a sorted list of vertex triples (each rotated to start at its least index). */
 function triangleSet(triangles: Uint32Array): string[] {
@@ -22,8 +22,8 @@ describe('the CPU Delaunay stage with its verification on worker threads', () =>
     ];
     for (const { name, xy } of sets) {
       const sites = uniqueSites(xy).xy;
-      const serial = cpuDelaunayStage(sites);
-      const parallel = await cpuDelaunayStageParallel(sites, 0);
+      const serial = await cpuDelaunayStage(sites, Number.POSITIVE_INFINITY);
+      const parallel = await cpuDelaunayStage(sites, 0);
       if (serial === null) {
         expect(parallel, name).toBeNull();
         continue;

@@ -1,0 +1,200 @@
+import {
+  type Box,
+  type DeviceOption,
+  type DispatchEvent,
+  type Dispatched,
+  type GpuRunReport,
+  kernelProfile,
+  planDispatch,
+  type RasterGrid,
+  type RasterMode,
+  runDispatched,
+} from '@geoframe/core';
+import {
+  availableThreads,
+  delaunay,
+  type LineBuffers,
+  type PolygonBuffers,
+  preparedFloat64Array,
+  type RasterStats,
+  type RobustTriangulation,
+  type Triangulation,
+  triangulateOrdered,
+  triangulatePresortedParallel,
+  voronoiCells,
+  voronoiCellsParallel,
+  voronoiEdges,
+  voronoiRasterCpu,
+} from '@geoframe/cpu';
+import {
+  type CpuStages,
+  type CpuTriangulation,
+  delaunayGpu,
+  type GpuContext,
+  getGpuContext,
+  probedGpuAdapter,
+  probeGpuAdapter,
+  voronoiCellsGpu,
+  voronoiEdgesGpu,
+  voronoiRasterGpu,
+} from '@geoframe/gpu';
+
+// The one module where the GPU and CPU engines meet (adr/0001, adr/0019): the GPU pipelines get
+// their CPU stages from here, and every dispatched operation plans and runs through here.
+
+/** Fewest sites for which the CPU Delaunay stage splits its exact verification over threads. */
+export const PARALLEL_DELAUNAY_FROM = 200_000;
+
+function plain(tri: RobustTriangulation): CpuTriangulation {
+  return { triangles: tri.triangles, halfedges: tri.halfedges, flips: tri.flips };
+}
+
+/**
+ * The CPU Delaunay stage the GPU pipeline hands off to: delaunator on the sites in their given
+ * (curve) order, verified and repaired with exact predicates (adr/0004), keeping their numbering;
+ * the verification's float filter on worker threads from `parallelFrom` sites. Null when there is
+ * no triangle (fewer than three sites, or all collinear, decided exactly).
+ */
+export async function cpuDelaunayStage(
+  sites: Float64Array,
+  parallelFrom = PARALLEL_DELAUNAY_FROM,
+): Promise<CpuTriangulation | null> {
+  const threads = sites.length >> 1 >= parallelFrom ? await availableThreads() : 1;
+  if (threads < 2) {
+    const ordered = triangulateOrdered(sites, false);
+    return ordered === null ? null : plain(ordered.tri);
+  }
+  const tri = await triangulatePresortedParallel(sites, threads);
+  return tri === null ? null : plain(tri);
+}
+
+/** The CPU engine's stages, as the GPU pipelines take them. */
+export const CPU_STAGES: CpuStages = {
+  delaunay: (sites) => cpuDelaunayStage(sites),
+  voronoiCells,
+  voronoiEdges,
+  outputArray: preparedFloat64Array,
+};
+
+/**
+ * The options the GPU pipelines get from geo: the CPU stages, and a stage fallback reported to
+ * the dispatcher (one `fallback` event naming the stage).
+ */
+export function gpuStages(report: GpuRunReport): {
+  cpu: CpuStages;
+  onFallback: (stage: string, reason: string) => void;
+} {
+  return { cpu: CPU_STAGES, onFallback: (stage, reason) => report.stageFallback(stage, reason) };
+}
+
+/**
+ * Where `kernel` runs for `rows` elements, decided for the adapter in hand: under `'auto'`, from
+ * the smallest size at which any adapter class could take the GPU, the default adapter is probed
+ * once per process (`probeGpuAdapter`, no device created) and its class sets the crossover; a
+ * software adapter is never taken. Below that size, and for a forced device, nothing is probed
+ * (an adapter probed earlier is named in the reason, as `explain` names it).
+ */
+export async function planOperation(
+  kernel: string,
+  rows: number,
+  device: DeviceOption,
+): Promise<DispatchEvent> {
+  const profile = kernelProfile(kernel);
+  if (device !== 'auto' || !profile.gpu || rows < profile.crossover) {
+    // what is known of the adapter, as `explain` reports it
+    return planDispatch(kernel, rows, { device, adapter: probedGpuAdapter() });
+  }
+  return planDispatch(kernel, rows, { device, adapter: await probeGpuAdapter() });
+}
+
+/**
+ * Plans `kernel` for `rows` and runs it: `gpu` gets the shared context and the run's report
+ * (for stage fallbacks), `cpu` runs otherwise or after a recoverable GPU failure under `'auto'`.
+ * Returns the value with the decision that ran (the call's own, whatever else runs meanwhile);
+ * `listener` hears this call's events only (the decision, then a fallback if one happens).
+ */
+export async function dispatchOperation<T>(
+  kernel: string,
+  rows: number,
+  device: DeviceOption,
+  paths: EnginePair<T>,
+  listener?: (event: DispatchEvent) => void,
+): Promise<Dispatched<T>> {
+  const decision = await planOperation(kernel, rows, device);
+  return runDispatched(
+    decision,
+    device,
+    { gpu: async (report) => paths.gpu(await getGpuContext(), report), cpu: paths.cpu },
+    listener,
+  );
+}
+
+/** The two engines of one dispatched operation, as {@link dispatchOperation} takes them. */
+export interface EnginePair<T> {
+  gpu: (ctx: GpuContext, report: GpuRunReport) => Promise<T>;
+  cpu: () => T | Promise<T>;
+}
+
+/** Voronoi cells of unique sites clipped to `box`: the GPU pipeline, or the CPU on worker threads. */
+export function voronoiCellEngines(xy: Float64Array, box: Box): EnginePair<PolygonBuffers> {
+  return {
+    gpu: async (ctx, report) => (await voronoiCellsGpu(ctx, xy, box, gpuStages(report))).cells,
+    // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
+    cpu: () => voronoiCellsParallel(xy, box),
+  };
+}
+
+/** Voronoi edges of unique sites clipped to `box`. */
+export function voronoiEdgeEngines(xy: Float64Array, box: Box): EnginePair<LineBuffers> {
+  return {
+    gpu: async (ctx, report) => (await voronoiEdgesGpu(ctx, xy, box, gpuStages(report))).edges,
+    cpu: () => voronoiEdges(xy, box),
+  };
+}
+
+/**
+ * The Delaunay triangulation of unique sites: the GPU's stars (the CPU's exact triangulation
+ * where they cannot be certified, reported as a stage fallback), or the CPU's.
+ */
+export function delaunayEngines(xy: Float64Array): EnginePair<Triangulation> {
+  return {
+    gpu: async (ctx, report) => {
+      const out = await delaunayGpu(ctx, xy, { cpuDelaunay: (sites) => cpuDelaunayStage(sites) });
+      if (out === null) {
+        report.stageFallback(
+          'delaunay',
+          'no triangle (fewer than 3 sites, or all collinear): the CPU answered',
+        );
+        return delaunay(xy);
+      }
+      if (out.stats.path === 'cpu') {
+        report.stageFallback('delaunay', `${out.stats.fallbackReason}: the CPU triangulated (exact)`);
+      }
+      return { ...out, hull: new Uint32Array(0) };
+    },
+    cpu: () => delaunay(xy),
+  };
+}
+
+/** What a raster run gives, on either engine. */
+export interface RasterRun {
+  labels: Int32Array;
+  distance?: Float32Array | null;
+  stats: RasterStats;
+}
+
+/** The raster Voronoi diagram of `sites` (stride `dims`) on `grid`. */
+export function rasterEngines(
+  sites: Float64Array,
+  dims: 2 | 3,
+  grid: RasterGrid,
+  run: { mode: RasterMode; distance?: boolean; coarseLevel?: number },
+): EnginePair<RasterRun> {
+  return {
+    gpu: async (ctx) => {
+      const { labels, distance, stats } = await voronoiRasterGpu(ctx, sites, dims, grid, run);
+      return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
+    },
+    cpu: () => voronoiRasterCpu(sites, dims, grid, run),
+  };
+}
