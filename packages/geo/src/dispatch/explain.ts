@@ -1,5 +1,6 @@
 import { explainDispatch, type GeometryArray } from '@geoframe/core';
 import { type VoronoiSeriesOptions, voronoiOptionsOf } from '../geo-series.js';
+import { type CostAllocationOptions, explainCostAllocation } from '../ops/cost-allocation.js';
 import {
   prepareRaster,
   type VoronoiRasterOptions,
@@ -15,6 +16,7 @@ export interface ExplainOptions {
   delaunayTriangles: DelaunayOptions;
   voronoiRaster: VoronoiRasterOptions;
   voronoiVolume: VoronoiVolumeOptions;
+  costAllocation: CostAllocationOptions;
 }
 
 /** An operation `explain` answers for. */
@@ -33,17 +35,18 @@ export const SERIES_EXPLAINABLE: readonly ExplainableOperation[] = [
   'delaunayTriangles',
   'voronoiRaster',
   'voronoiVolume',
+  'costAllocation',
 ];
 
-/** The operations of a GeoDataFrame that `explain` answers for (it has no raster methods). */
-export const FRAME_EXPLAINABLE = ['voronoiPolygons', 'delaunayTriangles'] as const;
+/** The operations of a GeoDataFrame that `explain` answers for (it has no voronoi raster methods). */
+export const FRAME_EXPLAINABLE = ['voronoiPolygons', 'delaunayTriangles', 'costAllocation'] as const;
 
 /**
  * Where `op` on the geometry column `array` would run with `options`, and why — without running
  * it and without emitting a dispatch event. The size that decides is computed exactly as the
  * operation computes it: unique sites after `tolerance` for voronoiPolygons and
  * delaunayTriangles, pixels (voxels) of the grid for voronoiRaster (voronoiVolume dispatches as
- * kernel 'voronoiRaster'). The options are checked as the operation checks them before it
+ * kernel 'voronoiRaster'), cells of the cost raster for costAllocation. The options are checked as the operation checks them before it
  * dispatches, so explain throws where the call would (a bad `device`, `tolerance`, `extendTo`,
  * grid size, mode or bounds; a non-finite vertex, or a non-point row for the rasters). A forced
  * `device: 'gpu'` that could not run is answered (reason "would fail: …"), not thrown. Whether
@@ -83,6 +86,8 @@ export function explainOperation(
         device: opts.device,
       });
     }
+    case 'costAllocation':
+      return explainCostAllocation(array, options as CostAllocationOptions);
   }
   throw new TypeError(`explain: unknown operation ${JSON.stringify(op)}`);
 }
