@@ -137,8 +137,12 @@ export async function writeRaster(
   const epsg = /^EPSG:(\d+)$/i.exec(raster.crs ?? '');
   const code = epsg ? Number(epsg[1]) : 32767;
   const geographic = code === 4326 || code === 4269 || code === 4258;
-  const buffer = writeArrayBuffer(values, {
+  // geotiff's writer encodes Uint32Array but not Int32Array: same bits, declared signed (SampleFormat 2)
+  const signed = values instanceof Int32Array;
+  const data = signed ? new Uint32Array(values.buffer, values.byteOffset, values.length) : values;
+  const buffer = writeArrayBuffer(data, {
     width,
+    ...(signed ? { SampleFormat: [2] } : {}),
     height,
     ModelPixelScale: [(bounds[2] - bounds[0]) / width, (bounds[3] - bounds[1]) / height, 0],
     ModelTiepoint: [0, 0, 0, bounds[0], bounds[3], 0],
