@@ -1,8 +1,8 @@
 // CPU cost allocation timings (single thread): the paper's (Toss et al. 2014) cube instances —
 // gradient and constant cubes with 10 seeds, 26-connected — and 2D grids with 1000 sources,
 // 8-connected; medians of N runs. Run after building:
-//   npx tsc -b && node bench/cost-cpu.mjs [--runs 3] [--max-side 256] [--2d 1024,2048]
-// Prints a markdown table.
+//   npx tsc -b && node bench/cost-cpu.mjs [--runs 3] [--max-side 256] [--2d 1024,2048] [--heap lazy,indexed]
+// Prints a markdown table, one column per heap (same results; 'indexed' is the default).
 
 import { costAllocationCpu } from '../packages/cpu/dist/index.js';
 import { mulberry32 } from '../packages/testing/dist/index.js';
@@ -15,6 +15,7 @@ const arg = (name, fallback) => {
 const runs = Number(arg('--runs', '3'));
 const maxSide = Number(arg('--max-side', '128'));
 const sides2d = arg('--2d', '1024').split(',').map(Number);
+const heaps = arg('--heap', 'indexed,lazy').split(',');
 
 function cube(side, kind) {
   const v = new Float32Array(side ** 3);
@@ -32,23 +33,28 @@ function median(xs) {
   return s[s.length >> 1];
 }
 
-function time(problem) {
+function time(problem, heap) {
   const ms = [];
   for (let r = 0; r < runs; r++) {
     const t = performance.now();
-    costAllocationCpu(problem);
+    costAllocationCpu(problem, { heap });
     ms.push(performance.now() - t);
   }
   return median(ms);
 }
 
-console.log('| instance | cells | sources | connectivity | CPU ms (median) | Mcells/s |');
-console.log('|---|---|---|---|---|---|');
+console.log(
+  `| instance | cells | sources | connectivity | ${heaps.map((h) => `${h} ms | Mcells/s`).join(' | ')} |`,
+);
+console.log(`|---|---|---|---|${heaps.map(() => '---|---|').join('')}`);
 const row = (name, problem) => {
-  const ms = time(problem);
   const n = problem.values.length;
+  const cols = heaps.map((heap) => {
+    const ms = time(problem, heap);
+    return `${ms.toFixed(1)} | ${(n / ms / 1000).toFixed(2)}`;
+  });
   console.log(
-    `| ${name} | ${n} | ${problem.sources.length} | ${problem.connectivity} | ${ms.toFixed(1)} | ${(n / ms / 1000).toFixed(2)} |`,
+    `| ${name} | ${n} | ${problem.sources.length} | ${problem.connectivity} | ${cols.join(' | ')} |`,
   );
 };
 for (let side = 32; side <= maxSide; side *= 2) {

@@ -41,6 +41,7 @@ describe('costAllocationCpu equals a Bellman-Ford reference in f64', () => {
               metric,
             );
             const ties = expectMatchesReference(problem, costAllocationCpu(problem));
+            expectMatchesReference(problem, costAllocationCpu(problem, { heap: 'indexed' }));
             // a constant raster on a lattice makes exact ties: the tie rule is really exercised
             if (kind === 'constant' && count === 40) expect(ties).toBeGreaterThan(0);
           }
@@ -125,7 +126,7 @@ describe('backlinks', () => {
           spacing: dims.map((_, a) => 1 + 0.5 * a),
         },
       );
-      const result = costAllocationCpu(problem, { backlink: true });
+      const result = costAllocationCpu(problem, { backlink: true, heap: connectivity === 8 || connectivity === 18 ? 'indexed' : 'lazy' });
       const ref = bellmanFord(problem);
       const steps = neighbourSteps(connectivity);
       const [w, h] = dims;

@@ -6,7 +6,8 @@ import {
   describeCell,
 } from '@geoframe/core';
 import { CostHeap } from './cost-heap.js';
-import { gridSteps } from './grid-steps.js';
+import { type GridSteps, gridSteps } from './grid-steps.js';
+import { KeyHeap } from './key-heap.js';
 
 /** Options of {@link costAllocationCpu}. */
 export interface CostAllocationCpuOptions {
@@ -14,6 +15,12 @@ export interface CostAllocationCpuOptions {
   backlink?: boolean;
   /** Called now and then with the fraction (0..1] of open cells settled so far. */
   onProgress?: (fraction: number) => void;
+  /**
+   * The priority queue: 'indexed' (default; one entry per cell, decrease-key in place, memory
+   * fixed at 8 bytes a cell) or 'lazy' (keys stored in the heap, stale entries skipped, memory
+   * grows with the pushes). Same results; bench/cost-cpu.mjs compares them.
+   */
+  heap?: 'indexed' | 'lazy';
 }
 
 const NO_STEP = 255;
@@ -50,15 +57,53 @@ export function costAllocationCpu(
   checkCostGridProblem(problem);
   const { values, dims, sources } = problem;
   const n = values.length;
-  const w = dims[0];
-  const h = dims[1];
-  const d = dims[2] ?? 1;
   const maxCost = problem.maxCost ?? Infinity;
   const steps = gridSteps(problem);
   const unit = unitCosts(problem);
   const cost = new Float64Array(n).fill(Infinity);
   const label = new Int32Array(n).fill(-1);
   const backlink = options.backlink ? new Uint8Array(n).fill(NO_STEP) : null;
+  const state: SearchState = {
+    values,
+    dims,
+    unit,
+    cost,
+    label,
+    backlink,
+    maxCost,
+    steps,
+    open: 0,
+    onProgress: options.onProgress,
+  };
+  for (let i = 0; i < n; i++) if (!Number.isNaN(values[i])) state.open++;
+  if (options.heap === 'lazy') searchLazy(state, sources);
+  else searchIndexed(state, sources);
+  if (options.onProgress) options.onProgress(1);
+  return { labels: label, cost: toFloat32(cost, dims), ...(backlink ? { backlink } : {}) };
+}
+
+/** What the searches share: the problem's arrays and the per-cell results they fill in. */
+interface SearchState {
+  values: Float32Array;
+  dims: readonly number[];
+  unit: Float32Array | Float64Array;
+  cost: Float64Array;
+  label: Int32Array;
+  backlink: Uint8Array | null;
+  maxCost: number;
+  steps: GridSteps;
+  /** Cells that are not barriers (the denominator of progress). */
+  open: number;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Dijkstra with the indexed heap: each cell queued once, its key lowered in place. */
+function searchIndexed(state: SearchState, sources: Int32Array): void {
+  const { values, dims, unit, cost, label, backlink, maxCost, open, onProgress } = state;
+  const n = values.length;
+  const w = dims[0];
+  const h = dims[1];
+  const d = dims[2] ?? 1;
   const settled = new Uint8Array(n);
   const heap = new CostHeap(n, cost, label);
   for (let s = 0; s < sources.length; s++) {
@@ -68,11 +113,8 @@ export function costAllocationCpu(
     label[cell] = s;
     heap.push(cell);
   }
-  let open = 0;
-  for (let i = 0; i < n; i++) if (!Number.isNaN(values[i])) open++;
-  const onProgress = options.onProgress;
   let done = 0;
-  const { count, dx, dy, dz, offset, length } = steps;
+  const { count, dx, dy, dz, offset, length } = state.steps;
   while (heap.size > 0) {
     const a = heap.pop();
     settled[a] = 1;
@@ -105,8 +147,63 @@ export function costAllocationCpu(
       }
     }
   }
-  if (onProgress) onProgress(1);
-  return { labels: label, cost: toFloat32(cost, dims), ...(backlink ? { backlink } : {}) };
+}
+
+/**
+ * Dijkstra with the key heap: a lowered key is pushed again, and a popped entry whose key is no
+ * longer the cell's (or whose cell is settled) is skipped. Keys only decrease and are pushed
+ * only on a strict improvement, so the entry equal to a cell's key is its last one.
+ */
+function searchLazy(state: SearchState, sources: Int32Array): void {
+  const { values, dims, unit, cost, label, backlink, maxCost, open, onProgress } = state;
+  const n = values.length;
+  const w = dims[0];
+  const h = dims[1];
+  const d = dims[2] ?? 1;
+  const settled = new Uint8Array(n);
+  const heap = new KeyHeap(Math.min(n, 4 * sources.length + 1024));
+  for (let s = 0; s < sources.length; s++) {
+    const cell = sources[s];
+    if (label[cell] >= 0) continue; // an earlier (lower) id holds the cell
+    cost[cell] = 0;
+    label[cell] = s;
+    heap.push(0, s, cell);
+  }
+  let done = 0;
+  const { count, dx, dy, dz, offset, length } = state.steps;
+  while (heap.size > 0) {
+    heap.pop();
+    const a = heap.topCell;
+    const ca = heap.topCost;
+    const la = heap.topLabel;
+    if (settled[a] || ca !== cost[a] || la !== label[a]) continue;
+    settled[a] = 1;
+    if (onProgress && ++done % PROGRESS_EVERY === 0) onProgress(done / open);
+    const col = a % w;
+    const rest = (a - col) / w;
+    const row = rest % h;
+    const slice = (rest - row) / h;
+    const ua = unit[a];
+    for (let k = 0; k < count; k++) {
+      const c = col + dx[k];
+      const r = row + dy[k];
+      const z = slice + dz[k];
+      if (c < 0 || c >= w || r < 0 || r >= h || z < 0 || z >= d) continue;
+      const b = a + offset[k];
+      if (settled[b]) continue;
+      const ub = unit[b];
+      if (Number.isNaN(ub)) continue;
+      const next = ca + (length[k] * (ua + ub)) / 2;
+      if (next > maxCost) continue;
+      const cb = cost[b];
+      if (next < cb || (next === cb && la < label[b])) {
+        cost[b] = next;
+        label[b] = la;
+        if (backlink) backlink[b] = k;
+        heap.push(next, la, b);
+      }
+    }
+  }
 }
 
 /** The f64 costs as f32 (Infinity stays); a finite cost beyond f32's range is an error. */
