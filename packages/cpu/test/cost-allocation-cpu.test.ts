@@ -126,7 +126,10 @@ describe('backlinks', () => {
           spacing: dims.map((_, a) => 1 + 0.5 * a),
         },
       );
-      const result = costAllocationCpu(problem, { backlink: true, heap: connectivity === 8 || connectivity === 18 ? 'indexed' : 'lazy' });
+      const result = costAllocationCpu(problem, {
+        backlink: true,
+        heap: connectivity === 8 || connectivity === 18 ? 'indexed' : 'lazy',
+      });
       const ref = bellmanFord(problem);
       const steps = neighbourSteps(connectivity);
       const [w, h] = dims;
