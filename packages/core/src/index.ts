@@ -76,6 +76,7 @@ export { bounds } from './measures/bounds.js';
 export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
+export { CostGridError, checkCostGridProblem, describeCell } from './raster/check-cost-grid.js';
 export {
   type CostAllocation,
   type CostConnectivity,

@@ -23,6 +23,8 @@ import {
   voronoiOptionsOf,
 } from './geo-series.js';
 import { readGeoJson } from './io/index.js';
+import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
+import type { CostAllocationRaster } from './raster/cost-allocation-raster.js';
 import type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { computeVoronoi } from './voronoi/voronoi-polygons.js';
 
@@ -197,6 +199,16 @@ export class GeoDataFrame {
     if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);
     const base = options.ordered ? this : this.take(result.rows);
     return base.withGeometry(cells);
+  }
+
+  /**
+   * Cost allocation with the active geometry's points as sources (see GeoSeries.costAllocation);
+   * the result's `toPolygons()` is a frame with one row per input row and every column kept.
+   */
+  costAllocation(options: CostAllocationOptions): Promise<CostAllocationRaster<GeoDataFrame>> {
+    return computeCostAllocation(this.geometry.array, options, (cells) =>
+      this.withGeometry(cells.rename(this.geometryName)),
+    );
   }
 
   /** Delaunay triangles (or edges) of the active geometry's vertices, as a GeoSeries. */

@@ -29,12 +29,14 @@ import {
 import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
+import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
 import { type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 import {
   computeVoronoiRaster,
   type VoronoiRasterOptions,
   type VoronoiVolumeOptions,
 } from './raster/compute-voronoi-raster.js';
+import type { CostAllocationRaster } from './raster/cost-allocation-raster.js';
 import type { VoronoiRaster } from './raster/voronoi-raster.js';
 import { computeDelaunay, type DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { type VoronoiSeriesOptions, voronoiOptionsOf } from './voronoi/series-options.js';
@@ -318,6 +320,19 @@ export class GeoSeries {
    */
   voronoiVolume(options: VoronoiVolumeOptions): Promise<VoronoiRaster> {
     return computeVoronoiRaster(this.array, 3, options.dims, options, asSeries);
+  }
+
+  /**
+   * Cost allocation over a cost raster (`cost`: 2D `{values, width, height, bounds}` or 3D
+   * `{values, dims, bounds}`, NaN cells barriers): per cell, the row of the source point it
+   * reaches most cheaply and that accumulated cost, a step costing its length × the mean of the
+   * two cells' values (`metric` 'cost') or of their inverses ('compliance'). Equal costs go to
+   * the lower row. Points are the sources (with z in 3D); null and empty rows are skipped; a
+   * point outside the raster or in a barrier is an error naming its row. See
+   * docs/cost-allocation.md.
+   */
+  costAllocation(options: CostAllocationOptions): Promise<CostAllocationRaster> {
+    return computeCostAllocation(this.array, options);
   }
 
   /**

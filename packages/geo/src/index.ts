@@ -24,12 +24,23 @@ export {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+export type { CostAllocationOptions } from './ops/cost-allocation.js';
+export type { CostRaster, CostRaster2D, CostRaster3D } from './ops/cost-sources.js';
 export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 export type {
   RasterCommonOptions,
   VoronoiRasterOptions,
   VoronoiVolumeOptions,
 } from './raster/compute-voronoi-raster.js';
+export { CostAllocationRaster } from './raster/cost-allocation-raster.js';
+export type { CostPngOptions } from './raster/cost-png.js';
+export {
+  type Raster2D,
+  RasterFileError,
+  readRaster,
+  type WriteRasterOptions,
+  writeRaster,
+} from './raster/geotiff-io.js';
 export type { RasterPngOptions } from './raster/raster-png.js';
 export { type RasterError, VoronoiRaster } from './raster/voronoi-raster.js';
 export type { DelaunayOptions } from './voronoi/delaunay-triangles.js';

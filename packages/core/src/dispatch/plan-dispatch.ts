@@ -33,6 +33,8 @@ const KERNELS: Record<string, KernelProfile> = {
   },
   // rows = pixels (voxels) of the grid
   voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
+  // rows = cells of the cost raster
+  costAllocation: { gpu: true, crossover: 262_144, measured: 'provisional, not yet measured' },
 };
 
 /** The profile of `kernel` (an operation without one runs on the CPU). */

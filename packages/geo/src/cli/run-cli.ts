@@ -1,11 +1,18 @@
 import { GeoframeError } from '@geoframe/core';
 import { type CliIo, type Command, runCommand, UsageError } from './command.js';
 import { convertCommand } from './convert.js';
+import { costAllocationCommand } from './cost-allocation.js';
 import { delaunayCommand } from './delaunay.js';
 import { infoCommand } from './info.js';
 import { voronoiCommand } from './voronoi.js';
 
-const COMMANDS: Command[] = [voronoiCommand, delaunayCommand, convertCommand, infoCommand];
+const COMMANDS: Command[] = [
+  voronoiCommand,
+  delaunayCommand,
+  costAllocationCommand,
+  convertCommand,
+  infoCommand,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

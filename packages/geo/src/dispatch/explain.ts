@@ -1,6 +1,6 @@
 import { type AdapterSummary, type DeviceOption, explainDispatch, type GeometryArray } from '@geoframe/core';
 import { probedGpuAdapter, probeGpuAdapter } from '@geoframe/gpu';
-
+import { type CostAllocationOptions, prepareCostAllocation } from '../ops/cost-allocation.js';
 import {
   prepareRaster,
   type VoronoiRasterOptions,
@@ -17,6 +17,7 @@ export interface ExplainOptions {
   delaunayTriangles: DelaunayOptions;
   voronoiRaster: VoronoiRasterOptions;
   voronoiVolume: VoronoiVolumeOptions;
+  costAllocation: CostAllocationOptions;
 }
 
 /** An operation `explain` answers for. */
@@ -51,17 +52,18 @@ export const SERIES_EXPLAINABLE: readonly ExplainableOperation[] = [
   'delaunayTriangles',
   'voronoiRaster',
   'voronoiVolume',
+  'costAllocation',
 ];
 
-/** The operations of a GeoDataFrame that `explain` answers for (it has no raster methods). */
-export const FRAME_EXPLAINABLE = ['voronoiPolygons', 'delaunayTriangles'] as const;
+/** The operations of a GeoDataFrame that `explain` answers for (it has no voronoi raster methods). */
+export const FRAME_EXPLAINABLE = ['voronoiPolygons', 'delaunayTriangles', 'costAllocation'] as const;
 
 /**
  * Where `op` on the geometry column `array` would run with `options`, and why — without running
  * it and without emitting a dispatch event. The size that decides is computed exactly as the
  * operation computes it: unique sites after `tolerance` for voronoiPolygons and
  * delaunayTriangles, pixels (voxels) of the grid for voronoiRaster (voronoiVolume dispatches as
- * kernel 'voronoiRaster'). The options are checked as the operation checks them before it
+ * kernel 'voronoiRaster'), cells of the cost raster for costAllocation. The options are checked as the operation checks them before it
  * dispatches, so explain throws where the call would (a bad `device`, `tolerance`, `extendTo`,
  * grid size, mode or bounds; a non-finite vertex, or a non-point row for the rasters). A forced
  * `device: 'gpu'` that could not run is answered (reason "would fail: …"), not thrown. The
@@ -100,6 +102,11 @@ export function explainOperation(
       const opts = (options ?? {}) as VoronoiVolumeOptions;
       const { grid } = prepareRaster(array, 3, opts.dims ?? [], opts);
       return explainOn('voronoiRaster', grid.width * grid.height * grid.depth, opts.device);
+    }
+    case 'costAllocation': {
+      const opts = (options ?? {}) as CostAllocationOptions;
+      const { problem } = prepareCostAllocation(array, opts);
+      return explainOn('costAllocation', problem.values.length, opts.device);
     }
   }
   throw new TypeError(`explain: unknown operation ${JSON.stringify(op)}`);

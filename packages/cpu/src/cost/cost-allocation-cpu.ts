@@ -1,0 +1,223 @@
+import {
+  type CostAllocation,
+  CostGridError,
+  type CostGridProblem,
+  checkCostGridProblem,
+  describeCell,
+} from '@geoframe/core';
+import { CostHeap } from './cost-heap.js';
+import { type GridSteps, gridSteps } from './grid-steps.js';
+import { KeyHeap } from './key-heap.js';
+
+/** Options of {@link costAllocationCpu}. */
+export interface CostAllocationCpuOptions {
+  /** Also return `backlink` (the step into each cell from its predecessor). */
+  backlink?: boolean;
+  /** Called now and then with the fraction (0..1] of open cells settled so far. */
+  onProgress?: (fraction: number) => void;
+  /**
+   * The priority queue: 'indexed' (default; one entry per cell, decrease-key in place, memory
+   * fixed at 8 bytes a cell) or 'lazy' (keys stored in the heap, stale entries skipped, memory
+   * grows with the pushes). Same results; bench/cost-cpu.mjs compares them.
+   */
+  heap?: 'indexed' | 'lazy';
+}
+
+const NO_STEP = 255;
+const PROGRESS_EVERY = 1 << 16;
+
+/** Per cell, the f64 cost per unit length: the value ('cost') or its inverse ('compliance'). */
+function unitCosts(problem: CostGridProblem): Float32Array | Float64Array {
+  if (problem.metric === 'cost') return problem.values;
+  const unit = new Float64Array(problem.values.length);
+  for (let i = 0; i < unit.length; i++) unit[i] = 1 / problem.values[i];
+  return unit;
+}
+
+/**
+ * Cost allocation on the CPU: multi-source Dijkstra over the grid graph of `problem` (see
+ * `CostGridProblem`), with an indexed binary heap on typed arrays and f64 accumulation.
+ *
+ * A step from cell a to its neighbour b costs `len · (u[a] + u[b]) / 2` in f64, with `u` the value
+ * ('cost') or its inverse ('compliance') and `len` the step's `stepLength`. Keys are compared
+ * lexicographically — accumulated cost, then source id — so a cell that two sources reach at the
+ * same f64 cost goes to the lower id, and several sources in one cell leave it to the lowest. The
+ * f64 cost of a cell is the left-to-right f64 sum of the step costs along its backlink path.
+ * Barrier (NaN) cells are never entered; cells beyond `maxCost` stay unreached.
+ *
+ * @returns labels (−1 unreachable), cost as f32 (Infinity unreachable), and `backlink` on request
+ *   (index into `neighbourSteps`, 255 at sources and unreached cells).
+ * @throws CostGridError for an invalid problem (see `checkCostGridProblem`), or when an
+ *   accumulated cost exceeds the f32 range of the result.
+ */
+export function costAllocationCpu(
+  problem: CostGridProblem,
+  options: CostAllocationCpuOptions = {},
+): CostAllocation {
+  checkCostGridProblem(problem);
+  const { values, dims, sources } = problem;
+  const n = values.length;
+  const maxCost = problem.maxCost ?? Infinity;
+  const steps = gridSteps(problem);
+  const unit = unitCosts(problem);
+  const cost = new Float64Array(n).fill(Infinity);
+  const label = new Int32Array(n).fill(-1);
+  const backlink = options.backlink ? new Uint8Array(n).fill(NO_STEP) : null;
+  const state: SearchState = {
+    values,
+    dims,
+    unit,
+    cost,
+    label,
+    backlink,
+    maxCost,
+    steps,
+    open: 0,
+    onProgress: options.onProgress,
+  };
+  for (let i = 0; i < n; i++) if (!Number.isNaN(values[i])) state.open++;
+  if (options.heap === 'lazy') searchLazy(state, sources);
+  else searchIndexed(state, sources);
+  if (options.onProgress) options.onProgress(1);
+  return { labels: label, cost: toFloat32(cost, dims), ...(backlink ? { backlink } : {}) };
+}
+
+/** What the searches share: the problem's arrays and the per-cell results they fill in. */
+interface SearchState {
+  values: Float32Array;
+  dims: readonly number[];
+  unit: Float32Array | Float64Array;
+  cost: Float64Array;
+  label: Int32Array;
+  backlink: Uint8Array | null;
+  maxCost: number;
+  steps: GridSteps;
+  /** Cells that are not barriers (the denominator of progress). */
+  open: number;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Dijkstra with the indexed heap: each cell queued once, its key lowered in place. */
+function searchIndexed(state: SearchState, sources: Int32Array): void {
+  const { values, dims, unit, cost, label, backlink, maxCost, open, onProgress } = state;
+  const n = values.length;
+  const w = dims[0];
+  const h = dims[1];
+  const d = dims[2] ?? 1;
+  const settled = new Uint8Array(n);
+  const heap = new CostHeap(n, cost, label);
+  for (let s = 0; s < sources.length; s++) {
+    const cell = sources[s];
+    if (label[cell] >= 0) continue; // an earlier (lower) id holds the cell
+    cost[cell] = 0;
+    label[cell] = s;
+    heap.push(cell);
+  }
+  let done = 0;
+  const { count, dx, dy, dz, offset, length } = state.steps;
+  while (heap.size > 0) {
+    const a = heap.pop();
+    settled[a] = 1;
+    if (onProgress && ++done % PROGRESS_EVERY === 0) onProgress(done / open);
+    const col = a % w;
+    const rest = (a - col) / w;
+    const row = rest % h;
+    const slice = (rest - row) / h;
+    const ca = cost[a];
+    const ua = unit[a];
+    const la = label[a];
+    for (let k = 0; k < count; k++) {
+      const c = col + dx[k];
+      const r = row + dy[k];
+      const z = slice + dz[k];
+      if (c < 0 || c >= w || r < 0 || r >= h || z < 0 || z >= d) continue;
+      const b = a + offset[k];
+      if (settled[b]) continue;
+      const ub = unit[b];
+      if (Number.isNaN(ub)) continue;
+      const next = ca + (length[k] * (ua + ub)) / 2;
+      if (next > maxCost) continue;
+      const cb = cost[b];
+      if (next < cb || (next === cb && la < label[b])) {
+        cost[b] = next;
+        label[b] = la;
+        if (backlink) backlink[b] = k;
+        if (heap.has(b)) heap.raise(b);
+        else heap.push(b);
+      }
+    }
+  }
+}
+
+/**
+ * Dijkstra with the key heap: a lowered key is pushed again, and a popped entry whose key is no
+ * longer the cell's (or whose cell is settled) is skipped. Keys only decrease and are pushed
+ * only on a strict improvement, so the entry equal to a cell's key is its last one.
+ */
+function searchLazy(state: SearchState, sources: Int32Array): void {
+  const { values, dims, unit, cost, label, backlink, maxCost, open, onProgress } = state;
+  const n = values.length;
+  const w = dims[0];
+  const h = dims[1];
+  const d = dims[2] ?? 1;
+  const settled = new Uint8Array(n);
+  const heap = new KeyHeap(Math.min(n, 4 * sources.length + 1024));
+  for (let s = 0; s < sources.length; s++) {
+    const cell = sources[s];
+    if (label[cell] >= 0) continue; // an earlier (lower) id holds the cell
+    cost[cell] = 0;
+    label[cell] = s;
+    heap.push(0, s, cell);
+  }
+  let done = 0;
+  const { count, dx, dy, dz, offset, length } = state.steps;
+  while (heap.size > 0) {
+    heap.pop();
+    const a = heap.topCell;
+    const ca = heap.topCost;
+    const la = heap.topLabel;
+    if (settled[a] || ca !== cost[a] || la !== label[a]) continue;
+    settled[a] = 1;
+    if (onProgress && ++done % PROGRESS_EVERY === 0) onProgress(done / open);
+    const col = a % w;
+    const rest = (a - col) / w;
+    const row = rest % h;
+    const slice = (rest - row) / h;
+    const ua = unit[a];
+    for (let k = 0; k < count; k++) {
+      const c = col + dx[k];
+      const r = row + dy[k];
+      const z = slice + dz[k];
+      if (c < 0 || c >= w || r < 0 || r >= h || z < 0 || z >= d) continue;
+      const b = a + offset[k];
+      if (settled[b]) continue;
+      const ub = unit[b];
+      if (Number.isNaN(ub)) continue;
+      const next = ca + (length[k] * (ua + ub)) / 2;
+      if (next > maxCost) continue;
+      const cb = cost[b];
+      if (next < cb || (next === cb && la < label[b])) {
+        cost[b] = next;
+        label[b] = la;
+        if (backlink) backlink[b] = k;
+        heap.push(next, la, b);
+      }
+    }
+  }
+}
+
+/** The f64 costs as f32 (Infinity stays); a finite cost beyond f32's range is an error. */
+function toFloat32(cost: Float64Array, dims: readonly number[]): Float32Array {
+  const out = new Float32Array(cost.length);
+  for (let i = 0; i < cost.length; i++) {
+    const c = cost[i];
+    const f = Math.fround(c);
+    if (f === Infinity && c < Infinity) {
+      throw new CostGridError(
+        `${describeCell(i, dims)}: accumulated cost ${c} exceeds the f32 range of the result; scale the cost values down`,
+      );
+    }
+    out[i] = f;
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+import {
+  type CostConnectivity,
+  CostGridError,
+  type CostGridProblem,
+  type CostMetric,
+  checkCostGridProblem,
+  type DeviceOption,
+  type ExecutionPath,
+  explainDispatch,
+  type GeometryArray,
+  planDispatch,
+  runDispatched,
+} from '@geoframe/core';
+import { costAllocationCpu } from '@geoframe/cpu';
+import { getGpuContext } from '@geoframe/gpu';
+import type { GeoSeries } from '../geo-series.js';
+import { CostAllocationRaster } from '../raster/cost-allocation-raster.js';
+import { costAllocationGpu } from './cost-allocation-gpu.js';
+import { type CostFrame, type CostRaster, type CostSources, costFrame, costSources } from './cost-sources.js';
+
+/** Options of `costAllocation` on a point GeoSeries or GeoDataFrame. */
+export interface CostAllocationOptions {
+  /** The cost raster: per cell, cost per unit length ('cost') or stiffness ('compliance'); NaN = barrier. */
+  cost: CostRaster;
+  /** 4, 8 (default) or 16 in 2D; 6, 18 or 26 (default) in 3D. */
+  connectivity?: CostConnectivity;
+  /** 'cost' (default): step length × mean of the two cells' values; 'compliance': × mean of their inverses. */
+  metric?: CostMetric;
+  /** Cells whose accumulated cost would exceed this stay unreached (label −1). */
+  maxCost?: number;
+  /** Also compute backlinks (needed by `leastCostPath`, which computes them when absent). */
+  backlink?: boolean;
+  /** 'auto' (default), 'gpu' or 'cpu'. */
+  device?: DeviceOption;
+  /** Progress of a CPU run: the fraction of open cells settled, now and then. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** What {@link prepareCostAllocation} checked and derived. */
+export interface PreparedCostAllocation {
+  problem: CostGridProblem;
+  frame: CostFrame;
+  sources: CostSources;
+}
+
+/**
+ * The checks of `costAllocation`, before anything is planned or run (`explain` calls it too):
+ * the raster's shape and values, the connectivity for its dimension, the metric, maxCost, and
+ * the sources (see `costSources`: each names its row).
+ */
+export function prepareCostAllocation(
+  array: GeometryArray,
+  options: CostAllocationOptions,
+): PreparedCostAllocation {
+  if (options === null || typeof options !== 'object' || options.cost === undefined) {
+    throw new CostGridError('costAllocation needs options {cost: raster, …}');
+  }
+  const frame = costFrame(options.cost);
+  const sources = costSources(array, frame);
+  const problem: CostGridProblem = {
+    values: frame.values,
+    dims: frame.dims,
+    spacing: frame.spacing,
+    sources: sources.cells,
+    connectivity: options.connectivity ?? (frame.dimensions === 2 ? 8 : 26),
+    metric: options.metric ?? 'cost',
+    ...(options.maxCost === undefined ? {} : { maxCost: options.maxCost }),
+  };
+  checkCostGridProblem(problem);
+  return { problem, frame, sources };
+}
+
+/** Where `costAllocation` would run (kernel 'costAllocation', size = cells), without running it. */
+export function explainCostAllocation(array: GeometryArray, options: CostAllocationOptions) {
+  const { problem } = prepareCostAllocation(array, options);
+  return explainDispatch('costAllocation', problem.values.length, { device: options?.device });
+}
+
+/**
+ * Cost allocation of a point column over a cost raster: validates (see
+ * {@link prepareCostAllocation}), plans with the dispatcher (kernel 'costAllocation', size =
+ * cells), runs on the GPU or the CPU — a recoverable GPU failure under 'auto' falls back to the
+ * CPU with a `fallback` event — and maps source ids to input rows. `wrapCells` is how the
+ * result's `toPolygons` wraps its cells (a frame keeps its columns).
+ */
+export async function computeCostAllocation<Cells = GeoSeries>(
+  array: GeometryArray,
+  options: CostAllocationOptions,
+  wrapCells?: (cells: GeoSeries) => Cells,
+): Promise<CostAllocationRaster<Cells>> {
+  const { problem, frame, sources } = prepareCostAllocation(array, options);
+  const device = options.device ?? 'auto';
+  const backlink = options.backlink === true;
+  const decision = planDispatch('costAllocation', problem.values.length, { device });
+  let path: ExecutionPath = decision.path;
+  const result = await runDispatched(decision, device, {
+    gpu: async () => costAllocationGpu(await getGpuContext(), problem, { backlink }),
+    cpu: () => {
+      path = 'cpu';
+      return costAllocationCpu(problem, { backlink, onProgress: options.onProgress });
+    },
+  });
+  // source ids → input rows, in place (the array is this call's own)
+  const labels = result.labels;
+  for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = sources.rows[labels[p]];
+  return new CostAllocationRaster({
+    labels,
+    cost: result.cost,
+    backlink: result.backlink ?? null,
+    problem,
+    frame,
+    sources,
+    path,
+    rowCount: array.length,
+    crs: array.crs,
+    wrapCells,
+  });
+}
