@@ -166,9 +166,17 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
     ${maskBody(phase, offsets)}
   }`
   }
-  var own = ${workShared}[s];
-  ${phase === 'hops' ? 'if (live && sl[s] != NONE && sources[sl[s]] == g) { own = 0u; }' : ''}
   let start = ${workShared}[s];
+  ${
+    phase === 'hops'
+      ? `// a label's source cell starts at 0 hops: in workgroup memory too, before any neighbour reads it
+  if (live && sl[s] != NONE && sources[sl[s]] == g) {
+    sh[s] = 0u;
+  }
+  workgroupBarrier();`
+      : ''
+  }
+  var own = ${workShared}[s];
   var it = 0u;
   var capped = 0u;
   loop {
