@@ -23,7 +23,7 @@ const CASES: Case[] = [
 ];
 
 describe('costAllocationGpu equals an f64 Dijkstra within the f32 bound', () => {
-  test.each(CASES)('%s', async (_name, kind, dims, n, connectivity, metric) => {
+  test.each(CASES)('%s', async (_, kind, dims, n, connectivity, metric) => {
     const ctx = await requireGpu();
     const cells = dims.reduce((a, b) => a * b, 1);
     const seed = cells * 31 + n;
@@ -48,6 +48,5 @@ describe('costAllocationGpu equals an f64 Dijkstra within the f32 bound', () => 
     const wave = await costAllocationGpu(ctx, problem, { inner: 1 });
     expect(wave.cost).toEqual(gpu.cost);
     expect(wave.labels).toEqual(gpu.labels);
-    console.log(_name, JSON.stringify(report), JSON.stringify(gpu.stats.rounds), wave.stats.rounds.cost);
   });
 });
