@@ -1,4 +1,11 @@
 export {
+  type CostGpuOptions,
+  type CostGpuStats,
+  CostProblemError,
+  costAllocationGpu,
+  DEFAULT_INNER,
+} from './cost/index.js';
+export {
   type DelaunayGpuOptions,
   type DelaunayGpuOutput,
   type DelaunayGpuStats,

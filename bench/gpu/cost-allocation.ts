@@ -1,0 +1,230 @@
+// Cost allocation (multi-source least-cost paths on a grid) on the GPU, against the paper's
+// GTX 480 figures (Toss, Comba, Raffin 2014, Table I), our CPU engine on the same host, and
+// scikit-image MCP_Geometric where python3 has it.
+//
+// Instances: the paper's gradient and constant cubes 32³…256³ with 10 random seeds and the plate
+// 100×40×20 with 20 seeds ('compliance' metric, 26-connectivity; stiffness 1 → 10 left to right
+// for the gradient — the paper says only "varying uniformly from left to right"), and 8192² 2D
+// with 1000 sources on seeded random costs in [0.5, 10) ('cost' metric, 8-connectivity).
+// Columns: rounds (cost + label passes, then the paper's iteration count), GPU ms (timestamps of
+// every relax pass, summed), wall ms (costAllocationGpu end to end: checks, upload, passes, host
+// round trips, readback), readback ms (copying cost + labels back alone), the paper's GPU ms,
+// the CPU engine's ms, MCP_Geometric's ms, and cells whose label differs from the CPU engine's.
+//
+// Bundle with esbuild (the `webgpu` package left external) and run with Node on the GPU host:
+//   pack.sh bench/gpu/cost-allocation.ts   (or: npx esbuild bench/gpu/cost-allocation.ts --bundle
+//     --platform=node --format=esm --external:webgpu --outfile=.gpu/bundle/cost-allocation.mjs)
+//   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 64]
+//        [--no-cpu] [--no-skimage] [--runs N] [--warmup N] [--small]
+// `--small` shrinks the instances for a software GPU (checks the script only).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CostAllocation, CostGridProblem } from '../../packages/core/src/index.js';
+import { costAllocationGpu, createStorage, readback } from '../../packages/gpu/src/index.js';
+import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
+import {
+  createBenchContext,
+  describeDevice,
+  markdownTable,
+  median,
+  parseBenchArgs,
+  wallMs,
+} from './bench-harness.js';
+
+const argv = process.argv.slice(2);
+function option(name: string): string | null {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv.splice(at, 2)[1] : null;
+}
+function flag(name: string): boolean {
+  const at = argv.indexOf(name);
+  if (at >= 0) argv.splice(at, 1);
+  return at >= 0;
+}
+const only = option('--only')?.split(',') ?? null;
+const inner = Number(option('--inner') ?? 64);
+const noCpu = flag('--no-cpu');
+const noSkimage = flag('--no-skimage');
+const args = parseBenchArgs(argv);
+
+interface Instance {
+  name: string;
+  problem: CostGridProblem;
+  /** Table I: GPU iterations and ms on a GTX 480. */
+  paper?: [number, number];
+}
+
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+function volume(kind: 'gradient' | 'constant', dims: number[], seeds: number, seed: number): CostGridProblem {
+  const [w, h, d] = dims;
+  const values = new Float32Array(w * h * d);
+  for (let i = 0; i < values.length; i++) values[i] = kind === 'constant' ? 1 : 1 + (9 * (i % w)) / (w - 1);
+  const rng = seededRandom(seed);
+  const sources = Int32Array.from({ length: seeds }, () => Math.floor(rng() * values.length));
+  return { values, dims, spacing: [1, 1, 1], sources, connectivity: 26, metric: 'compliance' };
+}
+
+function plane(side: number, n: number, seed: number): CostGridProblem {
+  const rng = seededRandom(seed);
+  const values = Float32Array.from({ length: side * side }, () => 0.5 + 9.5 * rng());
+  const sources = Int32Array.from({ length: n }, () => Math.floor(rng() * values.length));
+  return { values, dims: [side, side], spacing: [1, 1], sources, connectivity: 8, metric: 'cost' };
+}
+
+const PAPER: Record<string, [number, number]> = {
+  'gradient-32': [30, 1.96],
+  'gradient-64': [70, 12.13],
+  'gradient-128': [126, 105.91],
+  'gradient-256': [195, 985.8],
+  'gradient-plate': [21, 2.51],
+  'constant-32': [20, 1.27],
+  'constant-64': [52, 9.2],
+  'constant-128': [79, 61.85],
+  'constant-256': [159, 812.03],
+  'constant-plate': [22, 2.47],
+};
+
+function instances(): Instance[] {
+  const sides = args.small ? [16, 24] : [32, 64, 128, 256];
+  const out: Instance[] = [];
+  for (const kind of ['gradient', 'constant'] as const) {
+    for (const side of sides) {
+      const name = `${kind}-${side}`;
+      out.push({ name, problem: volume(kind, [side, side, side], 10, side), paper: PAPER[name] });
+    }
+    const plate = args.small ? [25, 10, 5] : [100, 40, 20];
+    out.push({ name: `${kind}-plate`, problem: volume(kind, plate, 20, 7), paper: PAPER[`${kind}-plate`] });
+  }
+  out.push({ name: `2d-${args.small ? 256 : 8192}`, problem: plane(args.small ? 256 : 8192, 1000, 3) });
+  return out.filter((i) => !only || only.includes(i.name));
+}
+
+type CpuEngine = (problem: CostGridProblem) => CostAllocation | Promise<CostAllocation>;
+
+async function loadCpu(): Promise<CpuEngine | null> {
+  if (noCpu) return null;
+  try {
+    const cpu = (await import('../../packages/cpu/src/index.js')) as Record<string, unknown>;
+    return typeof cpu.costAllocationCpu === 'function' ? (cpu.costAllocationCpu as CpuEngine) : null;
+  } catch {
+    return null;
+  }
+}
+
+const SKIMAGE = `
+import sys, time, numpy as np
+from skimage.graph import MCP_Geometric
+shape = tuple(int(s) for s in sys.argv[2].split(','))
+costs = np.fromfile(sys.argv[1] + '.values', dtype=np.float32).astype(np.float64).reshape(shape)
+cells = np.fromfile(sys.argv[1] + '.sources', dtype=np.int32)
+starts = [tuple(int(c) for c in np.unravel_index(i, shape)) for i in cells]
+times = []
+for _ in range(int(sys.argv[3])):
+    t = time.perf_counter()
+    MCP_Geometric(costs, fully_connected=True).find_costs(starts)
+    times.append((time.perf_counter() - t) * 1000)
+print(sorted(times)[len(times) // 2])
+`;
+
+/** MCP_Geometric's ms on `problem` (its costs: 1/stiffness for 'compliance'), or null without skimage. */
+function skimageMs(problem: CostGridProblem, dir: string): number | null {
+  if (noSkimage) return null;
+  const base = join(dir, 'p');
+  const unit = problem.metric === 'cost' ? problem.values : problem.values.map((v) => 1 / v);
+  writeFileSync(`${base}.values`, unit);
+  writeFileSync(`${base}.sources`, problem.sources);
+  const shape = [...problem.dims].reverse().join(','); // numpy: slowest axis first
+  const run = spawnSync('python3', ['-c', SKIMAGE, base, shape, '1'], { encoding: 'utf8', timeout: 600_000 });
+  return run.status === 0 ? Number(run.stdout.trim()) : null;
+}
+
+const ctx = await createBenchContext();
+console.log(
+  `cost allocation — ${describeDevice(ctx)}; GPU and wall ms: median of ${args.runs} after ${args.warmup} warm-up; CPU and MCP_Geometric: one run; inner ${inner}\n`,
+);
+const cpu = await loadCpu();
+const dir = mkdtempSync(join(tmpdir(), 'cost-bench-'));
+const rows: string[][] = [];
+const fmt = (x: number | null | undefined, digits = 2) =>
+  x === null || x === undefined ? 'n/a' : x.toFixed(digits);
+try {
+  for (const { name, problem, paper } of instances()) {
+    const cells = problem.values.length;
+    let last: Awaited<ReturnType<typeof costAllocationGpu>> | null = null;
+    const gpuMs: number[] = [];
+    const wall: number[] = [];
+    for (let i = 0; i < args.warmup + args.runs; i++) {
+      const w = await wallMs(async () => {
+        last = await costAllocationGpu(ctx, problem, { inner });
+      });
+      const profiled = await costAllocationGpu(ctx, problem, { inner, profile: true });
+      if (i < args.warmup) continue;
+      wall.push(w);
+      if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);
+    }
+    const result = last!;
+    const copy = await createStorage(ctx, cells * 8, 'bench readback', BufferUsage.COPY_SRC);
+    const target = new Uint8Array(cells * 8);
+    const reads: number[] = [];
+    for (let i = 0; i < 3; i++) reads.push(await wallMs(() => readback(ctx, copy, target)));
+    copy.destroy();
+    let cpuMs: number | null = null;
+    let differ: number | null = null;
+    if (cpu) {
+      let ref: CostAllocation | null = null;
+      cpuMs = await wallMs(async () => {
+        ref = await cpu(problem);
+      });
+      differ = 0;
+      for (let c = 0; c < cells; c++) if (ref!.labels[c] !== result.labels[c]) differ++;
+    }
+    const { rounds } = result.stats;
+    rows.push([
+      name,
+      String(cells),
+      String(problem.sources.length),
+      `${rounds.cost}+${rounds.label}`,
+      paper ? String(paper[0]) : '—',
+      gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
+      fmt(median(wall)),
+      fmt(median(reads)),
+      paper ? fmt(paper[1]) : '—',
+      fmt(cpuMs, 1),
+      fmt(skimageMs(problem, dir), 1),
+      differ === null ? 'n/a' : String(differ),
+    ]);
+    console.log(rows.at(-1)!.join('  '));
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(
+  `\n${markdownTable(
+    [
+      'instance',
+      'cells',
+      'sources',
+      'rounds (cost+label)',
+      'paper iterations',
+      'GPU ms',
+      'wall ms',
+      'readback ms',
+      'paper GTX 480 ms',
+      'CPU engine ms',
+      'MCP_Geometric ms',
+      'labels ≠ CPU',
+    ],
+    rows,
+  )}`,
+);

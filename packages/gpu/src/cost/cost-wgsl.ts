@@ -1,0 +1,56 @@
+import type { NeighbourStep } from '@geoframe/core';
+
+/** Threads per workgroup of every cost kernel: one interior cell of a tile each. */
+export const COST_WORKGROUP = 256;
+
+/** Interior tile sizes: 16×16 in 2D, 8×8×4 in 3D (both 256 cells, one per thread). */
+export function tileShape(dims: 2 | 3): [number, number, number] {
+  return dims === 2 ? [16, 16, 1] : [8, 8, 4];
+}
+
+/** Words of {@link COST_PARAMS}: size, tiles, misc, then 28 step lengths. */
+export const COST_PARAM_WORDS = 12 + 28;
+
+/**
+ * The parameter block of the cost kernels. `size`: grid width, height, depth, cell count.
+ * `tiles`: tiles per axis and the tile count. `misc.x`: maxCost as f32 bits (cells whose cost
+ * would exceed it stay unreached); `misc.y`: which half of `flags` holds this round's active
+ * tiles (the other half collects the next round's); `misc.z`: this round's slot in the `changed`
+ * words after both halves; `misc.w`: most local iterations per tile visit. `lens`: the f32 length of each neighbour step.
+ */
+export const COST_PARAMS = /* wgsl */ `
+struct Params {
+  size: vec4u,
+  tiles: vec4u,
+  misc: vec4u,
+  lens: array<vec4f, 7>,
+}
+@group(0) @binding(0) var<uniform> params: Params;
+const INF = 0x7f800000u;
+const NONE = 0xffffffffu;
+`;
+
+/** The f32 length of step `k` (an index into {@link COST_PARAMS}' `lens`). */
+export function lenOf(k: number): string {
+  return `params.lens[${k >> 2}][${k & 3}]`;
+}
+
+/**
+ * The accumulated cost of reaching a cell of value `v` from a neighbour of value `cu` and cost
+ * bits `du` along step `k`: `du + len · (cu + v) / 2` in f32. Every kernel computes a step with
+ * this one expression, so a step that is tight in one pass is tight in the next (the host checks
+ * it: a reached cell without a tight predecessor is an error, never a silent wrong label).
+ */
+export function stepCost(k: number, du: string, cu: string, v: string): string {
+  return `(bitcast<f32>(${du}) + ${lenOf(k)} * ((${cu} + ${v}) * 0.5))`;
+}
+
+/** Offset in cells of the predecessor `v − step` on a grid whose rows are `sx` and slices `sx·sy` cells. */
+export function predOffset(step: NeighbourStep, sx: number, sy: number): number {
+  return -(step[0] + step[1] * sx + step[2] * sx * sy);
+}
+
+/** The halo a connectivity's steps need around a tile: 2 for the knight's moves, else 1. */
+export function haloOf(steps: readonly NeighbourStep[]): number {
+  return steps.some((s) => Math.abs(s[0]) > 1 || Math.abs(s[1]) > 1) ? 2 : 1;
+}

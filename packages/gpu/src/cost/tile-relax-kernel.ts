@@ -1,0 +1,228 @@
+import { type CostConnectivity, neighbourSteps } from '@geoframe/core';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { COST_PARAMS, COST_WORKGROUP, haloOf, predOffset, stepCost, tileShape } from './cost-wgsl.js';
+
+/**
+ * What a relax pass computes, each a monotone fixed point iterated from above:
+ * 1. `'cost'`: d(v) = min(d₀(v), min over neighbours u of d(u) ⊕ w(u, v)), d₀ = 0 at sources.
+ * 2. `'label'`: with d fixed, l(v) = min(l₀(v), min over tight u of l(u)) — tight: d(u) ⊕ w(u, v)
+ *    equals d(v) bit for bit; l₀ = the lowest source id in v's cell.
+ * 3. `'hops'`: with d and l fixed, h(v) = 0 at the cell of source l(v), else min over tight u with
+ *    l(u) = l(v) of h(u) + 1 (what makes backlinks acyclic where steps cost nothing).
+ */
+export type RelaxPhase = 'cost' | 'label' | 'hops';
+
+/** Constants of {@link TILE_RELAX_KERNEL}. */
+export interface TileRelaxConstants {
+  [key: string]: number | string;
+  connectivity: CostConnectivity;
+  phase: RelaxPhase;
+}
+
+/** The relaxation over the tile's neighbours, unrolled: updates `best` from the shared arrays. */
+function relaxBody(phase: RelaxPhase, offsets: number[]): string {
+  const at = (k: number) => `s ${offsets[k] < 0 ? '-' : '+'} ${Math.abs(offsets[k])}u`;
+  if (phase === 'cost') {
+    return offsets
+      .map(
+        (_, k) => `{
+      let u = ${at(k)};
+      let cu = sv[u];
+      let du = sd[u];
+      if (cu >= 0.0 && du != INF) {
+        let c = ${stepCost(k, 'du', 'cu', 'v')};
+        let cb = bitcast<u32>(c);
+        if (c <= maxc && cb < best) { best = cb; }
+      }
+    }`,
+      )
+      .join('\n    ');
+  }
+  const take =
+    phase === 'label'
+      ? (u: string) => `best = min(best, sl[${u}]);`
+      : (u: string) => `let hu = sh[${u}]; if (hu != INF) { best = min(best, hu + 1u); }`;
+  return offsets.map((_, k) => `if ((mask & ${1 << k}u) != 0u) { ${take(at(k))} }`).join('\n    ');
+}
+
+/** The tight-predecessor mask of the interior cell `s` (label and hops passes). */
+function maskBody(phase: RelaxPhase, offsets: number[]): string {
+  const at = (k: number) => `s ${offsets[k] < 0 ? '-' : '+'} ${Math.abs(offsets[k])}u`;
+  const sameLabel = phase === 'hops' ? ' && sl[u] == sl[s]' : '';
+  return offsets
+    .map(
+      (_, k) => `{
+      let u = ${at(k)};
+      let cu = sv[u];
+      let du = sd[u];
+      if (cu >= 0.0 && du != INF${sameLabel}) {
+        if (bitcast<u32>(${stepCost(k, 'du', 'cu', 'v')}) == dv) { mask |= ${1 << k}u; }
+      }
+    }`,
+    )
+    .join('\n    ');
+}
+
+/**
+ * One round over the active tiles (one workgroup per tile; inactive ones return at once): the
+ * tile and a halo are loaded into workgroup memory, the tile's cells are relaxed (Jacobi, all
+ * cells at once between barriers) until nothing changes or `inner` iterations are done, changed
+ * cells are written back (`misc.w` bounds the local iterations: a uniform, not a constant, so
+ * that compilers do not unroll the loop), and a tile that changed marks its neighbouring tiles (and itself, when
+ * it stopped at `inner` before its local fixed point) active for the next round and sets the
+ * round's `changed` word. Tiles read neighbours' cells while those may be written: every value
+ * only decreases towards the same least fixed point, so any mix of old and new values is an
+ * upper bound and the iteration converges to that fixed point whatever the order.
+ */
+export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
+  name: 'cost/tile-relax',
+  source: ({ connectivity, phase }) => {
+    const steps = neighbourSteps(connectivity);
+    const dims = steps.some((s) => s[2] !== 0) ? 3 : 2;
+    const [tx, ty, tz] = tileShape(dims);
+    const r = haloOf(steps);
+    const rz = dims === 3 ? r : 0;
+    const [sx, sy, sz] = [tx + 2 * r, ty + 2 * r, tz + 2 * rz];
+    const offsets = steps.map((s) => predOffset(s, sx, sy));
+    const work = { cost: 'dist', label: 'labels', hops: 'hops' }[phase];
+    const workShared = { cost: 'sd', label: 'sl', hops: 'sh' }[phase];
+    const atomicOr = (name: string) => (work === name ? 'array<atomic<u32>>' : 'array<u32>');
+    const load = (name: string) => (work === name ? `atomicLoad(&${name}[g])` : `${name}[g]`);
+    const marks =
+      dims === 3
+        ? 'for (var dz = -1; dz <= 1; dz++) { for (var dy = -1; dy <= 1; dy++) { for (var dx = -1; dx <= 1; dx++) {'
+        : 'for (var dz = 0; dz <= 0; dz++) { for (var dy = -1; dy <= 1; dy++) { for (var dx = -1; dx <= 1; dx++) {';
+    return /* wgsl */ `
+${COST_PARAMS}
+@group(0) @binding(1) var<storage, read> values: array<f32>;
+@group(0) @binding(2) var<storage, ${phase === 'cost' ? 'read_write' : 'read'}> dist: ${atomicOr('dist')};
+${phase !== 'cost' ? `@group(0) @binding(3) var<storage, ${phase === 'label' ? 'read_write' : 'read'}> labels: ${atomicOr('labels')};` : ''}
+${phase === 'hops' ? '@group(0) @binding(4) var<storage, read_write> hops: array<atomic<u32>>;' : ''}
+${phase === 'hops' ? '@group(0) @binding(5) var<storage, read> sources: array<u32>;' : ''}
+@group(0) @binding(6) var<storage, read_write> flags: array<atomic<u32>>;
+
+const TX = ${tx}u;
+const TY = ${ty}u;
+const TZ = ${tz}u;
+const SX = ${sx}u;
+const SY = ${sy}u;
+const SHARED = ${sx * sy * sz}u;
+var<workgroup> sv: array<f32, SHARED>;
+var<workgroup> sd: array<u32, SHARED>;
+${phase !== 'cost' ? 'var<workgroup> sl: array<u32, SHARED>;' : ''}
+${phase === 'hops' ? 'var<workgroup> sh: array<u32, SHARED>;' : ''}
+var<workgroup> tile_on: u32;
+var<workgroup> go: u32;
+var<workgroup> flag: atomic<u32>;
+var<workgroup> dirty: atomic<u32>;
+
+@compute @workgroup_size(${COST_WORKGROUP})
+fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
+  let tiles = params.tiles.w;
+  let tile = (wg.z * params.tiles.y + wg.y) * params.tiles.x + wg.x;
+  let cur = params.misc.y * tiles;
+  if (li == 0u) {
+    tile_on = atomicLoad(&flags[cur + tile]);
+    atomicStore(&flags[cur + tile], 0u);
+  }
+  if (workgroupUniformLoad(&tile_on) == 0u) {
+    return;
+  }
+  let size = vec3i(params.size.xyz);
+  let origin = vec3i(wg * vec3u(TX, TY, TZ)) - vec3i(${r}, ${r}, ${rz});
+  for (var i = li; i < SHARED; i += ${COST_WORKGROUP}u) {
+    let gp = origin + vec3i(i32(i % SX), i32((i / SX) % SY), i32(i / (SX * SY)));
+    var val = -1.0;
+    var d = INF;
+    var l = NONE;
+    var h = INF;
+    if (all(gp >= vec3i(0)) && all(gp < size)) {
+      let g = u32((gp.z * size.y + gp.y) * size.x + gp.x);
+      val = values[g];
+      d = ${load('dist')};
+      ${phase !== 'cost' ? `l = ${load('labels')};` : ''}
+      ${phase === 'hops' ? `h = ${load('hops')};` : ''}
+    }
+    sv[i] = val;
+    sd[i] = d;
+    ${phase !== 'cost' ? 'sl[i] = l;' : '_ = l;'}
+    ${phase === 'hops' ? 'sh[i] = h;' : '_ = h;'}
+  }
+  workgroupBarrier();
+  let lp = vec3u(li % TX, (li / TX) % TY, li / (TX * TY));
+  let gp = wg * vec3u(TX, TY, TZ) + lp;
+  let inside = all(gp < params.size.xyz);
+  let g = (gp.z * params.size.y + gp.y) * params.size.x + gp.x;
+  let s = (lp.z + ${rz}u) * SX * SY + (lp.y + ${r}u) * SX + lp.x + ${r}u;
+  let v = sv[s];
+  let maxc = bitcast<f32>(params.misc.x);
+  ${
+    phase === 'cost'
+      ? 'let live = inside && v >= 0.0;'
+      : `let dv = sd[s];
+  let live = inside && v >= 0.0 && dv != INF;
+  var mask = 0u;
+  if (live) {
+    ${maskBody(phase, offsets)}
+  }`
+  }
+  let start = ${workShared}[s];
+  ${
+    phase === 'hops'
+      ? `// a label's source cell starts at 0 hops: in workgroup memory too, before any neighbour reads it
+  if (live && sl[s] != NONE && sources[sl[s]] == g) {
+    sh[s] = 0u;
+  }
+  workgroupBarrier();`
+      : ''
+  }
+  var own = ${workShared}[s];
+  var it = 0u;
+  var capped = 0u;
+  loop {
+    var best = own;
+    if (live) {
+    ${relaxBody(phase, offsets)}
+    }
+    workgroupBarrier();
+    if (best < own) {
+      own = best;
+      ${workShared}[s] = best;
+      atomicStore(&flag, 1u);
+    }
+    workgroupBarrier();
+    if (li == 0u) {
+      go = atomicLoad(&flag);
+      atomicStore(&flag, 0u);
+    }
+    it += 1u;
+    if (workgroupUniformLoad(&go) == 0u) {
+      break;
+    }
+    if (it >= params.misc.w) {
+      capped = 1u;
+      break;
+    }
+  }
+  if (live && own < start) {
+    atomicStore(&${work}[g], own);
+    atomicStore(&dirty, 1u);
+  }
+  workgroupBarrier();
+  if (li == 0u && atomicLoad(&dirty) != 0u) {
+    let nxt = tiles - cur;
+    let t = vec3i(wg);
+    let tn = vec3i(params.tiles.xyz);
+    ${marks}
+      let q = t + vec3i(dx, dy, dz);
+      let me = dx == 0 && dy == 0 && dz == 0;
+      if (all(q >= vec3i(0)) && all(q < tn) && (!me || capped != 0u)) {
+        atomicStore(&flags[nxt + u32((q.z * tn.y + q.y) * tn.x + q.x)], 1u);
+      }
+    }}}
+    atomicStore(&flags[2u * tiles + params.misc.z], 1u);
+  }
+}
+`;
+  },
+};
