@@ -23,6 +23,7 @@ import {
   voronoiOptionsOf,
 } from './geo-series.js';
 import { readGeoJson } from './io/index.js';
+import { warnIfGeographic } from './ops/geographic-warning.js';
 import type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { computeVoronoi } from './voronoi/voronoi-polygons.js';
 
@@ -192,6 +193,7 @@ export class GeoDataFrame {
    * attributes). With `onlyEdges`, a one-row frame holding only the edges.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoDataFrame> {
+    warnIfGeographic(this.crs, 'voronoiPolygons');
     const result = await computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
     const cells = new GeoSeries(result.geometry, { name: this.geometryName });
     if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);
@@ -277,6 +279,16 @@ export class GeoDataFrame {
     const field = this.field(name);
     const array: GeometryArray = geometryArrayFromArrow(this.table.getChild(name)!, { field });
     return new GeoSeries(array, { name });
+  }
+
+  /** The frame with its active geometry transformed to `crs` (GeoPandas' `to_crs`; see GeoSeries.toCrs). */
+  toCrs(crs: Crs): GeoDataFrame {
+    return this.withGeometry(this.geometry.toCrs(crs));
+  }
+
+  /** The WGS 84 / UTM CRS for the centre of the active geometry's bounds (GeoPandas' `estimate_utm_crs`). */
+  estimateUtmCrs(): string {
+    return this.geometry.estimateUtmCrs();
   }
 }
 

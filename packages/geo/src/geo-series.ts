@@ -29,6 +29,9 @@ import {
 import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
+import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
+import { warnIfGeographic } from './ops/geographic-warning.js';
+import { toCrs } from './ops/to-crs.js';
 import { type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 import {
   computeVoronoiRaster,
@@ -294,6 +297,7 @@ export class GeoSeries {
    * Emits a dispatch event saying where it ran. The series is not modified.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
+    warnIfGeographic(this.crs, 'voronoiPolygons');
     const result = await computeVoronoi(this.array, voronoiOptionsOf(options));
     return new GeoSeries(result.geometry, { name: this.name });
   }
@@ -357,6 +361,20 @@ export class GeoSeries {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  /**
+   * The geometries transformed to `crs` (GeoPandas' `to_crs`): EPSG codes proj4 knows (4326,
+   * 4269, 3857, WGS 84 / UTM), PROJJSON, WKT or proj strings; x = longitude/easting as in
+   * GeoPandas. A series without a CRS, or an unknown CRS, is a `CrsError`.
+   */
+  toCrs(crs: Crs): GeoSeries {
+    return new GeoSeries(toCrs(this.array, crs), { name: this.name });
+  }
+
+  /** The WGS 84 / UTM CRS ("EPSG:326zz"/"EPSG:327zz") for the centre of the bounds (GeoPandas' `estimate_utm_crs`). */
+  estimateUtmCrs(): string {
+    return estimateUtmCrs(this.array);
   }
 }
 
