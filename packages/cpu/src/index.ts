@@ -3,6 +3,18 @@ export { clipLinesToRegion } from './clip/clip-lines.js';
 export { type ClipRegion, prepareClipRegion, regionContains } from './clip/clip-region.js';
 export type { EdgeGrid } from './clip/edge-grid.js';
 export type { MultiPolygonBuffers } from './clip/multi-polygon-buffers.js';
+export {
+  BOUNDARY,
+  EXTERIOR,
+  INTERIOR,
+  isPolygonalRow,
+  type Location,
+  locatePointInPolygonal,
+  onSegment,
+  pointDistance,
+  pointPolygonalDistance,
+  pointSegmentDistance,
+} from './predicates/locate-point.js';
 export { bruteForceRaster } from './raster/brute-force-raster.js';
 export { exactRaster } from './raster/exact-raster.js';
 export { facetCoarseLevel, facetJumpFlood, levelOf, paddedSide } from './raster/facet-jfa.js';

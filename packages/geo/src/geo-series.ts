@@ -29,8 +29,10 @@ import {
 import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
+import { checkSameCrs } from './ops/crs-resolve.js';
 import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
 import { warnIfGeographic } from './ops/geographic-warning.js';
+import { binaryPredicate, distanceRows, type Predicate } from './ops/predicates.js';
 import { toCrs } from './ops/to-crs.js';
 import { type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 import {
@@ -375,6 +377,64 @@ export class GeoSeries {
   /** The WGS 84 / UTM CRS ("EPSG:326zz"/"EPSG:327zz") for the centre of the bounds (GeoPandas' `estimate_utm_crs`). */
   estimateUtmCrs(): string {
     return estimateUtmCrs(this.array);
+  }
+
+  /** 1 where the row shares any point with `other`'s row (GeoPandas' `intersects`; positional, a one-row `other` is broadcast; null → 0). */
+  intersects(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'intersects');
+  }
+
+  /** 1 where the row lies in the interior of (boundary contact allowed, interiors meet) `other`'s row (GeoPandas' `within`; positional, a one-row `other` is broadcast; null → 0). */
+  within(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'within');
+  }
+
+  /** 1 where the row has in its interior (the other never reaches the exterior) `other`'s row (GeoPandas' `contains`; positional, a one-row `other` is broadcast; null → 0). */
+  contains(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'contains');
+  }
+
+  /** 1 where the row meets only on boundaries `other`'s row (GeoPandas' `touches`; positional, a one-row `other` is broadcast; null → 0). */
+  touches(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'touches');
+  }
+
+  /** 1 where the row has no point of the other outside it `other`'s row (GeoPandas' `covers`; positional, a one-row `other` is broadcast; null → 0). */
+  covers(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'covers');
+  }
+
+  /** 1 where the row has no point outside the other `other`'s row (GeoPandas' `covered_by`; positional, a one-row `other` is broadcast; null → 0). */
+  coveredBy(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'coveredBy');
+  }
+
+  /** 1 where the row shares no point with `other`'s row (GeoPandas' `disjoint`; positional, a one-row `other` is broadcast; null → 0). */
+  disjoint(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'disjoint');
+  }
+
+  /** 1 where the row overlaps (same dimension, neither covers the other) `other`'s row (GeoPandas' `overlaps`; positional, a one-row `other` is broadcast; null → 0). */
+  overlaps(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'overlaps');
+  }
+
+  /** 1 where the row crosses `other`'s row (GeoPandas' `crosses`; positional, a one-row `other` is broadcast; null → 0). */
+  crosses(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'crosses');
+  }
+
+  private predicate(other: GeoSeries | GeometryArray, name: Predicate): Uint8Array {
+    const b = other instanceof GeoSeries ? other.array : other;
+    checkSameCrs(this.crs, b.crs, name);
+    return binaryPredicate(this.array, b, name);
+  }
+
+  /** Planar distance to `other`'s row (GeoPandas' `distance`; a one-row `other` is broadcast); NaN for null/empty rows. */
+  distance(other: GeoSeries | GeometryArray): Float64Array {
+    const b = other instanceof GeoSeries ? other.array : other;
+    checkSameCrs(this.crs, b.crs, 'distance');
+    return distanceRows(this.array, b);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type Crs, crsLabel, GeoframeError } from '@geoframe/core';
+import { type Crs, crsLabel, GeoframeError, sameCrs } from '@geoframe/core';
 import proj4 from 'proj4';
 
 /** A CRS that cannot be used: unknown code, unparsable definition, or missing where one is needed. */
@@ -96,4 +96,16 @@ function codeDefinition(code: string): string | null {
 
 function describe(crs: Crs): string {
   return typeof crs === 'string' ? JSON.stringify(crs) : (crsLabel(crs) ?? 'PROJJSON');
+}
+
+/**
+ * Two inputs that meet (a join, a predicate, an overlay) must share their CRS: both set and
+ * different is a {@link CrsError} (GeoPandas warns and computes nonsense); one unset is allowed.
+ */
+export function checkSameCrs(a: Crs | null, b: Crs | null, operation: string): void {
+  if (a != null && b != null && !sameCrs(a, b)) {
+    throw new CrsError(
+      `${operation}: the inputs are in different CRS (${crsLabel(a)} and ${crsLabel(b)}); transform one with toCrs first`,
+    );
+  }
 }
