@@ -24,6 +24,14 @@ import {
 } from './geo-series.js';
 import { readGeoJson } from './io/index.js';
 import { warnIfGeographic } from './ops/geographic-warning.js';
+import {
+  type JoinSide,
+  joinTable,
+  type SjoinNearestOptions,
+  type SjoinOptions,
+  sjoinNearestPairs,
+  sjoinPairs,
+} from './ops/sjoin.js';
 import type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { computeVoronoi } from './voronoi/voronoi-polygons.js';
 
@@ -290,6 +298,53 @@ export class GeoDataFrame {
   estimateUtmCrs(): string {
     return this.geometry.estimateUtmCrs();
   }
+
+  /**
+   * Spatial join (GeoPandas' `sjoin`): rows of this frame paired with rows of `right` where
+   * `predicate(left, right)` holds, in GeoPandas' shape — left columns, `index_right` (right row
+   * positions), right columns; `_left`/`_right` suffixes on clashing names. See {@link SjoinOptions}.
+   * Different CRS on the two sides is a `CrsError`.
+   */
+  sjoin(right: GeoDataFrame, options: SjoinOptions = {}): GeoDataFrame {
+    const [l, r] = [joinSide(this), joinSide(right)];
+    const { table, geometryName } = joinTable(l, r, sjoinPairs(l, r, options), options);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /**
+   * Nearest join (GeoPandas' `sjoin_nearest`): each row with the nearest rows of `right` (all ties),
+   * within `maxDistance`, with the distance in `distanceCol` when named. Shape as {@link sjoin}.
+   */
+  sjoinNearest(right: GeoDataFrame, options: SjoinNearestOptions = {}): GeoDataFrame {
+    const [l, r] = [joinSide(this), joinSide(right)];
+    const { table, geometryName } = joinTable(l, r, sjoinNearestPairs(l, r, options), options);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+}
+
+/** A frame as one side of a join (its table, active geometry and that geometry's cached index). */
+function joinSide(frame: GeoDataFrame): JoinSide {
+  const geometry = frame.geometry;
+  return {
+    table: frame.table,
+    geometryName: frame.geometryName,
+    geometry: geometry.array,
+    index: geometry.sindex,
+  };
+}
+
+/** GeoPandas' `gpd.sjoin(left, right, …)`: the same as `left.sjoin(right, …)`. */
+export function sjoin(left: GeoDataFrame, right: GeoDataFrame, options: SjoinOptions = {}): GeoDataFrame {
+  return left.sjoin(right, options);
+}
+
+/** GeoPandas' `gpd.sjoin_nearest(left, right, …)`: the same as `left.sjoinNearest(right, …)`. */
+export function sjoinNearest(
+  left: GeoDataFrame,
+  right: GeoDataFrame,
+  options: SjoinNearestOptions = {},
+): GeoDataFrame {
+  return left.sjoinNearest(right, options);
 }
 
 /** "geometry" if that column is GeoArrow, else the first GeoArrow column, else null. */

@@ -33,6 +33,7 @@ import { checkSameCrs } from './ops/crs-resolve.js';
 import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
 import { warnIfGeographic } from './ops/geographic-warning.js';
 import { binaryPredicate, distanceRows, type Predicate } from './ops/predicates.js';
+import { SpatialIndex } from './ops/sindex.js';
 import { toCrs } from './ops/to-crs.js';
 import { type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 import {
@@ -435,6 +436,18 @@ export class GeoSeries {
     const b = other instanceof GeoSeries ? other.array : other;
     checkSameCrs(this.crs, b.crs, 'distance');
     return distanceRows(this.array, b);
+  }
+
+  private sindexCache?: SpatialIndex;
+
+  /**
+   * The spatial index of the rows (GeoPandas' `sindex`): a flatbush R-tree over the row bounds,
+   * built on first use and cached. `query(geometry, predicate)` and `nearest(geometry)` return
+   * (input row, tree row) pairs.
+   */
+  get sindex(): SpatialIndex {
+    this.sindexCache ??= new SpatialIndex(this.array);
+    return this.sindexCache;
   }
 }
 

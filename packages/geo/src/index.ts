@@ -4,7 +4,7 @@ export {
   onDispatch,
 } from '@geoframe/core';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
-export { GeoDataFrame, type GeoDataFrameOptions } from './geo-data-frame.js';
+export { GeoDataFrame, type GeoDataFrameOptions, sjoin, sjoinNearest } from './geo-data-frame.js';
 export {
   type BoundsColumns,
   GeoSeries,
@@ -21,6 +21,10 @@ export {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+export { CrsError } from './ops/crs-resolve.js';
+export { PREDICATES, type Predicate } from './ops/predicates.js';
+export { type IndexPairs, type NearestOptions, type NearestPairs, SpatialIndex } from './ops/sindex.js';
+export type { JoinPairs, SjoinNearestOptions, SjoinOptions } from './ops/sjoin.js';
 export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 export type {
   RasterCommonOptions,
