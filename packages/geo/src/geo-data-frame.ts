@@ -23,7 +23,12 @@ import {
   voronoiOptionsOf,
 } from './geo-series.js';
 import { readGeoJson } from './io/index.js';
+import { checkSameCrs } from './ops/crs-resolve.js';
+import { type DissolveOptions, dissolveTable } from './ops/dissolve.js';
+import { explode } from './ops/explode.js';
 import { warnIfGeographic } from './ops/geographic-warning.js';
+import { clipRows, type OverlayHow } from './ops/overlay.js';
+import { overlayTable, replaceRows } from './ops/overlay-table.js';
 import {
   type JoinSide,
   joinTable,
@@ -320,6 +325,58 @@ export class GeoDataFrame {
     const { table, geometryName } = joinTable(l, r, sjoinNearestPairs(l, r, options), options);
     return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
   }
+
+  /** Multi-part rows split into one row per part, other columns repeated; null and empty rows dropped (GeoPandas' `explode(index_parts=False)`). */
+  explode(): GeoDataFrame {
+    const { geometry, rows } = explode(this.geometry.array);
+    return GeoDataFrame.fromArrow(replaceRows(this.table, this.geometryName, rows, geometry), {
+      geometry: this.geometryName,
+      validate: false,
+    });
+  }
+
+  /** The rows that meet `mask`, their geometry cut to it (GeoPandas' `clip`, keeping each row's dimension). */
+  clip(mask: GeoSeries | GeoDataFrame): GeoDataFrame {
+    const m = mask instanceof GeoDataFrame ? mask.geometry : mask;
+    checkSameCrs(this.crs, m.crs, 'clip');
+    const { rows, geometry } = clipRows(this.geometry.array, m.array);
+    return GeoDataFrame.fromArrow(replaceRows(this.table, this.geometryName, rows, geometry), {
+      geometry: this.geometryName,
+      validate: false,
+    });
+  }
+
+  /**
+   * Geometries merged per group of `by` (GeoPandas' `dissolve(by, aggfunc).reset_index()`): one
+   * row per distinct value, sorted; see {@link DissolveOptions}.
+   */
+  dissolve(options: DissolveOptions = {}): GeoDataFrame {
+    const table = dissolveTable(this.table, this.geometryName, this.geometry.array, options);
+    return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
+  }
+
+  /**
+   * GeoPandas' `overlay(self, other, how)`: 'intersection' (default), 'union', 'identity',
+   * 'symmetric_difference' or 'difference' of the two frames' geometries, with both sides' columns.
+   */
+  overlay(other: GeoDataFrame, options: { how?: OverlayHow } = {}): GeoDataFrame {
+    const table = overlayTable(joinSide(this), joinSide(other), options.how ?? 'intersection');
+    return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
+  }
+}
+
+/** GeoPandas' `gpd.overlay(df1, df2, how)`: the same as `df1.overlay(df2, {how})`. */
+export function overlay(
+  df1: GeoDataFrame,
+  df2: GeoDataFrame,
+  options: { how?: OverlayHow } = {},
+): GeoDataFrame {
+  return df1.overlay(df2, options);
+}
+
+/** GeoPandas' `gpd.clip(gdf, mask)`: the same as `gdf.clip(mask)`. */
+export function clip(gdf: GeoDataFrame, mask: GeoSeries | GeoDataFrame): GeoDataFrame {
+  return gdf.clip(mask);
 }
 
 /** A frame as one side of a join (its table, active geometry and that geometry's cached index). */

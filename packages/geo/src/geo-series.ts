@@ -29,9 +29,12 @@ import {
 import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
+import { type BufferOptions, buffer, convexHull, envelope, isValid, simplify } from './ops/constructive.js';
 import { checkSameCrs } from './ops/crs-resolve.js';
 import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
+import { explode } from './ops/explode.js';
 import { warnIfGeographic } from './ops/geographic-warning.js';
+import { clipRows, rowwiseSetOperation, type SetOperation, unionAll } from './ops/overlay.js';
 import { binaryPredicate, distanceRows, type Predicate } from './ops/predicates.js';
 import { SpatialIndex } from './ops/sindex.js';
 import { toCrs } from './ops/to-crs.js';
@@ -448,6 +451,81 @@ export class GeoSeries {
   get sindex(): SpatialIndex {
     this.sindexCache ??= new SpatialIndex(this.array);
     return this.sindexCache;
+  }
+
+  /** Each row grown by `distance` (GeoPandas' `buffer`; 16 segments per quarter circle by default). Runs on jsts, one object per row. */
+  buffer(distance: number, options: BufferOptions = {}): GeoSeries {
+    return new GeoSeries(buffer(this.array, distance, options), { name: this.name });
+  }
+
+  /** Each row simplified within `tolerance` (GeoPandas' `simplify`; topology preserved unless `preserveTopology: false`). */
+  simplify(tolerance: number, options: { preserveTopology?: boolean } = {}): GeoSeries {
+    return new GeoSeries(simplify(this.array, tolerance, options.preserveTopology ?? true), {
+      name: this.name,
+    });
+  }
+
+  /** The convex hull of each row (GeoPandas' `convex_hull`). */
+  convexHull(): GeoSeries {
+    return new GeoSeries(convexHull(this.array), { name: this.name });
+  }
+
+  /** The bounding rectangle of each row (GeoPandas' `envelope`). */
+  envelope(): GeoSeries {
+    return new GeoSeries(envelope(this.array), { name: this.name });
+  }
+
+  /** 1 where the row is a valid geometry (GeoPandas' `is_valid`; 0 for null rows). */
+  get isValid(): Uint8Array {
+    return isValid(this.array);
+  }
+
+  /** The union of all rows as a one-row series (GeoPandas' `union_all()`; nulls skipped). */
+  unionAll(): GeoSeries {
+    return new GeoSeries(unionAll(this.array), { name: this.name });
+  }
+
+  /** The same as {@link unionAll} (GeoPandas' deprecated `unary_union`). */
+  unaryUnion(): GeoSeries {
+    return this.unionAll();
+  }
+
+  /** Row-wise intersection with `other` (GeoPandas' `intersection`; a one-row `other` is broadcast). */
+  intersection(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('intersection', other);
+  }
+
+  /** Row-wise difference (GeoPandas' `difference`). */
+  difference(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('difference', other);
+  }
+
+  /** Row-wise union (GeoPandas' `union`). */
+  union(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('union', other);
+  }
+
+  /** Row-wise symmetric difference (GeoPandas' `symmetric_difference`). */
+  symmetricDifference(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('symmetricDifference', other);
+  }
+
+  private setOperation(op: SetOperation, other: GeoSeries | GeometryArray): GeoSeries {
+    const b = other instanceof GeoSeries ? other.array : other;
+    checkSameCrs(this.crs, b.crs, op);
+    return new GeoSeries(rowwiseSetOperation(op, this.array, b), { name: this.name });
+  }
+
+  /** Multi-part rows split into one row per part; null and empty rows dropped (GeoPandas' `explode(index_parts=False)`). */
+  explode(): GeoSeries {
+    return new GeoSeries(explode(this.array).geometry, { name: this.name });
+  }
+
+  /** The rows that meet `mask`, cut to it (GeoPandas' `clip`, keeping each row's dimension). */
+  clip(mask: GeoSeries | GeometryArray): GeoSeries {
+    const m = mask instanceof GeoSeries ? mask.array : mask;
+    checkSameCrs(this.crs, m.crs, 'clip');
+    return new GeoSeries(clipRows(this.array, m).geometry, { name: this.name });
   }
 }
 

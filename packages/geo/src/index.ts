@@ -4,7 +4,14 @@ export {
   onDispatch,
 } from '@geoframe/core';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
-export { GeoDataFrame, type GeoDataFrameOptions, sjoin, sjoinNearest } from './geo-data-frame.js';
+export {
+  clip,
+  GeoDataFrame,
+  type GeoDataFrameOptions,
+  overlay,
+  sjoin,
+  sjoinNearest,
+} from './geo-data-frame.js';
 export {
   type BoundsColumns,
   GeoSeries,
@@ -21,7 +28,10 @@ export {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+export type { BufferOptions } from './ops/constructive.js';
 export { CrsError } from './ops/crs-resolve.js';
+export type { AggFunc, DissolveOptions } from './ops/dissolve.js';
+export type { OverlayHow } from './ops/overlay.js';
 export { PREDICATES, type Predicate } from './ops/predicates.js';
 export { type IndexPairs, type NearestOptions, type NearestPairs, SpatialIndex } from './ops/sindex.js';
 export type { JoinPairs, SjoinNearestOptions, SjoinOptions } from './ops/sjoin.js';

@@ -109,11 +109,12 @@ export function appendJsts(builder: GeometryBuilder, g: JstsGeometry | null, row
     builder.appendNull();
     return;
   }
-  const type = typeOfJsts(g, row);
   if (g.isEmpty()) {
-    builder.appendEmpty(type);
+    // GEOS and JTS answer some empties as GEOMETRYCOLLECTION EMPTY; a column holds no collections
+    builder.appendEmpty(TYPES[g.getGeometryType()] ?? fallbackEmpty(builder));
     return;
   }
+  const type = typeOfJsts(g, row);
   builder.beginGeometry(type);
   const pushRing = (line: JstsGeometry) => {
     builder.beginRing();
@@ -132,12 +133,16 @@ export function appendJsts(builder: GeometryBuilder, g: JstsGeometry | null, row
   builder.endGeometry();
 }
 
+function fallbackEmpty(builder: GeometryBuilder): GeometryType {
+  return builder.type === 'mixed' ? GeometryType.Polygon : builder.type;
+}
+
 /** A column from jsts geometries (one per row, null for null rows), mixed unless all rows share a type. */
 export function fromJsts(geoms: (JstsGeometry | null)[], crs: GeometryArray['crs']): GeometryArray {
   let common: GeometryType | 'mixed' | null = null;
   for (let i = 0; i < geoms.length; i++) {
     const g = geoms[i];
-    if (g === null) continue;
+    if (g === null || (g.isEmpty() && TYPES[g.getGeometryType()] === undefined)) continue;
     const type = typeOfJsts(g, i);
     common = common === null || common === type ? type : 'mixed';
   }
