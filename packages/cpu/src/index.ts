@@ -4,6 +4,18 @@ export { type ClipRegion, prepareClipRegion, regionContains } from './clip/clip-
 export type { EdgeGrid } from './clip/edge-grid.js';
 export type { MultiPolygonBuffers } from './clip/multi-polygon-buffers.js';
 export { type CostAllocationCpuOptions, costAllocationCpu } from './cost/cost-allocation-cpu.js';
+export {
+  BOUNDARY,
+  EXTERIOR,
+  INTERIOR,
+  isPolygonalRow,
+  type Location,
+  locatePointInPolygonal,
+  onSegment,
+  pointDistance,
+  pointPolygonalDistance,
+  pointSegmentDistance,
+} from './predicates/locate-point.js';
 export { bruteForceRaster } from './raster/brute-force-raster.js';
 export { exactRaster } from './raster/exact-raster.js';
 export { facetCoarseLevel, facetJumpFlood, levelOf, paddedSide } from './raster/facet-jfa.js';

@@ -24,6 +24,20 @@ import {
 } from './geo-series.js';
 import { readGeoJson } from './io/index.js';
 import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
+import { checkSameCrs } from './ops/crs-resolve.js';
+import { type DissolveOptions, dissolveTable } from './ops/dissolve.js';
+import { explode } from './ops/explode.js';
+import { warnIfGeographic } from './ops/geographic-warning.js';
+import { clipRows, type OverlayHow } from './ops/overlay.js';
+import { overlayTable, replaceRows } from './ops/overlay-table.js';
+import {
+  type JoinSide,
+  joinTable,
+  type SjoinNearestOptions,
+  type SjoinOptions,
+  sjoinNearestPairs,
+  sjoinPairs,
+} from './ops/sjoin.js';
 import type { CostAllocationRaster } from './raster/cost-allocation-raster.js';
 import type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { computeVoronoi } from './voronoi/voronoi-polygons.js';
@@ -194,6 +208,7 @@ export class GeoDataFrame {
    * attributes). With `onlyEdges`, a one-row frame holding only the edges.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoDataFrame> {
+    warnIfGeographic(this.crs, 'voronoiPolygons');
     const result = await computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
     const cells = new GeoSeries(result.geometry, { name: this.geometryName });
     if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);
@@ -290,6 +305,115 @@ export class GeoDataFrame {
     const array: GeometryArray = geometryArrayFromArrow(this.table.getChild(name)!, { field });
     return new GeoSeries(array, { name });
   }
+
+  /** The frame with its active geometry transformed to `crs` (GeoPandas' `to_crs`; see GeoSeries.toCrs). */
+  toCrs(crs: Crs): GeoDataFrame {
+    return this.withGeometry(this.geometry.toCrs(crs));
+  }
+
+  /** The WGS 84 / UTM CRS for the centre of the active geometry's bounds (GeoPandas' `estimate_utm_crs`). */
+  estimateUtmCrs(): string {
+    return this.geometry.estimateUtmCrs();
+  }
+
+  /**
+   * Spatial join (GeoPandas' `sjoin`): rows of this frame paired with rows of `right` where
+   * `predicate(left, right)` holds, in GeoPandas' shape — left columns, `index_right` (right row
+   * positions), right columns; `_left`/`_right` suffixes on clashing names. See {@link SjoinOptions}.
+   * Different CRS on the two sides is a `CrsError`.
+   */
+  sjoin(right: GeoDataFrame, options: SjoinOptions = {}): GeoDataFrame {
+    const [l, r] = [joinSide(this), joinSide(right)];
+    const { table, geometryName } = joinTable(l, r, sjoinPairs(l, r, options), options);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /**
+   * Nearest join (GeoPandas' `sjoin_nearest`): each row with the nearest rows of `right` (all ties),
+   * within `maxDistance`, with the distance in `distanceCol` when named. Shape as {@link sjoin}.
+   */
+  sjoinNearest(right: GeoDataFrame, options: SjoinNearestOptions = {}): GeoDataFrame {
+    const [l, r] = [joinSide(this), joinSide(right)];
+    const { table, geometryName } = joinTable(l, r, sjoinNearestPairs(l, r, options), options);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /** Multi-part rows split into one row per part, other columns repeated; null and empty rows dropped (GeoPandas' `explode(index_parts=False)`). */
+  explode(): GeoDataFrame {
+    const { geometry, rows } = explode(this.geometry.array);
+    return GeoDataFrame.fromArrow(replaceRows(this.table, this.geometryName, rows, geometry), {
+      geometry: this.geometryName,
+      validate: false,
+    });
+  }
+
+  /** The rows that meet `mask`, their geometry cut to it (GeoPandas' `clip`, keeping each row's dimension). */
+  clip(mask: GeoSeries | GeoDataFrame): GeoDataFrame {
+    const m = mask instanceof GeoDataFrame ? mask.geometry : mask;
+    checkSameCrs(this.crs, m.crs, 'clip');
+    const { rows, geometry } = clipRows(this.geometry.array, m.array);
+    return GeoDataFrame.fromArrow(replaceRows(this.table, this.geometryName, rows, geometry), {
+      geometry: this.geometryName,
+      validate: false,
+    });
+  }
+
+  /**
+   * Geometries merged per group of `by` (GeoPandas' `dissolve(by, aggfunc).reset_index()`): one
+   * row per distinct value, sorted; see {@link DissolveOptions}.
+   */
+  dissolve(options: DissolveOptions = {}): GeoDataFrame {
+    const table = dissolveTable(this.table, this.geometryName, this.geometry.array, options);
+    return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
+  }
+
+  /**
+   * GeoPandas' `overlay(self, other, how)`: 'intersection' (default), 'union', 'identity',
+   * 'symmetric_difference' or 'difference' of the two frames' geometries, with both sides' columns.
+   */
+  overlay(other: GeoDataFrame, options: { how?: OverlayHow } = {}): GeoDataFrame {
+    const table = overlayTable(joinSide(this), joinSide(other), options.how ?? 'intersection');
+    return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
+  }
+}
+
+/** GeoPandas' `gpd.overlay(df1, df2, how)`: the same as `df1.overlay(df2, {how})`. */
+export function overlay(
+  df1: GeoDataFrame,
+  df2: GeoDataFrame,
+  options: { how?: OverlayHow } = {},
+): GeoDataFrame {
+  return df1.overlay(df2, options);
+}
+
+/** GeoPandas' `gpd.clip(gdf, mask)`: the same as `gdf.clip(mask)`. */
+export function clip(gdf: GeoDataFrame, mask: GeoSeries | GeoDataFrame): GeoDataFrame {
+  return gdf.clip(mask);
+}
+
+/** A frame as one side of a join (its table, active geometry and that geometry's cached index). */
+function joinSide(frame: GeoDataFrame): JoinSide {
+  const geometry = frame.geometry;
+  return {
+    table: frame.table,
+    geometryName: frame.geometryName,
+    geometry: geometry.array,
+    index: geometry.sindex,
+  };
+}
+
+/** GeoPandas' `gpd.sjoin(left, right, …)`: the same as `left.sjoin(right, …)`. */
+export function sjoin(left: GeoDataFrame, right: GeoDataFrame, options: SjoinOptions = {}): GeoDataFrame {
+  return left.sjoin(right, options);
+}
+
+/** GeoPandas' `gpd.sjoin_nearest(left, right, …)`: the same as `left.sjoinNearest(right, …)`. */
+export function sjoinNearest(
+  left: GeoDataFrame,
+  right: GeoDataFrame,
+  options: SjoinNearestOptions = {},
+): GeoDataFrame {
+  return left.sjoinNearest(right, options);
 }
 
 /** "geometry" if that column is GeoArrow, else the first GeoArrow column, else null. */

@@ -29,7 +29,16 @@ import {
 import { formatSeries } from './display/format-series.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
+import { type BufferOptions, buffer, convexHull, envelope, isValid, simplify } from './ops/constructive.js';
 import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
+import { checkSameCrs } from './ops/crs-resolve.js';
+import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
+import { explode } from './ops/explode.js';
+import { warnIfGeographic } from './ops/geographic-warning.js';
+import { clipRows, rowwiseSetOperation, type SetOperation, unionAll } from './ops/overlay.js';
+import { binaryPredicate, distanceRows, type Predicate } from './ops/predicates.js';
+import { SpatialIndex } from './ops/sindex.js';
+import { toCrs } from './ops/to-crs.js';
 import { type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 import {
   computeVoronoiRaster,
@@ -299,6 +308,7 @@ export class GeoSeries {
    * Emits a dispatch event saying where it ran. The series is not modified.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
+    warnIfGeographic(this.crs, 'voronoiPolygons');
     const result = await computeVoronoi(this.array, voronoiOptionsOf(options));
     return new GeoSeries(result.geometry, { name: this.name });
   }
@@ -375,6 +385,165 @@ export class GeoSeries {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  /**
+   * The geometries transformed to `crs` (GeoPandas' `to_crs`): EPSG codes proj4 knows (4326,
+   * 4269, 3857, WGS 84 / UTM), PROJJSON, WKT or proj strings; x = longitude/easting as in
+   * GeoPandas. A series without a CRS, or an unknown CRS, is a `CrsError`.
+   */
+  toCrs(crs: Crs): GeoSeries {
+    return new GeoSeries(toCrs(this.array, crs), { name: this.name });
+  }
+
+  /** The WGS 84 / UTM CRS ("EPSG:326zz"/"EPSG:327zz") for the centre of the bounds (GeoPandas' `estimate_utm_crs`). */
+  estimateUtmCrs(): string {
+    return estimateUtmCrs(this.array);
+  }
+
+  /** 1 where the row shares any point with `other`'s row (GeoPandas' `intersects`; positional, a one-row `other` is broadcast; null → 0). */
+  intersects(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'intersects');
+  }
+
+  /** 1 where the row lies in the interior of (boundary contact allowed, interiors meet) `other`'s row (GeoPandas' `within`; positional, a one-row `other` is broadcast; null → 0). */
+  within(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'within');
+  }
+
+  /** 1 where the row has in its interior (the other never reaches the exterior) `other`'s row (GeoPandas' `contains`; positional, a one-row `other` is broadcast; null → 0). */
+  contains(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'contains');
+  }
+
+  /** 1 where the row meets only on boundaries `other`'s row (GeoPandas' `touches`; positional, a one-row `other` is broadcast; null → 0). */
+  touches(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'touches');
+  }
+
+  /** 1 where the row has no point of the other outside it `other`'s row (GeoPandas' `covers`; positional, a one-row `other` is broadcast; null → 0). */
+  covers(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'covers');
+  }
+
+  /** 1 where the row has no point outside the other `other`'s row (GeoPandas' `covered_by`; positional, a one-row `other` is broadcast; null → 0). */
+  coveredBy(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'coveredBy');
+  }
+
+  /** 1 where the row shares no point with `other`'s row (GeoPandas' `disjoint`; positional, a one-row `other` is broadcast; null → 0). */
+  disjoint(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'disjoint');
+  }
+
+  /** 1 where the row overlaps (same dimension, neither covers the other) `other`'s row (GeoPandas' `overlaps`; positional, a one-row `other` is broadcast; null → 0). */
+  overlaps(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'overlaps');
+  }
+
+  /** 1 where the row crosses `other`'s row (GeoPandas' `crosses`; positional, a one-row `other` is broadcast; null → 0). */
+  crosses(other: GeoSeries | GeometryArray): Uint8Array {
+    return this.predicate(other, 'crosses');
+  }
+
+  private predicate(other: GeoSeries | GeometryArray, name: Predicate): Uint8Array {
+    const b = other instanceof GeoSeries ? other.array : other;
+    checkSameCrs(this.crs, b.crs, name);
+    return binaryPredicate(this.array, b, name);
+  }
+
+  /** Planar distance to `other`'s row (GeoPandas' `distance`; a one-row `other` is broadcast); NaN for null/empty rows. */
+  distance(other: GeoSeries | GeometryArray): Float64Array {
+    const b = other instanceof GeoSeries ? other.array : other;
+    checkSameCrs(this.crs, b.crs, 'distance');
+    return distanceRows(this.array, b);
+  }
+
+  private sindexCache?: SpatialIndex;
+
+  /**
+   * The spatial index of the rows (GeoPandas' `sindex`): a flatbush R-tree over the row bounds,
+   * built on first use and cached. `query(geometry, predicate)` and `nearest(geometry)` return
+   * (input row, tree row) pairs.
+   */
+  get sindex(): SpatialIndex {
+    this.sindexCache ??= new SpatialIndex(this.array);
+    return this.sindexCache;
+  }
+
+  /** Each row grown by `distance` (GeoPandas' `buffer`; 16 segments per quarter circle by default). Runs on jsts, one object per row. */
+  buffer(distance: number, options: BufferOptions = {}): GeoSeries {
+    return new GeoSeries(buffer(this.array, distance, options), { name: this.name });
+  }
+
+  /** Each row simplified within `tolerance` (GeoPandas' `simplify`; topology preserved unless `preserveTopology: false`). */
+  simplify(tolerance: number, options: { preserveTopology?: boolean } = {}): GeoSeries {
+    return new GeoSeries(simplify(this.array, tolerance, options.preserveTopology ?? true), {
+      name: this.name,
+    });
+  }
+
+  /** The convex hull of each row (GeoPandas' `convex_hull`). */
+  convexHull(): GeoSeries {
+    return new GeoSeries(convexHull(this.array), { name: this.name });
+  }
+
+  /** The bounding rectangle of each row (GeoPandas' `envelope`). */
+  envelope(): GeoSeries {
+    return new GeoSeries(envelope(this.array), { name: this.name });
+  }
+
+  /** 1 where the row is a valid geometry (GeoPandas' `is_valid`; 0 for null rows). */
+  get isValid(): Uint8Array {
+    return isValid(this.array);
+  }
+
+  /** The union of all rows as a one-row series (GeoPandas' `union_all()`; nulls skipped). */
+  unionAll(): GeoSeries {
+    return new GeoSeries(unionAll(this.array), { name: this.name });
+  }
+
+  /** The same as {@link unionAll} (GeoPandas' deprecated `unary_union`). */
+  unaryUnion(): GeoSeries {
+    return this.unionAll();
+  }
+
+  /** Row-wise intersection with `other` (GeoPandas' `intersection`; a one-row `other` is broadcast). */
+  intersection(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('intersection', other);
+  }
+
+  /** Row-wise difference (GeoPandas' `difference`). */
+  difference(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('difference', other);
+  }
+
+  /** Row-wise union (GeoPandas' `union`). */
+  union(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('union', other);
+  }
+
+  /** Row-wise symmetric difference (GeoPandas' `symmetric_difference`). */
+  symmetricDifference(other: GeoSeries | GeometryArray): GeoSeries {
+    return this.setOperation('symmetricDifference', other);
+  }
+
+  private setOperation(op: SetOperation, other: GeoSeries | GeometryArray): GeoSeries {
+    const b = other instanceof GeoSeries ? other.array : other;
+    checkSameCrs(this.crs, b.crs, op);
+    return new GeoSeries(rowwiseSetOperation(op, this.array, b), { name: this.name });
+  }
+
+  /** Multi-part rows split into one row per part; null and empty rows dropped (GeoPandas' `explode(index_parts=False)`). */
+  explode(): GeoSeries {
+    return new GeoSeries(explode(this.array).geometry, { name: this.name });
+  }
+
+  /** The rows that meet `mask`, cut to it (GeoPandas' `clip`, keeping each row's dimension). */
+  clip(mask: GeoSeries | GeometryArray): GeoSeries {
+    const m = mask instanceof GeoSeries ? mask.array : mask;
+    checkSameCrs(this.crs, m.crs, 'clip');
+    return new GeoSeries(clipRows(this.array, m).geometry, { name: this.name });
   }
 }
 

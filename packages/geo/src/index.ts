@@ -7,7 +7,14 @@ export {
 } from '@geoframe/core';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
-export { GeoDataFrame, type GeoDataFrameOptions } from './geo-data-frame.js';
+export {
+  clip,
+  GeoDataFrame,
+  type GeoDataFrameOptions,
+  overlay,
+  sjoin,
+  sjoinNearest,
+} from './geo-data-frame.js';
 export {
   type BoundsColumns,
   GeoSeries,
@@ -24,8 +31,15 @@ export {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+export type { BufferOptions } from './ops/constructive.js';
 export type { CostAllocationOptions } from './ops/cost-allocation.js';
 export type { CostRaster, CostRaster2D, CostRaster3D } from './ops/cost-sources.js';
+export { CrsError } from './ops/crs-resolve.js';
+export type { AggFunc, DissolveOptions } from './ops/dissolve.js';
+export type { OverlayHow } from './ops/overlay.js';
+export { PREDICATES, type Predicate } from './ops/predicates.js';
+export { type IndexPairs, type NearestOptions, type NearestPairs, SpatialIndex } from './ops/sindex.js';
+export type { JoinPairs, SjoinNearestOptions, SjoinOptions } from './ops/sjoin.js';
 export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 export type {
   RasterCommonOptions,

@@ -5,18 +5,13 @@ import {
   type CostMetric,
   checkCostGridProblem,
   type DeviceOption,
-  type ExecutionPath,
-  explainDispatch,
+  type DispatchEvent,
   type GeometryArray,
-  planDispatch,
-  runDispatched,
 } from '@geoframe/core';
-import { costAllocationCpu } from '@geoframe/cpu';
-import { getGpuContext } from '@geoframe/gpu';
 import type { GeoSeries } from '../geo-series.js';
 import { CostAllocationRaster } from '../raster/cost-allocation-raster.js';
-import { costAllocationGpu } from './cost-allocation-gpu.js';
 import { type CostFrame, type CostRaster, type CostSources, costFrame, costSources } from './cost-sources.js';
+import { costAllocationEngines, dispatchOperation } from './engines.js';
 
 /** Options of `costAllocation` on a point GeoSeries or GeoDataFrame. */
 export interface CostAllocationOptions {
@@ -34,6 +29,8 @@ export interface CostAllocationOptions {
   device?: DeviceOption;
   /** Progress of a CPU run: the fraction of open cells settled, now and then. */
   onProgress?: (fraction: number) => void;
+  /** Hears this call's dispatch events only (the decision, then a fallback if one happens). */
+  onDispatch?: (event: DispatchEvent) => void;
 }
 
 /** What {@link prepareCostAllocation} checked and derived. */
@@ -70,12 +67,6 @@ export function prepareCostAllocation(
   return { problem, frame, sources };
 }
 
-/** Where `costAllocation` would run (kernel 'costAllocation', size = cells), without running it. */
-export function explainCostAllocation(array: GeometryArray, options: CostAllocationOptions) {
-  const { problem } = prepareCostAllocation(array, options);
-  return explainDispatch('costAllocation', problem.values.length, { device: options?.device });
-}
-
 /**
  * Cost allocation of a point column over a cost raster: validates (see
  * {@link prepareCostAllocation}), plans with the dispatcher (kernel 'costAllocation', size =
@@ -91,15 +82,14 @@ export async function computeCostAllocation<Cells = GeoSeries>(
   const { problem, frame, sources } = prepareCostAllocation(array, options);
   const device = options.device ?? 'auto';
   const backlink = options.backlink === true;
-  const decision = planDispatch('costAllocation', problem.values.length, { device });
-  let path: ExecutionPath = decision.path;
-  const result = await runDispatched(decision, device, {
-    gpu: async () => costAllocationGpu(await getGpuContext(), problem, { backlink }),
-    cpu: () => {
-      path = 'cpu';
-      return costAllocationCpu(problem, { backlink, onProgress: options.onProgress });
-    },
-  });
+  const { value: result, decision } = await dispatchOperation(
+    'costAllocation',
+    problem.values.length,
+    device,
+    costAllocationEngines(problem, { backlink, onProgress: options.onProgress }),
+    options.onDispatch,
+  );
+  const path = decision.path;
   // source ids → input rows, in place (the array is this call's own)
   const labels = result.labels;
   for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = sources.rows[labels[p]];

@@ -1,5 +1,7 @@
 import {
   type Box,
+  type CostAllocation,
+  type CostGridProblem,
   type DeviceOption,
   type DispatchEvent,
   type Dispatched,
@@ -12,6 +14,7 @@ import {
 } from '@geoframe/core';
 import {
   availableThreads,
+  costAllocationCpu,
   delaunay,
   type LineBuffers,
   type PolygonBuffers,
@@ -29,6 +32,7 @@ import {
 import {
   type CpuStages,
   type CpuTriangulation,
+  costAllocationGpu,
   delaunayGpu,
   type GpuContext,
   getGpuContext,
@@ -196,5 +200,16 @@ export function rasterEngines(
       return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
     },
     cpu: () => voronoiRasterCpu(sites, dims, grid, run),
+  };
+}
+
+/** Cost allocation on a grid: the GPU's tiled relaxation, or the CPU's multi-source Dijkstra. */
+export function costAllocationEngines(
+  problem: CostGridProblem,
+  run: { backlink: boolean; onProgress?: (fraction: number) => void },
+): EnginePair<CostAllocation> {
+  return {
+    gpu: (ctx) => costAllocationGpu(ctx, problem, { backlink: run.backlink }),
+    cpu: () => costAllocationCpu(problem, { backlink: run.backlink, onProgress: run.onProgress }),
   };
 }
