@@ -1,6 +1,6 @@
 import { type DispatchEvent, neighbourSteps, onDispatch } from '@geoframe/core';
 import { costAllocationCpu } from '@geoframe/cpu';
-import { type CostRaster2D, GeoDataFrame, GeoSeries } from '@geoframe/geo';
+import { type CostRaster2D, GeoDataFrame, GeoSeries, probeGpu } from '@geoframe/geo';
 import { mulberry32 } from '@geoframe/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -235,7 +235,8 @@ describe('dispatch and explain', () => {
     );
   });
 
-  it("'auto' above the crossover runs the GPU path or falls back to the CPU, with the same answer", async () => {
+  it("'auto' above the crossover runs the GPU path (never a software adapter) or falls back to the CPU, with the same answer", async () => {
+    const adapter = await probeGpu();
     const r = raster(20, 10, 17);
     const { series } = points(r, 3, 18);
     const cpu = await series.costAllocation({ cost: r, device: 'cpu' });
@@ -244,8 +245,11 @@ describe('dispatch and explain', () => {
       const before = events.length;
       const auto = await series.costAllocation({ cost: r });
       const mine = events.slice(before);
-      expect(mine[0]).toMatchObject({ kernel: 'costAllocation', path: 'gpu' });
-      if (auto.path === 'cpu') expect(mine.at(-1)).toMatchObject({ type: 'fallback', path: 'cpu' });
+      // a CPU emulating a GPU (lavapipe, SwiftShader) is never auto's choice, whatever the crossover
+      const expected = adapter === null || adapter.class === 'software' ? 'cpu' : 'gpu';
+      expect(mine[0]).toMatchObject({ kernel: 'costAllocation', path: expected });
+      if (expected === 'gpu' && auto.path === 'cpu')
+        expect(mine.at(-1)).toMatchObject({ type: 'fallback', path: 'cpu' });
       expect(auto.labels).toEqual(cpu.labels);
     } finally {
       delete process.env.GEOFRAME_CROSSOVER_COSTALLOCATION;

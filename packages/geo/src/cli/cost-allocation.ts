@@ -85,8 +85,8 @@ Options:
     const started = performance.now();
     const frame = await readFile(sourcesPath);
     const cost = await readRaster(costPath);
-    const { value: result, events } = await withDispatchLog(() =>
-      frame.costAllocation({ cost, ...options }).catch((error: unknown) => {
+    const { value: result, events } = await withDispatchLog((onDispatch) =>
+      frame.costAllocation({ cost, ...options, onDispatch }).catch((error: unknown) => {
         throw error instanceof InvalidGeometryError
           ? inFile(error, sourcesPath)
           : error instanceof CostGridError
