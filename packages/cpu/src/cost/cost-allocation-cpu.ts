@@ -16,11 +16,11 @@ export interface CostAllocationCpuOptions {
   /** Called now and then with the fraction (0..1] of open cells settled so far. */
   onProgress?: (fraction: number) => void;
   /**
-   * The priority queue: 'indexed' (default; one entry per cell, decrease-key in place, memory
-   * fixed at 8 bytes a cell) or 'lazy' (keys stored in the heap, stale entries skipped, memory
-   * grows with the pushes). Same results; bench/cost-cpu.mjs compares them.
+   * The priority queue: 'lazy' (default; keys stored in the heap, a lowered key pushed again and
+   * stale entries skipped; holds about the front, 16 bytes an entry) or 'indexed' (one entry per
+   * cell, decrease-key in place; 8 bytes a cell). Same results; bench/cost-cpu.mjs compares them.
    */
-  heap?: 'indexed' | 'lazy';
+  heap?: 'lazy' | 'indexed';
 }
 
 const NO_STEP = 255;
@@ -36,7 +36,7 @@ function unitCosts(problem: CostGridProblem): Float32Array | Float64Array {
 
 /**
  * Cost allocation on the CPU: multi-source Dijkstra over the grid graph of `problem` (see
- * `CostGridProblem`), with an indexed binary heap on typed arrays and f64 accumulation.
+ * `CostGridProblem`), with a binary heap on typed arrays and f64 accumulation.
  *
  * A step from cell a to its neighbour b costs `len · (u[a] + u[b]) / 2` in f64, with `u` the value
  * ('cost') or its inverse ('compliance') and `len` the step's `stepLength`. Keys are compared
@@ -76,8 +76,8 @@ export function costAllocationCpu(
     onProgress: options.onProgress,
   };
   for (let i = 0; i < n; i++) if (!Number.isNaN(values[i])) state.open++;
-  if (options.heap === 'lazy') searchLazy(state, sources);
-  else searchIndexed(state, sources);
+  if (options.heap === 'indexed') searchIndexed(state, sources);
+  else searchLazy(state, sources);
   if (options.onProgress) options.onProgress(1);
   return { labels: label, cost: toFloat32(cost, dims), ...(backlink ? { backlink } : {}) };
 }
