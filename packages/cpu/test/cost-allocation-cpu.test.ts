@@ -1,4 +1,5 @@
 import { type CostConnectivity, type CostMetric, neighbourSteps } from '@geoframe/core';
+import { mulberry32 } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { costAllocationCpu } from '../src/index.js';
 import {
@@ -65,6 +66,35 @@ describe('costAllocationCpu equals a Bellman-Ford reference in f64', () => {
           if (result.labels[i] >= 0) expect(result.cost[i]).toBeLessThanOrEqual(Math.fround(maxCost));
         }
       }
+    }
+  });
+
+  it('extreme magnitudes: tiny and huge values and spacings, one-cell and one-row grids', () => {
+    const rand = mulberry32(77);
+    for (const [scale, spacing] of [
+      [1e-30, [1e-6, 3e-6]],
+      [1e25, [1e6, 2e6]],
+      [1, [1e-9, 1e9]],
+    ] as [number, number[]][]) {
+      const dims = [17, 11];
+      const values = Float32Array.from({ length: 17 * 11 }, () => scale * (0.5 + rand()));
+      for (const connectivity of [4, 8, 16] as const) {
+        const problem = makeProblem(values, dims, sourceCells(values, 6, 78), connectivity, 'cost', {
+          spacing,
+        });
+        expectMatchesReference(problem, costAllocationCpu(problem));
+      }
+    }
+    for (const dims of [
+      [1, 1],
+      [1, 9],
+      [13, 1],
+      [1, 1, 7],
+    ]) {
+      const values = costRaster('random', dims, 79);
+      const connectivity = dims.length === 3 ? 26 : 16;
+      const problem = makeProblem(values, dims, sourceCells(values, 2, 80), connectivity);
+      expectMatchesReference(problem, costAllocationCpu(problem));
     }
   });
 

@@ -63,6 +63,22 @@ describe('GeoSeries.costAllocation', () => {
     expect(events.at(-1)).toMatchObject({ kernel: 'costAllocation', rows: 37 * 23, path: 'cpu' });
   });
 
+  it('bounds far from the origin: sources land in their cells, costs as the engine', async () => {
+    const r = raster(25, 19, 31, 0.25, 0.5, 5e6, 1e7);
+    const { series, cells } = points(r, 6, 32);
+    const result = await series.costAllocation({ cost: r, device: 'cpu' });
+    const engine = costAllocationCpu({
+      values: r.values,
+      dims: [25, 19],
+      spacing: [0.25, 0.5],
+      sources: Int32Array.from(cells),
+      connectivity: 8,
+      metric: 'cost',
+    });
+    expect(result.cost).toEqual(engine.cost);
+    expect([...result.labels]).toEqual([...engine.labels].map((l) => (l < 0 ? -1 : result.sourceRows[l])));
+  });
+
   it('3D: points with z, 26-connected by default, compliance', async () => {
     const dims: [number, number, number] = [9, 8, 7];
     const rand = mulberry32(5);
