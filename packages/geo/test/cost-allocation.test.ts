@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { type DispatchEvent, neighbourSteps, onDispatch } from '@geoframe/core';
 import { costAllocationCpu } from '@geoframe/cpu';
 import { type CostRaster2D, GeoDataFrame, GeoSeries } from '@geoframe/geo';
@@ -221,13 +222,49 @@ describe('CostAllocationRaster', () => {
     expect(() => result.leastCostPath([-5, 3])).toThrow(/outside the raster bounds/);
   });
 
-  it('toPNG: a PNG of the raster size', async () => {
+  it('toPNG: barriers grey, unreached white, sources dark, shading darker with cost', async () => {
     const r = raster(33, 21, 13);
-    const result = await points(r, 4, 14).series.costAllocation({ cost: r, device: 'cpu' });
-    const png = await result.toPNG({ contours: 5 });
-    expect([...png.subarray(1, 4)]).toEqual([80, 78, 71]); // "PNG"
+    const series = GeoSeries.fromWKT(['POINT (5.5 10.5)', 'POINT (27.5 10.5)']);
+    const result = await series.costAllocation({ cost: r, device: 'cpu', maxCost: 12 });
+    const png = await result.toPNG({ boundaries: false, siteRadius: 0 });
+    // the PNG's own layout, read independently: IHDR size, one IDAT of filter-0 scanlines
     const view = new DataView(png.buffer, png.byteOffset);
     expect([view.getUint32(16), view.getUint32(20)]).toEqual([33, 21]);
+    const idatLength = view.getUint32(33);
+    const raw = inflateSync(png.subarray(41, 41 + idatLength));
+    const at = (p: number) => {
+      const col = p % 33;
+      const row = (p - col) / 33;
+      const k = row * (33 * 4 + 1) + 1 + col * 4;
+      return [...raw.subarray(k, k + 3)];
+    };
+    const brightness = (p: number) => at(p).reduce((a, b) => a + b, 0);
+    let barriers = 0;
+    let unreached = 0;
+    for (let p = 0; p < 33 * 21; p++) {
+      if (Number.isNaN(r.values[p])) {
+        barriers++;
+        expect(at(p)).toEqual([70, 70, 78]);
+      } else if (result.labels[p] < 0) {
+        unreached++;
+        expect(at(p)).toEqual([255, 255, 255]);
+      }
+    }
+    expect(barriers).toBeGreaterThan(0);
+    expect(unreached).toBeGreaterThan(0);
+    // within one allocation a costlier cell is never brighter
+    const source = 10 * 33 + 5;
+    for (let p = 0; p < 33 * 21; p++) {
+      if (result.labels[p] === 0 && result.cost[p] > result.cost[source]) {
+        expect(brightness(p)).toBeLessThanOrEqual(brightness(source));
+      }
+    }
+    const dots = await result.toPNG({ siteRadius: 1 });
+    const rawDots = inflateSync(
+      dots.subarray(41, 41 + new DataView(dots.buffer, dots.byteOffset).getUint32(33)),
+    );
+    const k = 10 * (33 * 4 + 1) + 1 + 5 * 4;
+    expect([...rawDots.subarray(k, k + 3)]).toEqual([20, 20, 20]);
   });
 });
 
