@@ -139,6 +139,45 @@ describe('geoframe cost-allocation', () => {
     expect(existsSync(join(dir, 'areas.png'))).toBe(true);
   });
 
+  it('--metric compliance, --connectivity 16 and --max-cost reach the operation', async () => {
+    const r = surface();
+    await writeRaster(join(dir, 'surface3.tif'), r);
+    const sites = GeoDataFrame.fromGeoJSON({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [500100, 4100300] } },
+      ],
+    });
+    await writeFile(sites, join(dir, 'one.parquet'));
+    const labelsPath = join(dir, 'labels3.tif');
+    const run = await cli([
+      'cost-allocation',
+      join(dir, 'one.parquet'),
+      '--cost',
+      join(dir, 'surface3.tif'),
+      '-o',
+      join(dir, 'one-out.geojson'),
+      '--labels',
+      labelsPath,
+      '--metric',
+      'compliance',
+      '--connectivity',
+      '16',
+      '--max-cost',
+      '200',
+    ]);
+    expect(run.err).toBe('');
+    const direct = await sites.costAllocation({
+      cost: await readRaster(join(dir, 'surface3.tif')),
+      metric: 'compliance',
+      connectivity: 16,
+      maxCost: 200,
+    });
+    expect(direct.labels.includes(-1)).toBe(true);
+    const labels = await readRaster(labelsPath);
+    expect(Array.from(labels.values, (v) => (Number.isNaN(v) ? -1 : v))).toEqual([...direct.labels]);
+  });
+
   it('answers --help and names the file in errors', async () => {
     const help = await cli(['cost-allocation', '--help']);
     expect(help.code).toBe(0);

@@ -185,6 +185,32 @@ describe('CostAllocationRaster', () => {
     expect(JSON.stringify(cells.table.getChild('name')?.toArray())).toBe(JSON.stringify(names));
   });
 
+  it('two sources in one cell: the lower row takes it, the other labels nothing and its polygon is empty', async () => {
+    const r = raster(12, 8, 41);
+    r.values.fill(2);
+    const series = GeoSeries.fromWKT(['POINT (9.5 2.5)', 'POINT (2.2 5.7)', 'POINT (2.8 5.1)']);
+    const result = await series.costAllocation({ cost: r, device: 'cpu' });
+    expect(result.labels.includes(2)).toBe(false);
+    expect(result.labels[2 * 12 + 2]).toBe(1);
+    const cells = result.toPolygons();
+    expect([...cells.isEmpty]).toEqual([0, 0, 1]);
+    expect(cells.area()[0] + cells.area()[1]).toBeCloseTo(96, 9);
+  });
+
+  it('3D: toPNG draws one slice', async () => {
+    const values = new Float32Array(6 * 5 * 4).fill(1);
+    values[2 * 30 + 7] = Number.NaN;
+    const series = GeoSeries.fromWKT(['POINT Z (0.5 0.5 2.5)', 'POINT Z (5.5 4.5 0.5)']);
+    const result = await series.costAllocation({
+      cost: { values, dims: [6, 5, 4], bounds: [0, 0, 0, 6, 5, 4] },
+    });
+    const png = await result.toPNG({ slice: 2, siteRadius: 0, boundaries: false });
+    const raw = inflateSync(png.subarray(41, 41 + new DataView(png.buffer, png.byteOffset).getUint32(33)));
+    const k = 1 * (6 * 4 + 1) + 1 + 1 * 4; // cell 7 of the slice: row 1, col 1
+    expect([...raw.subarray(k, k + 3)]).toEqual([70, 70, 78]);
+    await expect(result.toPNG({ slice: 4 })).rejects.toThrow(/slice must be an integer in \[0, 3\]/);
+  });
+
   it('leastCostPath: from the target cell to its source, step costs summing to the cost', async () => {
     const r = raster(40, 30, 11);
     const { series } = points(r, 5, 12);
