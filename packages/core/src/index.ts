@@ -67,6 +67,7 @@ export {
   type CostGridProblem,
   type CostMetric,
   connectivitiesOf,
+  crossedCells,
   type NeighbourStep,
   neighbourSteps,
   stepLength,
