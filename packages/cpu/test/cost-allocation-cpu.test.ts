@@ -118,6 +118,14 @@ describe('costAllocationCpu equals a Bellman-Ford reference in f64', () => {
     expectMatchesReference(problem, costAllocationCpu(problem));
   });
 
+  it("a barrier one cell thick stops knight's moves too", () => {
+    const dims = [9, 9];
+    const values = new Float32Array(81).fill(1);
+    for (let r = 0; r < 9; r++) values[r * 9 + 4] = Number.NaN; // a wall at col 4
+    const result = costAllocationCpu(makeProblem(values, dims, new Int32Array([0]), 16));
+    for (let i = 0; i < 81; i++) expect(result.labels[i] === 0).toBe(i % 9 < 4);
+  });
+
   it('no sources: everything unreached; a walled-off region stays −1/Infinity', () => {
     const dims = [12, 9];
     const values = costRaster('constant', dims, 1);
@@ -193,7 +201,15 @@ describe('backlinks', () => {
           const y = (by - ay) * problem.spacing[1];
           const z = (bz - az) * (problem.spacing[2] ?? 0);
           expect(Math.abs(bx - ax) + Math.abs(by - ay) + Math.abs(bz - az)).toBeGreaterThan(0);
-          sum += (Math.sqrt(x * x + y * y + z * z) * (values[a] + values[b])) / 2;
+          const len = Math.sqrt(x * x + y * y + z * z);
+          if (Math.abs(bx - ax) + Math.abs(by - ay) === 3) {
+            // a knight's move: also the two cells it crosses, at 3/8 and 5/8 of the way
+            const [p, q] = [3 / 8, 5 / 8].map(
+              (t) => (ay + Math.round((by - ay) * t)) * w + ax + Math.round((bx - ax) * t),
+            );
+            expect(Number.isNaN(values[p]) || Number.isNaN(values[q])).toBe(false);
+            sum += (len * (values[a] + values[b] + (values[p] + values[q]))) / 4;
+          } else sum += (len * (values[a] + values[b])) / 2;
         }
         expect(sum).toBe(ref.cost[cell]);
       }

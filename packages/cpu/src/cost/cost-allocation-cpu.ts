@@ -114,7 +114,7 @@ function searchIndexed(state: SearchState, sources: Int32Array): void {
     heap.push(cell);
   }
   let done = 0;
-  const { count, dx, dy, dz, offset, length } = state.steps;
+  const { count, dx, dy, dz, offset, length, knight } = state.steps;
   while (heap.size > 0) {
     const a = heap.pop();
     settled[a] = 1;
@@ -135,8 +135,10 @@ function searchIndexed(state: SearchState, sources: Int32Array): void {
       if (settled[b]) continue;
       const ub = unit[b];
       if (Number.isNaN(ub)) continue;
-      const next = ca + (length[k] * (ua + ub)) / 2;
-      if (next > maxCost) continue;
+      const next = knight[k]
+        ? knightStep(unit, a, k, state.steps, ca, ua + ub)
+        : ca + (length[k] * (ua + ub)) / 2;
+      if (!(next <= maxCost)) continue; // also a knight's move blocked by a barrier (NaN)
       const cb = cost[b];
       if (next < cb || (next === cb && la < label[b])) {
         cost[b] = next;
@@ -170,7 +172,7 @@ function searchLazy(state: SearchState, sources: Int32Array): void {
     heap.push(0, s, cell);
   }
   let done = 0;
-  const { count, dx, dy, dz, offset, length } = state.steps;
+  const { count, dx, dy, dz, offset, length, knight } = state.steps;
   while (heap.size > 0) {
     heap.pop();
     const a = heap.topCell;
@@ -193,8 +195,10 @@ function searchLazy(state: SearchState, sources: Int32Array): void {
       if (settled[b]) continue;
       const ub = unit[b];
       if (Number.isNaN(ub)) continue;
-      const next = ca + (length[k] * (ua + ub)) / 2;
-      if (next > maxCost) continue;
+      const next = knight[k]
+        ? knightStep(unit, a, k, state.steps, ca, ua + ub)
+        : ca + (length[k] * (ua + ub)) / 2;
+      if (!(next <= maxCost)) continue; // also a knight's move blocked by a barrier (NaN)
       const cb = cost[b];
       if (next < cb || (next === cb && la < label[b])) {
         cost[b] = next;
@@ -204,6 +208,25 @@ function searchLazy(state: SearchState, sources: Int32Array): void {
       }
     }
   }
+}
+
+/**
+ * The cost after a knight's move from cell `a` (cost `ca`) by step `k`: `len · ((u[a] + u[b]) +
+ * (u[c] + u[d])) / 4` with c, d the crossed cells, `ends` = u[a] + u[b]; NaN (never taken) when
+ * a crossed cell is a barrier.
+ */
+function knightStep(
+  unit: Float32Array | Float64Array,
+  a: number,
+  k: number,
+  steps: GridSteps,
+  ca: number,
+  ends: number,
+): number {
+  const uc = unit[a + steps.crossC[k]];
+  const ud = unit[a + steps.crossD[k]];
+  if (Number.isNaN(uc) || Number.isNaN(ud)) return Number.NaN;
+  return ca + (steps.length[k] * (ends + (uc + ud))) / 4;
 }
 
 /** The f64 costs as f32 (Infinity stays); a finite cost beyond f32's range is an error. */
