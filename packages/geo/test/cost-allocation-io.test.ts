@@ -53,6 +53,39 @@ describe('GeoTIFF', () => {
     expect(back.crs).toBeNull();
   });
 
+  it('reads an unrotated ModelTransformation and shifts pixel-is-point files half a pixel', async () => {
+    const affine = join(dir, 'affine.tif');
+    writeFileSync(
+      affine,
+      new Uint8Array(
+        writeArrayBuffer(Float32Array.from([1, 2, 3, 4, 5, 6]), {
+          width: 3,
+          height: 2,
+          ModelTransformation: [2, 0, 0, 10, 0, -4, 0, 20, 0, 0, 0, 0, 0, 0, 0, 1],
+          ProjectedCSTypeGeoKey: 32633,
+        }),
+      ),
+    );
+    const a = await readRaster(affine);
+    expect(a.bounds).toEqual([10, 12, 16, 20]);
+    expect([...a.values]).toEqual([1, 2, 3, 4, 5, 6]);
+    const point = join(dir, 'point.tif');
+    writeFileSync(
+      point,
+      new Uint8Array(
+        writeArrayBuffer(Float32Array.from([1, 2, 3, 4, 5, 6]), {
+          width: 3,
+          height: 2,
+          ModelPixelScale: [2, 4, 0],
+          ModelTiepoint: [0, 0, 0, 11, 18, 0],
+          GTRasterTypeGeoKey: 2,
+          ProjectedCSTypeGeoKey: 32633,
+        }),
+      ),
+    );
+    expect((await readRaster(point)).bounds).toEqual([10, 12, 16, 20]);
+  });
+
   it('rejects a rotated transform and a multi-band file, naming the file', async () => {
     const rotated = join(dir, 'rotated.tif');
     const tiff = writeArrayBuffer(new Float32Array(6).fill(1), {
