@@ -39,7 +39,9 @@ function unitCosts(problem: CostGridProblem): Float32Array | Float64Array {
  * `CostGridProblem`), with a binary heap on typed arrays and f64 accumulation.
  *
  * A step from cell a to its neighbour b costs `len · (u[a] + u[b]) / 2` in f64, with `u` the value
- * ('cost') or its inverse ('compliance') and `len` the step's `stepLength`. Keys are compared
+ * ('cost') or its inverse ('compliance') and `len` the step's `stepLength`; a knight's move
+ * (16-connectivity) costs `len · ((u[a] + u[b]) + (u[c] + u[d])) / 4` over the two cells c, d it
+ * crosses too (`crossedCells`), and a barrier among them blocks it. Keys are compared
  * lexicographically — accumulated cost, then source id — so a cell that two sources reach at the
  * same f64 cost goes to the lower id, and several sources in one cell leave it to the lowest. The
  * f64 cost of a cell is the left-to-right f64 sum of the step costs along its backlink path.
