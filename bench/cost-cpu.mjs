@@ -2,7 +2,7 @@
 // gradient and constant cubes with 10 seeds, 26-connected — and 2D grids with 1000 sources,
 // 8-connected; medians of N runs. Run after building:
 //   npx tsc -b && node bench/cost-cpu.mjs [--runs 3] [--max-side 256] [--2d 1024,2048] [--heap lazy,indexed]
-// Prints a markdown table, one column per heap (same results; 'indexed' is the default).
+// Prints a markdown table, one column per heap (same results; 'lazy' is the default).
 
 import { costAllocationCpu } from '../packages/cpu/dist/index.js';
 import { mulberry32 } from '../packages/testing/dist/index.js';
@@ -15,7 +15,7 @@ const arg = (name, fallback) => {
 const runs = Number(arg('--runs', '3'));
 const maxSide = Number(arg('--max-side', '128'));
 const sides2d = arg('--2d', '1024').split(',').map(Number);
-const heaps = arg('--heap', 'indexed,lazy').split(',');
+const heaps = arg('--heap', 'lazy,indexed').split(',');
 
 function cube(side, kind) {
   const v = new Float32Array(side ** 3);

@@ -83,6 +83,7 @@ export {
   type CostGridProblem,
   type CostMetric,
   connectivitiesOf,
+  crossedCells,
   type NeighbourStep,
   neighbourSteps,
   stepLength,

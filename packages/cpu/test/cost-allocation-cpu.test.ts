@@ -1,4 +1,5 @@
 import { type CostConnectivity, type CostMetric, neighbourSteps } from '@geoframe/core';
+import { mulberry32 } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { costAllocationCpu } from '../src/index.js';
 import {
@@ -68,6 +69,35 @@ describe('costAllocationCpu equals a Bellman-Ford reference in f64', () => {
     }
   });
 
+  it('extreme magnitudes: tiny and huge values and spacings, one-cell and one-row grids', () => {
+    const rand = mulberry32(77);
+    for (const [scale, spacing] of [
+      [1e-30, [1e-6, 3e-6]],
+      [1e25, [1e6, 2e6]],
+      [1, [1e-9, 1e9]],
+    ] as [number, number[]][]) {
+      const dims = [17, 11];
+      const values = Float32Array.from({ length: 17 * 11 }, () => scale * (0.5 + rand()));
+      for (const connectivity of [4, 8, 16] as const) {
+        const problem = makeProblem(values, dims, sourceCells(values, 6, 78), connectivity, 'cost', {
+          spacing,
+        });
+        expectMatchesReference(problem, costAllocationCpu(problem));
+      }
+    }
+    for (const dims of [
+      [1, 1],
+      [1, 9],
+      [13, 1],
+      [1, 1, 7],
+    ]) {
+      const values = costRaster('random', dims, 79);
+      const connectivity = dims.length === 3 ? 26 : 16;
+      const problem = makeProblem(values, dims, sourceCells(values, 2, 80), connectivity);
+      expectMatchesReference(problem, costAllocationCpu(problem));
+    }
+  });
+
   it('1,000 sources on a 60×45 grid, and several sources in one cell give it the lowest id', () => {
     const dims = [60, 45];
     const values = costRaster('random', dims, 5);
@@ -86,6 +116,14 @@ describe('costAllocationCpu equals a Bellman-Ford reference in f64', () => {
     const values = costRaster('random', dims, 11);
     const problem = makeProblem(values, dims, sourceCells(values, 100_000, 12), 8);
     expectMatchesReference(problem, costAllocationCpu(problem));
+  });
+
+  it("a barrier one cell thick stops knight's moves too", () => {
+    const dims = [9, 9];
+    const values = new Float32Array(81).fill(1);
+    for (let r = 0; r < 9; r++) values[r * 9 + 4] = Number.NaN; // a wall at col 4
+    const result = costAllocationCpu(makeProblem(values, dims, new Int32Array([0]), 16));
+    for (let i = 0; i < 81; i++) expect(result.labels[i] === 0).toBe(i % 9 < 4);
   });
 
   it('no sources: everything unreached; a walled-off region stays −1/Infinity', () => {
@@ -163,7 +201,15 @@ describe('backlinks', () => {
           const y = (by - ay) * problem.spacing[1];
           const z = (bz - az) * (problem.spacing[2] ?? 0);
           expect(Math.abs(bx - ax) + Math.abs(by - ay) + Math.abs(bz - az)).toBeGreaterThan(0);
-          sum += (Math.sqrt(x * x + y * y + z * z) * (values[a] + values[b])) / 2;
+          const len = Math.sqrt(x * x + y * y + z * z);
+          if (Math.abs(bx - ax) + Math.abs(by - ay) === 3) {
+            // a knight's move: also the two cells it crosses, at 3/8 and 5/8 of the way
+            const [p, q] = [3 / 8, 5 / 8].map(
+              (t) => (ay + Math.round((by - ay) * t)) * w + ax + Math.round((bx - ax) * t),
+            );
+            expect(Number.isNaN(values[p]) || Number.isNaN(values[q])).toBe(false);
+            sum += (len * (values[a] + values[b] + (values[p] + values[q]))) / 4;
+          } else sum += (len * (values[a] + values[b])) / 2;
         }
         expect(sum).toBe(ref.cost[cell]);
       }

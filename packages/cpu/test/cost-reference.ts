@@ -59,6 +59,12 @@ export function bellmanFord(problem: CostGridProblem, highestWins = false): Refe
     const z = dz * (spacing[2] ?? 0);
     return Math.sqrt(x * x + y * y + z * z);
   });
+  // a knight's move crosses the cells at 3/8 and 5/8 of the way between the two centres
+  const crossed = offs.map(([dx, dy, dz]) =>
+    Math.abs(dx) + Math.abs(dy) === 3
+      ? [3 / 8, 5 / 8].map((t) => [Math.round(dx * t), Math.round(dy * t), dz])
+      : null,
+  );
   const unit = (i: number) => (metric === 'cost' ? values[i] : 1 / values[i]);
   const cost = new Float64Array(n).fill(Infinity);
   const labels = new Int32Array(n).fill(-1);
@@ -79,13 +85,19 @@ export function bellmanFord(problem: CostGridProblem, highestWins = false): Refe
       const slice = Math.floor(b / (w * h));
       for (let k = 0; k < offs.length; k++) {
         const [dx, dy, dz] = offs[k];
-        const c = col - dx;
+        const c0 = col - dx;
         const r = row - dy;
         const z = slice - dz;
-        if (c < 0 || c >= w || r < 0 || r >= h || z < 0 || z >= d) continue;
-        const a = (z * h + r) * w + c;
+        if (c0 < 0 || c0 >= w || r < 0 || r >= h || z < 0 || z >= d) continue;
+        const a = (z * h + r) * w + c0;
         if (labels[a] < 0 || Number.isNaN(values[a])) continue;
-        const next = cost[a] + (len[k] * (unit(a) + unit(b))) / 2;
+        let next = cost[a] + (len[k] * (unit(a) + unit(b))) / 2;
+        const cross = crossed[k];
+        if (cross) {
+          const [p, q] = cross.map(([x, y]) => (r + y) * w + c0 + x);
+          if (Number.isNaN(values[p]) || Number.isNaN(values[q])) continue;
+          next = cost[a] + (len[k] * (unit(a) + unit(b) + (unit(p) + unit(q)))) / 4;
+        }
         if (better(next, labels[a], b)) {
           cost[b] = next;
           labels[b] = labels[a];

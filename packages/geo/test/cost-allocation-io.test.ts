@@ -53,6 +53,39 @@ describe('GeoTIFF', () => {
     expect(back.crs).toBeNull();
   });
 
+  it('reads an unrotated ModelTransformation and shifts pixel-is-point files half a pixel', async () => {
+    const affine = join(dir, 'affine.tif');
+    writeFileSync(
+      affine,
+      new Uint8Array(
+        writeArrayBuffer(Float32Array.from([1, 2, 3, 4, 5, 6]), {
+          width: 3,
+          height: 2,
+          ModelTransformation: [2, 0, 0, 10, 0, -4, 0, 20, 0, 0, 0, 0, 0, 0, 0, 1],
+          ProjectedCSTypeGeoKey: 32633,
+        }),
+      ),
+    );
+    const a = await readRaster(affine);
+    expect(a.bounds).toEqual([10, 12, 16, 20]);
+    expect([...a.values]).toEqual([1, 2, 3, 4, 5, 6]);
+    const point = join(dir, 'point.tif');
+    writeFileSync(
+      point,
+      new Uint8Array(
+        writeArrayBuffer(Float32Array.from([1, 2, 3, 4, 5, 6]), {
+          width: 3,
+          height: 2,
+          ModelPixelScale: [2, 4, 0],
+          ModelTiepoint: [0, 0, 0, 11, 18, 0],
+          GTRasterTypeGeoKey: 2,
+          ProjectedCSTypeGeoKey: 32633,
+        }),
+      ),
+    );
+    expect((await readRaster(point)).bounds).toEqual([10, 12, 16, 20]);
+  });
+
   it('rejects a rotated transform and a multi-band file, naming the file', async () => {
     const rotated = join(dir, 'rotated.tif');
     const tiff = writeArrayBuffer(new Float32Array(6).fill(1), {
@@ -137,6 +170,45 @@ describe('geoframe cost-allocation', () => {
     const open = r.values.filter((v) => !Number.isNaN(v)).length;
     expect(total).toBeCloseTo(open * 900, 6);
     expect(existsSync(join(dir, 'areas.png'))).toBe(true);
+  });
+
+  it('--metric compliance, --connectivity 16 and --max-cost reach the operation', async () => {
+    const r = surface();
+    await writeRaster(join(dir, 'surface3.tif'), r);
+    const sites = GeoDataFrame.fromGeoJSON({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [500100, 4100300] } },
+      ],
+    });
+    await writeFile(sites, join(dir, 'one.parquet'));
+    const labelsPath = join(dir, 'labels3.tif');
+    const run = await cli([
+      'cost-allocation',
+      join(dir, 'one.parquet'),
+      '--cost',
+      join(dir, 'surface3.tif'),
+      '-o',
+      join(dir, 'one-out.geojson'),
+      '--labels',
+      labelsPath,
+      '--metric',
+      'compliance',
+      '--connectivity',
+      '16',
+      '--max-cost',
+      '200',
+    ]);
+    expect(run.err).toBe('');
+    const direct = await sites.costAllocation({
+      cost: await readRaster(join(dir, 'surface3.tif')),
+      metric: 'compliance',
+      connectivity: 16,
+      maxCost: 200,
+    });
+    expect(direct.labels.includes(-1)).toBe(true);
+    const labels = await readRaster(labelsPath);
+    expect(Array.from(labels.values, (v) => (Number.isNaN(v) ? -1 : v))).toEqual([...direct.labels]);
   });
 
   it('answers --help and names the file in errors', async () => {

@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { type DispatchEvent, neighbourSteps, onDispatch } from '@geoframe/core';
 import { costAllocationCpu } from '@geoframe/cpu';
 import { type CostRaster2D, GeoDataFrame, GeoSeries, probeGpu } from '@geoframe/geo';
@@ -61,6 +62,22 @@ describe('GeoSeries.costAllocation', () => {
     expect(result.transform).toEqual([1000, 2.5, 0, -400 + 23 * 1.5, 0, -1.5]);
     expect(result.path).toBe('cpu');
     expect(events.at(-1)).toMatchObject({ kernel: 'costAllocation', rows: 37 * 23, path: 'cpu' });
+  });
+
+  it('bounds far from the origin: sources land in their cells, costs as the engine', async () => {
+    const r = raster(25, 19, 31, 0.25, 0.5, 5e6, 1e7);
+    const { series, cells } = points(r, 6, 32);
+    const result = await series.costAllocation({ cost: r, device: 'cpu' });
+    const engine = costAllocationCpu({
+      values: r.values,
+      dims: [25, 19],
+      spacing: [0.25, 0.5],
+      sources: Int32Array.from(cells),
+      connectivity: 8,
+      metric: 'cost',
+    });
+    expect(result.cost).toEqual(engine.cost);
+    expect([...result.labels]).toEqual([...engine.labels].map((l) => (l < 0 ? -1 : result.sourceRows[l])));
   });
 
   it('3D: points with z, 26-connected by default, compliance', async () => {
@@ -168,6 +185,32 @@ describe('CostAllocationRaster', () => {
     expect(JSON.stringify(cells.table.getChild('name')?.toArray())).toBe(JSON.stringify(names));
   });
 
+  it('two sources in one cell: the lower row takes it, the other labels nothing and its polygon is empty', async () => {
+    const r = raster(12, 8, 41);
+    r.values.fill(2);
+    const series = GeoSeries.fromWKT(['POINT (9.5 2.5)', 'POINT (2.2 5.7)', 'POINT (2.8 5.1)']);
+    const result = await series.costAllocation({ cost: r, device: 'cpu' });
+    expect(result.labels.includes(2)).toBe(false);
+    expect(result.labels[2 * 12 + 2]).toBe(1);
+    const cells = result.toPolygons();
+    expect([...cells.isEmpty]).toEqual([0, 0, 1]);
+    expect(cells.area()[0] + cells.area()[1]).toBeCloseTo(96, 9);
+  });
+
+  it('3D: toPNG draws one slice', async () => {
+    const values = new Float32Array(6 * 5 * 4).fill(1);
+    values[2 * 30 + 7] = Number.NaN;
+    const series = GeoSeries.fromWKT(['POINT Z (0.5 0.5 2.5)', 'POINT Z (5.5 4.5 0.5)']);
+    const result = await series.costAllocation({
+      cost: { values, dims: [6, 5, 4], bounds: [0, 0, 0, 6, 5, 4] },
+    });
+    const png = await result.toPNG({ slice: 2, siteRadius: 0, boundaries: false });
+    const raw = inflateSync(png.subarray(41, 41 + new DataView(png.buffer, png.byteOffset).getUint32(33)));
+    const k = 1 * (6 * 4 + 1) + 1 + 1 * 4; // cell 7 of the slice: row 1, col 1
+    expect([...raw.subarray(k, k + 3)]).toEqual([70, 70, 78]);
+    await expect(result.toPNG({ slice: 4 })).rejects.toThrow(/slice must be an integer in \[0, 3\]/);
+  });
+
   it('leastCostPath: from the target cell to its source, step costs summing to the cost', async () => {
     const r = raster(40, 30, 11);
     const { series } = points(r, 5, 12);
@@ -205,13 +248,49 @@ describe('CostAllocationRaster', () => {
     expect(() => result.leastCostPath([-5, 3])).toThrow(/outside the raster bounds/);
   });
 
-  it('toPNG: a PNG of the raster size', async () => {
+  it('toPNG: barriers grey, unreached white, sources dark, shading darker with cost', async () => {
     const r = raster(33, 21, 13);
-    const result = await points(r, 4, 14).series.costAllocation({ cost: r, device: 'cpu' });
-    const png = await result.toPNG({ contours: 5 });
-    expect([...png.subarray(1, 4)]).toEqual([80, 78, 71]); // "PNG"
+    const series = GeoSeries.fromWKT(['POINT (5.5 10.5)', 'POINT (27.5 10.5)']);
+    const result = await series.costAllocation({ cost: r, device: 'cpu', maxCost: 12 });
+    const png = await result.toPNG({ boundaries: false, siteRadius: 0 });
+    // the PNG's own layout, read independently: IHDR size, one IDAT of filter-0 scanlines
     const view = new DataView(png.buffer, png.byteOffset);
     expect([view.getUint32(16), view.getUint32(20)]).toEqual([33, 21]);
+    const idatLength = view.getUint32(33);
+    const raw = inflateSync(png.subarray(41, 41 + idatLength));
+    const at = (p: number) => {
+      const col = p % 33;
+      const row = (p - col) / 33;
+      const k = row * (33 * 4 + 1) + 1 + col * 4;
+      return [...raw.subarray(k, k + 3)];
+    };
+    const brightness = (p: number) => at(p).reduce((a, b) => a + b, 0);
+    let barriers = 0;
+    let unreached = 0;
+    for (let p = 0; p < 33 * 21; p++) {
+      if (Number.isNaN(r.values[p])) {
+        barriers++;
+        expect(at(p)).toEqual([70, 70, 78]);
+      } else if (result.labels[p] < 0) {
+        unreached++;
+        expect(at(p)).toEqual([255, 255, 255]);
+      }
+    }
+    expect(barriers).toBeGreaterThan(0);
+    expect(unreached).toBeGreaterThan(0);
+    // within one allocation a costlier cell is never brighter
+    const source = 10 * 33 + 5;
+    for (let p = 0; p < 33 * 21; p++) {
+      if (result.labels[p] === 0 && result.cost[p] > result.cost[source]) {
+        expect(brightness(p)).toBeLessThanOrEqual(brightness(source));
+      }
+    }
+    const dots = await result.toPNG({ siteRadius: 1 });
+    const rawDots = inflateSync(
+      dots.subarray(41, 41 + new DataView(dots.buffer, dots.byteOffset).getUint32(33)),
+    );
+    const k = 10 * (33 * 4 + 1) + 1 + 5 * 4;
+    expect([...rawDots.subarray(k, k + 3)]).toEqual([20, 20, 20]);
   });
 });
 

@@ -16,11 +16,11 @@ export interface CostAllocationCpuOptions {
   /** Called now and then with the fraction (0..1] of open cells settled so far. */
   onProgress?: (fraction: number) => void;
   /**
-   * The priority queue: 'indexed' (default; one entry per cell, decrease-key in place, memory
-   * fixed at 8 bytes a cell) or 'lazy' (keys stored in the heap, stale entries skipped, memory
-   * grows with the pushes). Same results; bench/cost-cpu.mjs compares them.
+   * The priority queue: 'lazy' (default; keys stored in the heap, a lowered key pushed again and
+   * stale entries skipped; holds about the front, 16 bytes an entry) or 'indexed' (one entry per
+   * cell, decrease-key in place; 8 bytes a cell). Same results; bench/cost-cpu.mjs compares them.
    */
-  heap?: 'indexed' | 'lazy';
+  heap?: 'lazy' | 'indexed';
 }
 
 const NO_STEP = 255;
@@ -36,10 +36,12 @@ function unitCosts(problem: CostGridProblem): Float32Array | Float64Array {
 
 /**
  * Cost allocation on the CPU: multi-source Dijkstra over the grid graph of `problem` (see
- * `CostGridProblem`), with an indexed binary heap on typed arrays and f64 accumulation.
+ * `CostGridProblem`), with a binary heap on typed arrays and f64 accumulation.
  *
  * A step from cell a to its neighbour b costs `len · (u[a] + u[b]) / 2` in f64, with `u` the value
- * ('cost') or its inverse ('compliance') and `len` the step's `stepLength`. Keys are compared
+ * ('cost') or its inverse ('compliance') and `len` the step's `stepLength`; a knight's move
+ * (16-connectivity) costs `len · ((u[a] + u[b]) + (u[c] + u[d])) / 4` over the two cells c, d it
+ * crosses too (`crossedCells`), and a barrier among them blocks it. Keys are compared
  * lexicographically — accumulated cost, then source id — so a cell that two sources reach at the
  * same f64 cost goes to the lower id, and several sources in one cell leave it to the lowest. The
  * f64 cost of a cell is the left-to-right f64 sum of the step costs along its backlink path.
@@ -76,8 +78,8 @@ export function costAllocationCpu(
     onProgress: options.onProgress,
   };
   for (let i = 0; i < n; i++) if (!Number.isNaN(values[i])) state.open++;
-  if (options.heap === 'lazy') searchLazy(state, sources);
-  else searchIndexed(state, sources);
+  if (options.heap === 'indexed') searchIndexed(state, sources);
+  else searchLazy(state, sources);
   if (options.onProgress) options.onProgress(1);
   return { labels: label, cost: toFloat32(cost, dims), ...(backlink ? { backlink } : {}) };
 }
@@ -114,7 +116,7 @@ function searchIndexed(state: SearchState, sources: Int32Array): void {
     heap.push(cell);
   }
   let done = 0;
-  const { count, dx, dy, dz, offset, length } = state.steps;
+  const { count, dx, dy, dz, offset, length, knight } = state.steps;
   while (heap.size > 0) {
     const a = heap.pop();
     settled[a] = 1;
@@ -135,8 +137,10 @@ function searchIndexed(state: SearchState, sources: Int32Array): void {
       if (settled[b]) continue;
       const ub = unit[b];
       if (Number.isNaN(ub)) continue;
-      const next = ca + (length[k] * (ua + ub)) / 2;
-      if (next > maxCost) continue;
+      const next = knight[k]
+        ? knightStep(unit, a, k, state.steps, ca, ua + ub)
+        : ca + (length[k] * (ua + ub)) / 2;
+      if (!(next <= maxCost)) continue; // also a knight's move blocked by a barrier (NaN)
       const cb = cost[b];
       if (next < cb || (next === cb && la < label[b])) {
         cost[b] = next;
@@ -170,7 +174,7 @@ function searchLazy(state: SearchState, sources: Int32Array): void {
     heap.push(0, s, cell);
   }
   let done = 0;
-  const { count, dx, dy, dz, offset, length } = state.steps;
+  const { count, dx, dy, dz, offset, length, knight } = state.steps;
   while (heap.size > 0) {
     heap.pop();
     const a = heap.topCell;
@@ -193,8 +197,10 @@ function searchLazy(state: SearchState, sources: Int32Array): void {
       if (settled[b]) continue;
       const ub = unit[b];
       if (Number.isNaN(ub)) continue;
-      const next = ca + (length[k] * (ua + ub)) / 2;
-      if (next > maxCost) continue;
+      const next = knight[k]
+        ? knightStep(unit, a, k, state.steps, ca, ua + ub)
+        : ca + (length[k] * (ua + ub)) / 2;
+      if (!(next <= maxCost)) continue; // also a knight's move blocked by a barrier (NaN)
       const cb = cost[b];
       if (next < cb || (next === cb && la < label[b])) {
         cost[b] = next;
@@ -204,6 +210,25 @@ function searchLazy(state: SearchState, sources: Int32Array): void {
       }
     }
   }
+}
+
+/**
+ * The cost after a knight's move from cell `a` (cost `ca`) by step `k`: `len · ((u[a] + u[b]) +
+ * (u[c] + u[d])) / 4` with c, d the crossed cells, `ends` = u[a] + u[b]; NaN (never taken) when
+ * a crossed cell is a barrier.
+ */
+function knightStep(
+  unit: Float32Array | Float64Array,
+  a: number,
+  k: number,
+  steps: GridSteps,
+  ca: number,
+  ends: number,
+): number {
+  const uc = unit[a + steps.crossC[k]];
+  const ud = unit[a + steps.crossD[k]];
+  if (Number.isNaN(uc) || Number.isNaN(ud)) return Number.NaN;
+  return ca + (steps.length[k] * (ends + (uc + ud))) / 4;
 }
 
 /** The f64 costs as f32 (Infinity stays); a finite cost beyond f32's range is an error. */

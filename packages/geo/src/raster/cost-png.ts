@@ -82,7 +82,7 @@ export async function costPng(image: CostImage, options: CostPngOptions = {}): P
   }
   const radius = options.siteRadius ?? Math.max(2, Math.round(Math.min(width, height) / 150));
   if (!(radius >= 0)) throw new RangeError(`siteRadius must be ≥ 0, got ${options.siteRadius}`);
-  for (const p of dots) {
+  for (const p of radius > 0 ? dots : []) {
     const col = p % width;
     const row = (p - col) / width;
     const reach = Math.ceil(radius);
