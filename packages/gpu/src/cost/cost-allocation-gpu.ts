@@ -5,9 +5,10 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { BACKLINK_KERNEL } from './backlink-kernel.js';
-import { type CostBuffers, type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
+import { type CostBuffers, MAX_BATCH, type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
 import { type CostSetup, prepareCost } from './cost-setup.js';
 import { COST_PARAM_WORDS, COST_WORKGROUP } from './cost-wgsl.js';
+import { FILL_KERNEL, SEED_KERNEL } from './seed-kernels.js';
 
 /** Options of {@link costAllocationGpu}. */
 export interface CostGpuOptions {
@@ -73,6 +74,7 @@ export async function costAllocationGpu(
   const owned: GPUBuffer[] = [params, ...Object.values(buffers).filter((b): b is GPUBuffer => b !== null)];
   try {
     const none: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0 };
+    const seedMs = await seed(ctx, setup, buffers, params, profiler);
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profiler);
     const label = await runPhase(ctx, setup, 'label', buffers, params, profiler);
     const hops = backlink ? await runPhase(ctx, setup, 'hops', buffers, params, profiler) : none;
@@ -87,7 +89,7 @@ export async function costAllocationGpu(
         tiles: setup.tiles[3],
       },
     };
-    if (profiler) result.stats.gpuMs = cost.gpuMs + label.gpuMs + hops.gpuMs + out.gpuMs;
+    if (profiler) result.stats.gpuMs = seedMs + cost.gpuMs + label.gpuMs + hops.gpuMs + out.gpuMs;
     if (out.backlink) result.backlink = out.backlink;
     checkConsistent(setup, result);
     return result;
@@ -99,21 +101,65 @@ export async function costAllocationGpu(
 
 async function createBuffers(ctx: GpuContext, setup: CostSetup, backlink: boolean): Promise<CostBuffers> {
   const copy = BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
-  const flags = await createBufferChecked(ctx, {
-    label: 'cost flags',
-    size: (2 * setup.tiles[3] + 64) * 4,
-    usage: BufferUsage.STORAGE | copy,
-  });
+  const cellBuffer = (label: string, usage: number) =>
+    createBufferChecked(ctx, { label, size: setup.cells * 4, usage: BufferUsage.STORAGE | usage });
   return {
     values: await uploadStorage(ctx, setup.values, 'cost values'),
-    dist: await uploadStorage(ctx, setup.dist, 'cost dist', copy),
-    labels: await uploadStorage(ctx, setup.labels, 'cost labels', copy),
-    hops: backlink
-      ? await uploadStorage(ctx, new Uint32Array(setup.cells).fill(0x7f800000), 'cost hops')
-      : null,
-    sources: backlink ? await uploadStorage(ctx, setup.sources, 'cost sources') : null,
-    flags,
+    dist: await cellBuffer('cost dist', copy),
+    labels: await cellBuffer('cost labels', copy),
+    hops: backlink ? await cellBuffer('cost hops', 0) : null,
+    sources: await uploadStorage(ctx, setup.sources, 'cost sources'),
+    flags: await createBufferChecked(ctx, {
+      label: 'cost flags',
+      size: (2 * setup.tiles[3] + MAX_BATCH) * 4,
+      usage: BufferUsage.STORAGE | copy,
+    }),
   };
+}
+
+/** Every cell unreached, then the sources' cells seeded: on the device, no per-cell upload. */
+async function seed(
+  ctx: GpuContext,
+  setup: CostSetup,
+  buffers: CostBuffers,
+  params: GPUBuffer,
+  profiler: GpuProfiler | null,
+): Promise<number> {
+  const fill = await ctx.pipelines.get(FILL_KERNEL, { hops: buffers.hops ? 1 : 0 });
+  const seeds = await ctx.pipelines.get(SEED_KERNEL, {});
+  const uniform = { buffer: params, offset: 0, size: COST_PARAM_WORDS * 4 };
+  const fillEntries: GPUBindGroupEntry[] = [
+    { binding: 0, resource: uniform },
+    { binding: 2, resource: { buffer: buffers.dist } },
+    { binding: 3, resource: { buffer: buffers.labels } },
+  ];
+  if (buffers.hops) fillEntries.push({ binding: 4, resource: { buffer: buffers.hops } });
+  const seedEntries: GPUBindGroupEntry[] = [
+    { binding: 0, resource: uniform },
+    { binding: 1, resource: { buffer: buffers.values } },
+    { binding: 2, resource: { buffer: buffers.dist } },
+    { binding: 3, resource: { buffer: buffers.labels } },
+    { binding: 5, resource: { buffer: buffers.sources } },
+  ];
+  const encoder = ctx.device.createCommandEncoder({ label: 'cost/seed' });
+  const pass = encoder.beginComputePass(
+    profiler ? profiler.passDescriptor('cost/seed') : { label: 'cost/seed' },
+  );
+  const max = ctx.limits.maxComputeWorkgroupsPerDimension;
+  for (const [pipeline, entries, threads] of [
+    [fill, fillEntries, setup.cells],
+    [seeds, seedEntries, setup.sources.length],
+  ] as const) {
+    const [x, y] = dispatchSize(Math.ceil(threads / COST_WORKGROUP), max);
+    if (x === 0) continue;
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, ctx.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));
+    pass.dispatchWorkgroups(x, y);
+  }
+  pass.end();
+  profiler?.resolve(encoder);
+  ctx.device.queue.submit([encoder.finish()]);
+  return profiler ? (await profiler.profile()).totalMs : 0;
 }
 
 /** The backlink pass (when asked for) and one readback of cost, labels and backlinks. */

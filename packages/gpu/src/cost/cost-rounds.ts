@@ -19,7 +19,7 @@ export interface CostBuffers {
   dist: GPUBuffer;
   labels: GPUBuffer;
   hops: GPUBuffer | null;
-  sources: GPUBuffer | null;
+  sources: GPUBuffer;
   /** Two halves of per-tile activity (this round's, the next's), then MAX_BATCH `changed` words. */
   flags: GPUBuffer;
 }
@@ -44,7 +44,8 @@ export async function roundParams(ctx: GpuContext, setup: CostSetup, inner: numb
   for (let j = 0; j < MAX_BATCH; j++) {
     const o = (j * PARAM_STRIDE) / 4;
     words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, j % 2, j, inner], o);
-    floats.set(setup.lens, o + 12);
+    words[o + 12] = setup.sources.length;
+    floats.set(setup.lens, o + 16);
   }
   buffer.unmap();
   return buffer;
@@ -65,7 +66,7 @@ function bindGroups(
   if (phase !== 'cost') entries.push({ binding: 3, resource: { buffer: buffers.labels } });
   if (phase === 'hops') {
     entries.push({ binding: 4, resource: { buffer: buffers.hops! } });
-    entries.push({ binding: 5, resource: { buffer: buffers.sources! } });
+    entries.push({ binding: 5, resource: { buffer: buffers.sources } });
   }
   return Array.from({ length: MAX_BATCH }, (_, j) =>
     ctx.device.createBindGroup({

@@ -19,10 +19,6 @@ export interface CostSetup {
   tiles: [number, number, number, number];
   /** Per cell, the cost per unit length ('compliance': 1/stiffness, rounded to f32); −1 at barriers. */
   values: Float32Array;
-  /** Per cell, f32 bits: 0 at a source's cell, +Infinity elsewhere. */
-  dist: Uint32Array;
-  /** Per cell, the lowest source id in it, 0xffffffff elsewhere. */
-  labels: Uint32Array;
   /** The sources' cells (as given). */
   sources: Uint32Array;
   /** f32 bits of the largest f32 not above maxCost. */
@@ -113,8 +109,8 @@ function kernelValues(problem: CostGridProblem, size: readonly number[]): Float3
 }
 
 /**
- * Checks `problem` and builds the kernels' inputs. A source whose cell is a barrier reaches
- * nothing (its cell stays unreached: no path enters or leaves a barrier).
+ * Checks `problem` and builds the kernels' inputs (the seeding itself runs on the device:
+ * seed-kernels.ts).
  *
  * @throws CostProblemError naming the field, cell or source that is wrong.
  */
@@ -122,17 +118,12 @@ export function prepareCost(problem: CostGridProblem): CostSetup {
   const { dims, size } = checkShape(problem);
   const cells = size[0] * size[1] * size[2];
   const values = kernelValues(problem, size);
-  const dist = new Uint32Array(cells).fill(0x7f800000);
-  const labels = new Uint32Array(cells).fill(0xffffffff);
   const sources = new Uint32Array(problem.sources.length);
   problem.sources.forEach((cell, id) => {
     if (!Number.isInteger(cell) || cell < 0 || cell >= cells) {
       throw new CostProblemError(`source ${id}: cell ${cell} is outside the grid of ${cells} cells`);
     }
     sources[id] = cell;
-    if (values[cell] < 0) return;
-    dist[cell] = 0;
-    if (labels[cell] === 0xffffffff) labels[cell] = id; // ids ascend: the first is the lowest
   });
   const maxCost = problem.maxCost ?? Number.POSITIVE_INFINITY;
   if (!(maxCost >= 0)) throw new CostProblemError(`maxCost ${maxCost} is not ≥ 0`);
@@ -149,8 +140,6 @@ export function prepareCost(problem: CostGridProblem): CostSetup {
     cells,
     tiles: [t[0], t[1], t[2], t[0] * t[1] * t[2]],
     values,
-    dist,
-    labels,
     sources,
     maxCostBits: f32BitsAtMost(maxCost),
     lens,

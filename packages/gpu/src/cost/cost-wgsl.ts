@@ -8,21 +8,23 @@ export function tileShape(dims: 2 | 3): [number, number, number] {
   return dims === 2 ? [16, 16, 1] : [8, 8, 4];
 }
 
-/** Words of {@link COST_PARAMS}: size, tiles, misc, then 28 step lengths. */
-export const COST_PARAM_WORDS = 12 + 28;
+/** Words of {@link COST_PARAMS}: size, tiles, misc, extra, then 28 step lengths. */
+export const COST_PARAM_WORDS = 16 + 28;
 
 /**
  * The parameter block of the cost kernels. `size`: grid width, height, depth, cell count.
  * `tiles`: tiles per axis and the tile count. `misc.x`: maxCost as f32 bits (cells whose cost
  * would exceed it stay unreached); `misc.y`: which half of `flags` holds this round's active
  * tiles (the other half collects the next round's); `misc.z`: this round's slot in the `changed`
- * words after both halves; `misc.w`: most local iterations per tile visit. `lens`: the f32 length of each neighbour step.
+ * words after both halves; `misc.w`: most local iterations per tile visit. `extra.x`: the
+ * number of sources. `lens`: the f32 length of each neighbour step.
  */
 export const COST_PARAMS = /* wgsl */ `
 struct Params {
   size: vec4u,
   tiles: vec4u,
   misc: vec4u,
+  extra: vec4u,
   lens: array<vec4f, 7>,
 }
 @group(0) @binding(0) var<uniform> params: Params;
