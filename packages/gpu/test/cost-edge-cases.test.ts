@@ -150,5 +150,8 @@ describe('costAllocationGpu edge cases', { timeout: 300_000 }, () => {
     await expect(costAllocationGpu(ctx, { ...ok, connectivity: 6 })).rejects.toThrow(/connectivity 6/);
     await expect(costAllocationGpu(ctx, { ...ok, dims: [6, 6] })).rejects.toThrow(/36/);
     await expect(costAllocationGpu(ctx, { ...ok, maxCost: Number.NaN })).rejects.toThrow(/maxCost/);
+    // a grid whose per-cell buffers the device cannot bind is declined, not run
+    const tiny = Object.create(ctx, { limits: { value: { maxStorageBufferBindingSize: 64 } } });
+    await expect(costAllocationGpu(tiny, ok)).rejects.toThrow(/30 cells need 120-byte buffers/);
   });
 });

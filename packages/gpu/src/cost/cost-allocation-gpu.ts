@@ -5,7 +5,7 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { BACKLINK_KERNEL } from './backlink-kernel.js';
-import { type CostBuffers, MAX_BATCH, type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
+import { type CostBuffers, flagWords, type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
 import { type CostSetup, prepareCost } from './cost-setup.js';
 import { COST_PARAM_WORDS, COST_WORKGROUP } from './cost-wgsl.js';
 import { FILL_KERNEL, SEED_KERNEL } from './seed-kernels.js';
@@ -47,6 +47,8 @@ export const DEFAULT_INNER = 64;
  * phases over tiles in workgroup memory; every run terminates.
  *
  * @throws CostProblemError for an invalid problem (naming the cell or source).
+ * @throws GeoframeError `COST_GRID_TOO_LARGE` when a per-cell buffer exceeds the device's
+ *   `maxStorageBufferBindingSize`.
  * @throws GeoframeError `COST_INCONSISTENT` if a reached cell has no tight predecessor (the
  *   device computed one step two ways) — never a silent wrong label.
  */
@@ -59,11 +61,11 @@ export async function costAllocationGpu(
   const setup = prepareCost(problem);
   const inner = options.inner ?? DEFAULT_INNER;
   if (!Number.isInteger(inner) || inner < 1) throw new RangeError(`inner ${inner} is not a positive integer`);
-  const maxTiles = ctx.limits.maxComputeWorkgroupsPerDimension;
-  if (setup.tiles.slice(0, 3).some((t) => t > maxTiles)) {
+  const binding = ctx.limits.maxStorageBufferBindingSize;
+  if (setup.cells * 4 > binding) {
     throw new GeoframeError(
       'COST_GRID_TOO_LARGE',
-      `the grid's tiles [${setup.tiles.slice(0, 3)}] exceed ${maxTiles} along an axis`,
+      `cost allocation: ${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`,
     );
   }
   const backlink = options.backlink === true;
@@ -111,8 +113,13 @@ async function createBuffers(ctx: GpuContext, setup: CostSetup, backlink: boolea
     sources: await uploadStorage(ctx, setup.sources, 'cost sources'),
     flags: await createBufferChecked(ctx, {
       label: 'cost flags',
-      size: (2 * setup.tiles[3] + MAX_BATCH) * 4,
+      size: flagWords(setup.tiles[3]) * 4,
       usage: BufferUsage.STORAGE | copy,
+    }),
+    args: await createBufferChecked(ctx, {
+      label: 'cost dispatch args',
+      size: 6 * 4,
+      usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
     }),
   };
 }

@@ -59,3 +59,38 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
 }
 `,
 };
+
+/** Constants of {@link NEXT_ROUND_KERNEL}. */
+export interface NextRoundConstants {
+  [key: string]: number;
+  /** The device's maxComputeWorkgroupsPerDimension. */
+  maxX: number;
+}
+
+/**
+ * Between two rounds (one thread): the next round's indirect dispatch arguments from its list's
+ * length (split over x and y; the relax kernel skips ids past the length), the finished round's
+ * list emptied for reuse two rounds on, and the round's `changed` word: whether any tile is next.
+ */
+export const NEXT_ROUND_KERNEL: KernelSpec<NextRoundConstants> = {
+  name: 'cost/next-round',
+  source: ({ maxX }) => /* wgsl */ `
+${COST_PARAMS}
+@group(0) @binding(6) var<storage, read_write> flags: array<atomic<u32>>;
+@group(0) @binding(7) var<storage, read_write> args: array<u32>;
+
+@compute @workgroup_size(1)
+fn main() {
+  let tiles = params.tiles.w;
+  let p = params.misc.y;
+  let q = 1u - p;
+  let count = atomicLoad(&flags[4u * tiles + q]);
+  let x = min(count, ${maxX}u);
+  args[3u * q] = x;
+  args[3u * q + 1u] = select(1u, (count + x - 1u) / max(x, 1u), x > 0u);
+  args[3u * q + 2u] = 1u;
+  atomicStore(&flags[4u * tiles + p], 0u);
+  atomicStore(&flags[4u * tiles + 2u + params.misc.z], select(0u, 1u, count > 0u));
+}
+`,
+};

@@ -64,15 +64,16 @@ function maskBody(phase: RelaxPhase, offsets: number[]): string {
 }
 
 /**
- * One round over the active tiles (one workgroup per tile; inactive ones return at once): the
- * tile and a halo are loaded into workgroup memory, the tile's cells are relaxed (Jacobi, all
- * cells at once between barriers) until nothing changes or `inner` iterations are done, changed
- * cells are written back (`misc.w` bounds the local iterations: a uniform, not a constant, so
- * that compilers do not unroll the loop), and a tile that changed marks its neighbouring tiles (and itself, when
- * it stopped at `inner` before its local fixed point) active for the next round and sets the
- * round's `changed` word. Tiles read neighbours' cells while those may be written: every value
- * only decreases towards the same least fixed point, so any mix of old and new values is an
- * upper bound and the iteration converges to that fixed point whatever the order.
+ * One round over this round's list of active tiles (one workgroup each, dispatched indirectly;
+ * `flags` layout in cost-rounds.ts): the tile and a halo are loaded into workgroup memory, the
+ * tile's cells are relaxed (Jacobi, all cells at once between barriers) until nothing changes or
+ * `misc.w` iterations are done (a uniform, not a constant, so that compilers do not unroll the
+ * loop), changed cells are written back, and a tile that changed marks its neighbouring tiles
+ * (and itself, when it stopped before its local fixed point) active for the next round, the
+ * first marker of each appending it to the next round's list. Tiles read neighbours' cells while
+ * those may be written: every value only decreases towards the same least fixed point, so any mix
+ * of old and new values is an upper bound and the iteration converges to that fixed point
+ * whatever the order.
  */
 export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
   name: 'cost/tile-relax',
@@ -117,17 +118,30 @@ var<workgroup> flag: atomic<u32>;
 var<workgroup> dirty: atomic<u32>;
 
 @compute @workgroup_size(${COST_WORKGROUP})
-fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32) {
+fn main(
+  @builtin(workgroup_id) wid: vec3u,
+  @builtin(num_workgroups) nw: vec3u,
+  @builtin(local_invocation_index) li: u32,
+) {
   let tiles = params.tiles.w;
-  let tile = (wg.z * params.tiles.y + wg.y) * params.tiles.x + wg.x;
-  let cur = params.misc.y * tiles;
+  let p = params.misc.y;
   if (li == 0u) {
-    tile_on = atomicLoad(&flags[cur + tile]);
-    atomicStore(&flags[cur + tile], 0u);
+    // this round's list of active tiles: its workgroup's entry, whose flag is cleared for reuse
+    let id = wid.y * nw.x + wid.x;
+    var picked = 0u;
+    if (id < atomicLoad(&flags[4u * tiles + p])) {
+      let t = atomicLoad(&flags[(2u + p) * tiles + id]);
+      atomicStore(&flags[p * tiles + t], 0u);
+      picked = t + 1u;
+    }
+    tile_on = picked;
   }
-  if (workgroupUniformLoad(&tile_on) == 0u) {
+  let picked = workgroupUniformLoad(&tile_on);
+  if (picked == 0u) {
     return;
   }
+  let t = picked - 1u;
+  let wg = vec3u(t % params.tiles.x, (t / params.tiles.x) % params.tiles.y, t / (params.tiles.x * params.tiles.y));
   let size = vec3i(params.size.xyz);
   let origin = vec3i(wg * vec3u(TX, TY, TZ)) - vec3i(${r}, ${r}, ${rz});
   for (var i = li; i < SHARED; i += ${COST_WORKGROUP}u) {
@@ -210,17 +224,21 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
   }
   workgroupBarrier();
   if (li == 0u && atomicLoad(&dirty) != 0u) {
-    let nxt = tiles - cur;
+    let q = 1u - p;
     let t = vec3i(wg);
     let tn = vec3i(params.tiles.xyz);
     ${marks}
-      let q = t + vec3i(dx, dy, dz);
+      let n = t + vec3i(dx, dy, dz);
       let me = dx == 0 && dy == 0 && dz == 0;
-      if (all(q >= vec3i(0)) && all(q < tn) && (!me || capped != 0u)) {
-        atomicStore(&flags[nxt + u32((q.z * tn.y + q.y) * tn.x + q.x)], 1u);
+      if (all(n >= vec3i(0)) && all(n < tn) && (!me || capped != 0u)) {
+        let ni = u32((n.z * tn.y + n.y) * tn.x + n.x);
+        // first to mark it: append it to the next round's list
+        if (atomicExchange(&flags[q * tiles + ni], 1u) == 0u) {
+          let slot = atomicAdd(&flags[4u * tiles + q], 1u);
+          atomicStore(&flags[(2u + q) * tiles + slot], ni);
+        }
       }
     }}}
-    atomicStore(&flags[2u * tiles + params.misc.z], 1u);
   }
 }
 `;
