@@ -66,6 +66,7 @@ export {
   type CostGridProblem,
   type CostMetric,
   connectivitiesOf,
+  crossedCells,
   type NeighbourStep,
   neighbourSteps,
   stepLength,

@@ -12,14 +12,17 @@ export type CostConnectivity = 4 | 8 | 16 | 6 | 18 | 26;
 
 /**
  * How a step between two neighbouring cells a and b, `len` CRS units apart (centre to centre),
- * costs:
- * - `'cost'`: `len · (v[a] + v[b]) / 2` — values are costs per unit length (GRASS r.cost,
- *   scikit-image MCP_Geometric).
- * - `'compliance'`: `len · (1/v[a] + 1/v[b]) / 2` — values are stiffness; its inverse, the
- *   compliance, is the cost per unit length (the compliance-scaled distance Toss et al. use,
- *   after Faure et al.): distances are short through rigid material and long through soft.
- * A knight's move (16-connectivity) crosses two cells' worth of boundary; it costs its length
- * times the mean of its two end cells, as r.cost does.
+ * costs, with `u` the cost per unit length of a cell:
+ * - `'cost'`: `u = v` — values are costs per unit length (GRASS r.cost, scikit-image
+ *   MCP_Geometric); a face or diagonal step costs `len · (u[a] + u[b]) / 2`, in f64 exactly so.
+ * - `'compliance'`: `u = 1/v` — values are stiffness; its inverse, the compliance, is the cost
+ *   per unit length (the compliance-scaled distance Toss et al. use, after Faure et al.):
+ *   distances are short through rigid material and long through soft.
+ * A knight's move (16-connectivity) runs through four cells for a quarter of its length each:
+ * a, b and the two cells c, d it crosses between them ({@link crossedCells}). It costs
+ * `len · ((u[a] + u[b]) + (u[c] + u[d])) / 4`, in f64 exactly so, and is blocked when any of
+ * the four is a barrier — GRASS r.cost's knight's move (`-k`), which a barrier one cell thick
+ * cannot be jumped by.
  */
 export type CostMetric = 'cost' | 'compliance';
 
@@ -98,4 +101,25 @@ export function stepLength(step: NeighbourStep, spacing: readonly number[]): num
   const y = step[1] * spacing[1];
   const z = step[2] * (spacing[2] ?? 0);
   return Math.sqrt(x * x + y * y + z * z);
+}
+
+/**
+ * The two cells a knight's move `step` ((±1, ±2) or (±2, ±1)) crosses between its end cells, as
+ * offsets from the start cell: along the long axis half way, on both columns (rows) of the
+ * move — e.g. (1, 2) crosses (0, 1) and (1, 1). Null for any other step.
+ */
+export function crossedCells(step: NeighbourStep): [NeighbourStep, NeighbourStep] | null {
+  const [dx, dy, dz] = step;
+  const ax = Math.abs(dx);
+  const ay = Math.abs(dy);
+  if (dz !== 0 || ax + ay !== 3 || ax === 0 || ay === 0) return null;
+  return ay === 2
+    ? [
+        [0, dy / 2, 0],
+        [dx, dy / 2, 0],
+      ]
+    : [
+        [dx / 2, 0, 0],
+        [dx / 2, dy, 0],
+      ];
 }
