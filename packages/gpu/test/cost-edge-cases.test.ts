@@ -19,21 +19,40 @@ describe('costAllocationGpu edge cases', { timeout: 300_000 }, () => {
     expect([...new Set(gpu.labels)].sort((a, b) => a - b)).toEqual([0, 1, 5]);
   });
 
-  test('an all-barrier grid, and a source on a barrier cell, reach nothing', async () => {
+  test('an all-barrier grid reaches nothing; a source on a barrier is an error', async () => {
     const ctx = await requireGpu();
     const dims = [20, 12, 3];
-    const problem = problemOf(costRaster('barrier', dims, 1), dims, Int32Array.of(0, 100, 719), 6);
+    const problem = problemOf(costRaster('barrier', dims, 1), dims, new Int32Array(0), 6);
     const gpu = await costAllocationGpu(ctx, problem, { backlink: true });
     expect(gpu.labels.every((l) => l === -1)).toBe(true);
     expect(gpu.cost.every((c) => c === Number.POSITIVE_INFINITY)).toBe(true);
     expect(gpu.backlink!.every((b) => b === 255)).toBe(true);
+    await expect(costAllocationGpu(ctx, { ...problem, sources: Int32Array.of(0, 719) })).rejects.toThrow(
+      /source 0: cell 0 \(col 0, row 0, slice 0\) is a barrier/,
+    );
     const values = costRaster('random', [30, 30], 2);
     values[45] = Number.NaN;
-    const walled = problemOf(values, [30, 30], Int32Array.of(45, 800), 4);
+    const walled = problemOf(values, [30, 30], Int32Array.of(800), 4);
     const result = await costAllocationGpu(ctx, walled, { backlink: true });
     checkAllocation(walled, result);
     expect(result.labels[45]).toBe(-1);
-    expect(result.labels.every((l) => l === -1 || l === 1)).toBe(true);
+    expect(result.cost[45]).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  test("knight's moves cost the mean of the four cells they run through; a one-cell wall stops them", async () => {
+    const ctx = await requireGpu();
+    const dims = [31, 26];
+    const values = costRaster('random', dims, 21);
+    for (let y = 0; y < 26; y++) values[y * 31 + 15] = Number.NaN; // a wall one cell thick
+    const problem = problemOf(values, dims, Int32Array.of(3 * 31 + 4, 20 * 31 + 9), 16);
+    const gpu = await costAllocationGpu(ctx, problem, { backlink: true });
+    checkAllocation(problem, gpu);
+    for (let i = 0; i < values.length; i++) if (i % 31 >= 15) expect(gpu.labels[i], `cell ${i}`).toBe(-1);
+    // open the wall at one row: the right side is reached through it only
+    values[13 * 31 + 15] = 1;
+    const open = await costAllocationGpu(ctx, { ...problem, values }, { backlink: true });
+    const report = checkAllocation({ ...problem, values }, open);
+    expect(report.reached).toBe(values.length - 25);
   });
 
   test('no sources: nothing reached', async () => {

@@ -123,6 +123,8 @@ export function prepareCost(problem: CostGridProblem): CostSetup {
     if (!Number.isInteger(cell) || cell < 0 || cell >= cells) {
       throw new CostProblemError(`source ${id}: cell ${cell} is outside the grid of ${cells} cells`);
     }
+    if (values[cell] < 0)
+      throw new CostProblemError(`source ${id}: ${cellName(cell, size)} is a barrier (NaN)`);
     sources[id] = cell;
   });
   const maxCost = problem.maxCost ?? Number.POSITIVE_INFINITY;

@@ -1,6 +1,14 @@
 import { type CostConnectivity, neighbourSteps } from '@geoframe/core';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { COST_PARAMS, COST_WORKGROUP, haloOf, predOffset, stepCost, tileShape } from './cost-wgsl.js';
+import {
+  COST_PARAMS,
+  COST_WORKGROUP,
+  crossOffsets,
+  haloOf,
+  predOffset,
+  stepCost,
+  tileShape,
+} from './cost-wgsl.js';
 
 /**
  * What a relax pass computes, each a monotone fixed point iterated from above:
@@ -19,9 +27,28 @@ export interface TileRelaxConstants {
   phase: RelaxPhase;
 }
 
+/** The shared-memory index `s + offset`. */
+function sharedAt(offset: number): string {
+  return `s ${offset < 0 ? '-' : '+'} ${Math.abs(offset)}u`;
+}
+
+/** A knight's move's crossed cells' values, loaded (nothing for other steps). */
+function crossLoads(cross: [number, number] | null): string {
+  return cross ? `let ca = sv[${sharedAt(cross[0])}];\n      let cb = sv[${sharedAt(cross[1])}];` : '';
+}
+
+/** A knight's move is open only where neither crossed cell is a barrier. */
+function crossOpen(cross: [number, number] | null): string {
+  return cross ? ' && ca >= 0.0 && cb >= 0.0' : '';
+}
+
+function crossArgs(cross: [number, number] | null): [string, string] | undefined {
+  return cross ? ['ca', 'cb'] : undefined;
+}
+
 /** The relaxation over the tile's neighbours, unrolled: updates `best` from the shared arrays. */
-function relaxBody(phase: RelaxPhase, offsets: number[]): string {
-  const at = (k: number) => `s ${offsets[k] < 0 ? '-' : '+'} ${Math.abs(offsets[k])}u`;
+function relaxBody(phase: RelaxPhase, offsets: number[], cross: ([number, number] | null)[]): string {
+  const at = (k: number) => sharedAt(offsets[k]);
   if (phase === 'cost') {
     return offsets
       .map(
@@ -29,8 +56,9 @@ function relaxBody(phase: RelaxPhase, offsets: number[]): string {
       let u = ${at(k)};
       let cu = sv[u];
       let du = sd[u];
-      if (cu >= 0.0 && du != INF) {
-        let c = ${stepCost(k, 'du', 'cu', 'v')};
+      ${crossLoads(cross[k])}
+      if (cu >= 0.0 && du != INF${crossOpen(cross[k])}) {
+        let c = ${stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]))};
         let cb = bitcast<u32>(c);
         if (c <= maxc && cb < best) { best = cb; }
       }
@@ -46,8 +74,8 @@ function relaxBody(phase: RelaxPhase, offsets: number[]): string {
 }
 
 /** The tight-predecessor mask of the interior cell `s` (label and hops passes). */
-function maskBody(phase: RelaxPhase, offsets: number[]): string {
-  const at = (k: number) => `s ${offsets[k] < 0 ? '-' : '+'} ${Math.abs(offsets[k])}u`;
+function maskBody(phase: RelaxPhase, offsets: number[], cross: ([number, number] | null)[]): string {
+  const at = (k: number) => sharedAt(offsets[k]);
   const sameLabel = phase === 'hops' ? ' && sl[u] == sl[s]' : '';
   return offsets
     .map(
@@ -55,8 +83,9 @@ function maskBody(phase: RelaxPhase, offsets: number[]): string {
       let u = ${at(k)};
       let cu = sv[u];
       let du = sd[u];
-      if (cu >= 0.0 && du != INF${sameLabel}) {
-        if (bitcast<u32>(${stepCost(k, 'du', 'cu', 'v')}) == dv) { mask |= ${1 << k}u; }
+      ${crossLoads(cross[k])}
+      if (cu >= 0.0 && du != INF${crossOpen(cross[k])}${sameLabel}) {
+        if (bitcast<u32>(${stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]))}) == dv) { mask |= ${1 << k}u; }
       }
     }`,
     )
@@ -85,6 +114,7 @@ export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
     const rz = dims === 3 ? r : 0;
     const [sx, sy, sz] = [tx + 2 * r, ty + 2 * r, tz + 2 * rz];
     const offsets = steps.map((s) => predOffset(s, sx, sy));
+    const cross = crossOffsets(steps, sx, sy);
     const work = { cost: 'dist', label: 'labels', hops: 'hops' }[phase];
     const workShared = { cost: 'sd', label: 'sl', hops: 'sh' }[phase];
     const atomicOr = (name: string) => (work === name ? 'array<atomic<u32>>' : 'array<u32>');
@@ -177,7 +207,7 @@ fn main(
   let live = inside && v >= 0.0 && dv != INF;
   var mask = 0u;
   if (live) {
-    ${maskBody(phase, offsets)}
+    ${maskBody(phase, offsets, cross)}
   }`
   }
   let start = ${workShared}[s];
@@ -196,7 +226,7 @@ fn main(
   loop {
     var best = own;
     if (live) {
-    ${relaxBody(phase, offsets)}
+    ${relaxBody(phase, offsets, cross)}
     }
     workgroupBarrier();
     if (best < own) {
