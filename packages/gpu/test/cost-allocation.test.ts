@@ -29,10 +29,11 @@ describe('costAllocationGpu equals an f64 Dijkstra within the f32 bound', () => 
       const ctx = await requireGpu();
       const cells = dims.reduce((a, b) => a * b, 1);
       const seed = cells * 31 + n;
+      const values = costRaster(kind, dims, seed);
       const problem = problemOf(
-        costRaster(kind, dims, seed),
+        values,
         dims,
-        randomSources(n, cells, seed + 1),
+        randomSources(n, cells, seed + 1, values),
         connectivity,
         metric,
       );

@@ -30,6 +30,8 @@ export interface CostBuffers {
   flags: GPUBuffer;
   /** Indirect dispatch arguments of the two rounds' lists: 2 × (x, y, 1). */
   args: GPUBuffer;
+  /** Two words: the lowest invalid value's cell, the lowest inconsistent output cell (or 2³² − 1). */
+  bad: GPUBuffer;
 }
 
 /** Words of {@link CostBuffers.flags} for `tiles` tiles. */
