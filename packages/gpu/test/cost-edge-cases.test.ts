@@ -169,8 +169,26 @@ describe('costAllocationGpu edge cases', { timeout: 300_000 }, () => {
     await expect(costAllocationGpu(ctx, { ...ok, connectivity: 6 })).rejects.toThrow(/connectivity 6/);
     await expect(costAllocationGpu(ctx, { ...ok, dims: [6, 6] })).rejects.toThrow(/36/);
     await expect(costAllocationGpu(ctx, { ...ok, maxCost: Number.NaN })).rejects.toThrow(/maxCost/);
+    // values or costs outside f32's normal range: the GPU declines (a CPU run answers under dispatch)
+    const subnormal = Float32Array.from(values);
+    subnormal[7] = 1e-40;
+    await expect(costAllocationGpu(ctx, { ...ok, values: subnormal })).rejects.toMatchObject({
+      code: 'GPU_PRECISION',
+      message: expect.stringMatching(/cell 7's value/),
+    });
+    const huge = new Float32Array(values.length).fill(3e38);
+    await expect(costAllocationGpu(ctx, { ...ok, values: huge })).rejects.toMatchObject({
+      code: 'GPU_PRECISION',
+      message: expect.stringMatching(/overflows f32/),
+    });
+    // the same with a cap inside f32's range is no overflow: nothing past the cap is reached
+    const capped = await costAllocationGpu(ctx, { ...ok, values: huge, maxCost: 1e38 });
+    expect(capped.labels.filter((l) => l === 0).length).toBe(1);
     // a grid whose per-cell buffers the device cannot bind is declined, not run
     const tiny = Object.create(ctx, { limits: { value: { maxStorageBufferBindingSize: 64 } } });
-    await expect(costAllocationGpu(tiny, ok)).rejects.toThrow(/30 cells need 120-byte buffers/);
+    await expect(costAllocationGpu(tiny, ok)).rejects.toMatchObject({
+      code: 'GPU_OUT_OF_MEMORY',
+      message: expect.stringMatching(/30 cells need 120-byte buffers/),
+    });
   });
 });

@@ -14,7 +14,8 @@ export interface PrepareConstants {
  * The caller's values, in place, into what the relax passes read: NaN (by its bits, which no
  * fast-math can assume away) → −1, a barrier; 'compliance' → 1/v. A value that is not valid
  * (negative, infinite; for 'compliance' also 0) puts the lowest such cell into `bad[0]`, so the
- * host can name it. Classified on the bits alone.
+ * host can name it; a subnormal value (or 1/v), which a device may flush to 0, puts it into
+ * `bad[2]` (the GPU declines: its bound would not hold). Classified on the bits alone.
  */
 export const PREPARE_KERNEL: KernelSpec<PrepareConstants> = {
   name: 'cost/prepare',
@@ -40,7 +41,13 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
     atomicMin(&bad[0], i);
     return;
   }
-  ${compliance ? 'values[i] = 1.0 / bitcast<f32>(magnitude);' : 'values[i] = bitcast<f32>(magnitude);'}
+  // subnormal values (or a subnormal 1/v) may be flushed to 0 by the device: declined
+  let u = ${compliance ? '1.0 / bitcast<f32>(magnitude)' : 'bitcast<f32>(magnitude)'};
+  let um = bitcast<u32>(u) & 0x7fffffffu;
+  if ((magnitude != 0u && magnitude < 0x00800000u) || (um != 0u && um < 0x00800000u) || um >= INF) {
+    atomicMin(&bad[2], i);
+  }
+  values[i] = u;
 }
 `,
 };
@@ -54,7 +61,9 @@ export interface CheckConstants {
 
 /**
  * The output's consistency, on the device: every reached cell has a label and (with backlinks)
- * a backlink unless it is its label's source cell. The lowest cell failing it goes into `bad[1]`
+ * a backlink unless it is its label's source cell; without a cost cap, no open cell next to a
+ * reached one is unreached (else its cost overflowed f32: `bad[2]`, declined). The lowest cell
+ * failing the first goes into `bad[1]`
  * (the label and backlink passes recompute each step's cost; they miss a tight step only if the
  * device rounded one step two ways — an error, never a silently wrong result).
  */
@@ -62,6 +71,7 @@ export const CHECK_KERNEL: KernelSpec<CheckConstants> = {
   name: 'cost/check',
   source: ({ backlink }) => /* wgsl */ `
 ${COST_PARAMS}
+@group(0) @binding(1) var<storage, read> values: array<f32>;
 @group(0) @binding(2) var<storage, read> dist: array<u32>;
 @group(0) @binding(3) var<storage, read> labels: array<u32>;
 ${backlink ? '@group(0) @binding(4) var<storage, read> backlink: array<u32>;' : ''}
@@ -71,7 +81,24 @@ ${backlink ? '@group(0) @binding(5) var<storage, read> sources: array<u32>;' : '
 @compute @workgroup_size(${COST_WORKGROUP})
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {
   ${LINEAR}
-  if (i >= params.size.w || dist[i] == INF) {
+  if (i >= params.size.w) {
+    return;
+  }
+  if (dist[i] == INF) {
+    // without a cap (or one past f32's range), an open cell next to a reached one is unreached
+    // only because its cost overflowed f32: declined
+    if (values[i] >= 0.0 && params.misc.x >= 0x7f7fffffu) {
+      let c = vec3u(i % params.size.x, (i / params.size.x) % params.size.y, i / (params.size.x * params.size.y));
+      for (var a = 0u; a < 3u; a++) {
+        for (var o = 0u; o < 2u; o++) {
+          var q = c;
+          q[a] = select(c[a] + 1u, c[a] - 1u, o == 0u);
+          if (q[a] < params.size[a] && dist[(q.z * params.size.y + q.y) * params.size.x + q.x] != INF) {
+            atomicMin(&bad[2], i);
+          }
+        }
+      }
+    }
     return;
   }
   let l = labels[i];

@@ -1,9 +1,18 @@
 import { type CostAllocation, type CostGridProblem, GeoframeError } from '@geoframe/core';
+import { GpuOutOfMemoryError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
 import { createBuffers, finish, prepareAndSeed } from './cost-device.js';
 import { type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
 import { prepareCost, valueError } from './cost-setup.js';
+
+/**
+ * An input whose result the GPU cannot vouch for. `GPU_PRECISION` is the code under which the
+ * dispatcher answers with the CPU engine instead (adr/0020).
+ */
+function declined(why: string): GeoframeError {
+  return new GeoframeError('GPU_PRECISION', `cost allocation on the GPU declined: ${why}`);
+}
 
 /** Options of {@link costAllocationGpu}. */
 export interface CostGpuOptions {
@@ -42,10 +51,12 @@ export const DEFAULT_INNER = 64;
  * phases over tiles in workgroup memory; every run terminates.
  *
  * @throws CostProblemError for an invalid problem (naming the cell or source).
- * @throws GeoframeError `COST_GRID_TOO_LARGE` when a per-cell buffer exceeds the device's
+ * @throws GpuOutOfMemoryError when a per-cell buffer exceeds the device's
  *   `maxStorageBufferBindingSize`.
- * @throws GeoframeError `COST_INCONSISTENT` if a reached cell has no tight predecessor (the
- *   device computed one step two ways) — never a silent wrong label.
+ * @throws GeoframeError `GPU_PRECISION` (the GPU declines; a CPU run answers under dispatch) when
+ *   a value or an accumulated cost is outside f32's normal range, or a reached cell has no tight
+ *   predecessor (the device computed one step two ways) — never a silently wrong result.
+ * @throws GeoframeError `GPU_LOOP_LIMIT` if a phase ran past its Bellman-Ford bound (a bug).
  */
 export async function costAllocationGpu(
   ctx: GpuContext,
@@ -58,10 +69,8 @@ export async function costAllocationGpu(
   if (!Number.isInteger(inner) || inner < 1) throw new RangeError(`inner ${inner} is not a positive integer`);
   const binding = ctx.limits.maxStorageBufferBindingSize;
   if (setup.cells * 4 > binding) {
-    throw new GeoframeError(
-      'COST_GRID_TOO_LARGE',
-      `cost allocation: ${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`,
-    );
+    const why = `${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`;
+    throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
   }
   const backlink = options.backlink === true;
   const buffers = await createBuffers(ctx, problem, setup, backlink);
@@ -80,6 +89,10 @@ export async function costAllocationGpu(
       profiler,
     );
     if (seeded.invalidCell >= 0) throw valueError(problem, setup, seeded.invalidCell);
+    if (seeded.subnormalCell >= 0) {
+      const c = seeded.subnormalCell;
+      throw declined(`cell ${c}'s value ${problem.values[c]} is outside f32's normal range on the device`);
+    }
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profiler);
     const label = await runPhase(ctx, setup, 'label', buffers, params, profiler);
     const hops = backlink ? await runPhase(ctx, setup, 'hops', buffers, params, profiler) : none;
@@ -98,11 +111,12 @@ export async function costAllocationGpu(
     if (out.backlink) result.backlink = out.backlink;
     if (out.inconsistentCell >= 0) {
       const c = out.inconsistentCell;
-      throw new GeoframeError(
-        'COST_INCONSISTENT',
-        `cost allocation: cell ${c} is reached (cost ${out.cost[c]}) but has no ${out.labels[c] < 0 ? 'label' : 'backlink'}: the device rounded a step's cost inconsistently`,
+      const what = out.labels[c] < 0 ? 'label' : 'backlink';
+      throw declined(
+        `cell ${c} is reached (cost ${out.cost[c]}) but has no ${what}: the device rounded a step's cost two ways`,
       );
     }
+    if (out.overflowCell >= 0) throw declined(`the cost of cell ${out.overflowCell} overflows f32`);
     return result;
   } finally {
     profiler?.destroy();

@@ -25,10 +25,10 @@ export async function createBuffers(
     createBufferChecked(ctx, { label, size: setup.cells * 4, usage: BufferUsage.STORAGE | usage });
   const bad = await createBufferChecked(ctx, {
     label: 'cost bad cells',
-    size: 8,
+    size: 12,
     usage: BufferUsage.STORAGE | copy,
   });
-  ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(NONE, NONE));
+  ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(NONE, NONE, NONE));
   return {
     values: await uploadStorage(ctx, problem.values, 'cost values'),
     dist: await cellBuffer('cost dist', copy),
@@ -74,9 +74,14 @@ function linear(
   pass.dispatchWorkgroups(x, y);
 }
 
+function cellOrNone(word: number): number {
+  return word === NONE ? -1 : word;
+}
+
 /**
  * Converts and checks the values, marks every cell unreached and seeds the sources' cells, in
- * one pass; returns its GPU time (with a profiler) and the lowest invalid cell, or −1.
+ * one pass; returns its GPU time (with a profiler), the lowest invalid cell and the lowest cell
+ * whose value is subnormal for the device (or −1).
  */
 export async function prepareAndSeed(
   ctx: GpuContext,
@@ -85,7 +90,7 @@ export async function prepareAndSeed(
   buffers: CostBuffers,
   params: GPUBuffer,
   profiler: GpuProfiler | null,
-): Promise<{ gpuMs: number; invalidCell: number }> {
+): Promise<{ gpuMs: number; invalidCell: number; subnormalCell: number }> {
   const b = buffers;
   const [prepare, fill, seeds] = await Promise.all([
     ctx.pipelines.get(PREPARE_KERNEL, { compliance: compliance ? 1 : 0 }),
@@ -131,14 +136,14 @@ export async function prepareAndSeed(
   const staged = await stageReadback(
     ctx,
     encoder,
-    [{ buffer: b.bad, offset: 0, bytes: 4 }],
+    [{ buffer: b.bad, offset: 0, bytes: 12 }],
     'cost bad cells',
   );
   ctx.device.queue.submit([encoder.finish()]);
   const [bad] = await staged.read();
   const gpuMs = profiler ? (await profiler.profile()).totalMs : 0;
-  const cell = new Uint32Array(bad.buffer, bad.byteOffset, 1)[0];
-  return { gpuMs, invalidCell: cell === NONE ? -1 : cell };
+  const cells = new Uint32Array(bad.buffer, bad.byteOffset, 3);
+  return { gpuMs, invalidCell: cellOrNone(cells[0]), subnormalCell: cellOrNone(cells[2]) };
 }
 
 /** What {@link finish} brings back. */
@@ -148,6 +153,8 @@ export interface CostOutput {
   backlink?: Uint8Array;
   /** The lowest reached cell without a label (or backlink), −1 when none. */
   inconsistentCell: number;
+  /** The lowest cell whose cost overflowed f32, −1 when none. */
+  overflowCell: number;
   gpuMs: number;
 }
 
@@ -186,6 +193,7 @@ export async function finish(
   }
   const check = await ctx.pipelines.get(CHECK_KERNEL, { backlink: link ? 1 : 0 });
   const checks: Binding[] = [
+    [1, b.values],
     [2, b.dist],
     [3, b.labels],
     [8, b.bad],
@@ -197,18 +205,19 @@ export async function finish(
   const parts = [
     { buffer: b.dist, offset: 0, bytes: setup.cells * 4 },
     { buffer: b.labels, offset: 0, bytes: setup.cells * 4 },
-    { buffer: b.bad, offset: 4, bytes: 4 },
+    { buffer: b.bad, offset: 4, bytes: 8 },
   ];
   if (link) parts.push({ buffer: link, offset: 0, bytes: words * 4 });
   const staged = await stageReadback(ctx, encoder, parts, 'cost');
   ctx.device.queue.submit([encoder.finish()]);
   const [d, l, bad, links] = await staged.read();
   const gpuMs = profiler ? (await profiler.profile()).totalMs : 0;
-  const cell = new Uint32Array(bad.buffer, bad.byteOffset, 1)[0];
+  const found = new Uint32Array(bad.buffer, bad.byteOffset, 2);
   const out: CostOutput = {
     cost: new Float32Array(d.buffer, d.byteOffset, setup.cells),
     labels: new Int32Array(l.buffer, l.byteOffset, setup.cells),
-    inconsistentCell: cell === NONE ? -1 : cell,
+    inconsistentCell: cellOrNone(found[0]),
+    overflowCell: cellOrNone(found[1]),
     gpuMs,
   };
   if (links) out.backlink = links.subarray(0, setup.cells);

@@ -30,7 +30,10 @@ export interface CostBuffers {
   flags: GPUBuffer;
   /** Indirect dispatch arguments of the two rounds' lists: 2 × (x, y, 1). */
   args: GPUBuffer;
-  /** Two words: the lowest invalid value's cell, the lowest inconsistent output cell (or 2³² − 1). */
+  /**
+   * Three words (2³² − 1: none): the lowest cell with an invalid value, with an inconsistent
+   * output, with a value or cost out of f32's normal range (the GPU declines).
+   */
   bad: GPUBuffer;
 }
 
@@ -180,8 +183,9 @@ export async function runPhase(
       if (quiet >= 0) return { rounds: rounds + quiet + 1, batches, gpuMs };
       rounds += batch;
       if (rounds > limit) {
+        // the watchdog's code for a kernel loop at its bound: a CPU run may answer instead
         throw new GeoframeError(
-          'COST_NOT_CONVERGED',
+          'GPU_LOOP_LIMIT',
           `cost/${phase}: no fixed point after ${rounds} rounds (bound ${limit})`,
         );
       }
