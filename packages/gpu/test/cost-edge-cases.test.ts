@@ -147,6 +147,24 @@ describe('costAllocationGpu edge cases', { timeout: 300_000 }, () => {
     expect(report.nearTies).toBeLessThanOrEqual(780);
   });
 
+  test('dispatches split over x and y (as 256³ needs: 65,536 tiles) give the same result', async () => {
+    const ctx = await requireGpu();
+    const dims = [100, 70];
+    const values = costRaster('maze', dims, 31);
+    const problem = problemOf(values, dims, randomSources(12, 7000, 31, values), 8);
+    const plain = await costAllocationGpu(ctx, problem, { backlink: true });
+    const limits = {
+      maxComputeWorkgroupsPerDimension: 6, // 35 tiles, 28 workgroups of cells: both split
+      maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize,
+    };
+    const narrow = Object.create(ctx, { limits: { value: limits } });
+    const split = await costAllocationGpu(narrow, problem, { backlink: true });
+    expect(split.cost).toEqual(plain.cost);
+    expect(split.labels).toEqual(plain.labels);
+    expect(split.backlink).toEqual(plain.backlink);
+    checkAllocation(problem, split);
+  });
+
   test('bad input gets a clear error naming the cell or source', async () => {
     const ctx = await requireGpu();
     const values = costRaster('random', [6, 5], 1);
