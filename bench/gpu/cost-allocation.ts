@@ -14,8 +14,10 @@
 // Bundle with esbuild (the `webgpu` package left external) and run with Node on the GPU host:
 //   pack.sh bench/gpu/cost-allocation.ts   (or: npx esbuild bench/gpu/cost-allocation.ts --bundle
 //     --platform=node --format=esm --external:webgpu --outfile=.gpu/bundle/cost-allocation.mjs)
-//   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 64]
+//   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
 //        [--no-cpu] [--no-skimage] [--runs N] [--warmup N] [--small]
+// `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
+// 1 is the plain front wave, one Jacobi step per active tile per round).
 // `--small` shrinks the instances for a software GPU (checks the script only).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,7 +46,7 @@ function flag(name: string): boolean {
   return at >= 0;
 }
 const only = option('--only')?.split(',') ?? null;
-const inner = Number(option('--inner') ?? 64);
+const inners = (option('--inner') ?? '64').split(',').map(Number);
 const noCpu = flag('--no-cpu');
 const noSkimage = flag('--no-skimage');
 const args = parseBenchArgs(argv);
@@ -151,7 +153,7 @@ function skimageMs(problem: CostGridProblem, dir: string): number | null {
 
 const ctx = await createBenchContext();
 console.log(
-  `cost allocation — ${describeDevice(ctx)}; GPU and wall ms: median of ${args.runs} after ${args.warmup} warm-up; CPU and MCP_Geometric: one run; inner ${inner}\n`,
+  `cost allocation — ${describeDevice(ctx)}; GPU and wall ms: median of ${args.runs} after ${args.warmup} warm-up; CPU and MCP_Geometric: one run\n`,
 );
 const cpu = await loadCpu();
 const dir = mkdtempSync(join(tmpdir(), 'cost-bench-'));
@@ -161,50 +163,56 @@ const fmt = (x: number | null | undefined, digits = 2) =>
 try {
   for (const { name, problem, paper } of instances()) {
     const cells = problem.values.length;
-    let last: Awaited<ReturnType<typeof costAllocationGpu>> | null = null;
-    const gpuMs: number[] = [];
-    const wall: number[] = [];
-    for (let i = 0; i < args.warmup + args.runs; i++) {
-      const w = await wallMs(async () => {
-        last = await costAllocationGpu(ctx, problem, { inner });
-      });
-      const profiled = await costAllocationGpu(ctx, problem, { inner, profile: true });
-      if (i < args.warmup) continue;
-      wall.push(w);
-      if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);
-    }
-    const result = last!;
     const copy = await createStorage(ctx, cells * 8, 'bench readback', BufferUsage.COPY_SRC);
     const target = new Uint8Array(cells * 8);
     const reads: number[] = [];
     for (let i = 0; i < 3; i++) reads.push(await wallMs(() => readback(ctx, copy, target)));
     copy.destroy();
+    let ref: CostAllocation | null = null;
     let cpuMs: number | null = null;
-    let differ: number | null = null;
     if (cpu) {
-      let ref: CostAllocation | null = null;
       cpuMs = await wallMs(async () => {
         ref = await cpu(problem);
       });
-      differ = 0;
-      for (let c = 0; c < cells; c++) if (ref!.labels[c] !== result.labels[c]) differ++;
     }
-    const { rounds } = result.stats;
-    rows.push([
-      name,
-      String(cells),
-      String(problem.sources.length),
-      `${rounds.cost}+${rounds.label}`,
-      paper ? String(paper[0]) : '—',
-      gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
-      fmt(median(wall)),
-      fmt(median(reads)),
-      paper ? fmt(paper[1]) : '—',
-      fmt(cpuMs, 1),
-      fmt(skimageMs(problem, dir), 1),
-      differ === null ? 'n/a' : String(differ),
-    ]);
-    console.log(rows.at(-1)!.join('  '));
+    const mcpMs = skimageMs(problem, dir);
+    for (const inner of inners) {
+      let last: Awaited<ReturnType<typeof costAllocationGpu>> | null = null;
+      const gpuMs: number[] = [];
+      const wall: number[] = [];
+      for (let i = 0; i < args.warmup + args.runs; i++) {
+        const w = await wallMs(async () => {
+          last = await costAllocationGpu(ctx, problem, { inner });
+        });
+        const profiled = await costAllocationGpu(ctx, problem, { inner, profile: true });
+        if (i < args.warmup) continue;
+        wall.push(w);
+        if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);
+      }
+      const result = last!;
+      let differ: number | null = null;
+      if (ref) {
+        differ = 0;
+        for (let c = 0; c < cells; c++) if ((ref as CostAllocation).labels[c] !== result.labels[c]) differ++;
+      }
+      const { rounds } = result.stats;
+      rows.push([
+        name,
+        String(cells),
+        String(problem.sources.length),
+        String(inner),
+        `${rounds.cost}+${rounds.label}`,
+        paper ? String(paper[0]) : '—',
+        gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
+        fmt(median(wall)),
+        fmt(median(reads)),
+        paper ? fmt(paper[1]) : '—',
+        fmt(cpuMs, 1),
+        fmt(mcpMs, 1),
+        differ === null ? 'n/a' : String(differ),
+      ]);
+      console.log(rows.at(-1)!.join('  '));
+    }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -215,6 +223,7 @@ console.log(
       'instance',
       'cells',
       'sources',
+      'inner',
       'rounds (cost+label)',
       'paper iterations',
       'GPU ms',

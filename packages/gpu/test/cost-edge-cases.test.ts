@@ -4,7 +4,8 @@ import { costRaster, problemOf, randomSources } from './cost-rasters.js';
 import { checkAllocation, referenceAllocation } from './cost-reference.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
-describe('costAllocationGpu edge cases', () => {
+// the first use of a connectivity compiles its pipelines: slow on a software GPU
+describe('costAllocationGpu edge cases', { timeout: 300_000 }, () => {
   test('several sources in one cell: the lowest id takes it; others elsewhere still compete', async () => {
     const ctx = await requireGpu();
     const dims = [33, 21];
@@ -18,21 +19,40 @@ describe('costAllocationGpu edge cases', () => {
     expect([...new Set(gpu.labels)].sort((a, b) => a - b)).toEqual([0, 1, 5]);
   });
 
-  test('an all-barrier grid, and a source on a barrier cell, reach nothing', async () => {
+  test('an all-barrier grid reaches nothing; a source on a barrier is an error', async () => {
     const ctx = await requireGpu();
     const dims = [20, 12, 3];
-    const problem = problemOf(costRaster('barrier', dims, 1), dims, Int32Array.of(0, 100, 719), 6);
+    const problem = problemOf(costRaster('barrier', dims, 1), dims, new Int32Array(0), 6);
     const gpu = await costAllocationGpu(ctx, problem, { backlink: true });
     expect(gpu.labels.every((l) => l === -1)).toBe(true);
     expect(gpu.cost.every((c) => c === Number.POSITIVE_INFINITY)).toBe(true);
     expect(gpu.backlink!.every((b) => b === 255)).toBe(true);
+    await expect(costAllocationGpu(ctx, { ...problem, sources: Int32Array.of(0, 719) })).rejects.toThrow(
+      /source 0: cell 0 \(col 0, row 0, slice 0\) is a barrier/,
+    );
     const values = costRaster('random', [30, 30], 2);
     values[45] = Number.NaN;
-    const walled = problemOf(values, [30, 30], Int32Array.of(45, 800), 4);
+    const walled = problemOf(values, [30, 30], Int32Array.of(800), 4);
     const result = await costAllocationGpu(ctx, walled, { backlink: true });
     checkAllocation(walled, result);
     expect(result.labels[45]).toBe(-1);
-    expect(result.labels.every((l) => l === -1 || l === 1)).toBe(true);
+    expect(result.cost[45]).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  test("knight's moves cost the mean of the four cells they run through; a one-cell wall stops them", async () => {
+    const ctx = await requireGpu();
+    const dims = [31, 26];
+    const values = costRaster('random', dims, 21);
+    for (let y = 0; y < 26; y++) values[y * 31 + 15] = Number.NaN; // a wall one cell thick
+    const problem = problemOf(values, dims, Int32Array.of(3 * 31 + 4, 20 * 31 + 9), 16);
+    const gpu = await costAllocationGpu(ctx, problem, { backlink: true });
+    checkAllocation(problem, gpu);
+    for (let i = 0; i < values.length; i++) if (i % 31 >= 15) expect(gpu.labels[i], `cell ${i}`).toBe(-1);
+    // open the wall at one row: the right side is reached through it only
+    values[13 * 31 + 15] = 1;
+    const open = await costAllocationGpu(ctx, { ...problem, values }, { backlink: true });
+    const report = checkAllocation({ ...problem, values }, open);
+    expect(report.reached).toBe(values.length - 25);
   });
 
   test('no sources: nothing reached', async () => {
@@ -125,7 +145,25 @@ describe('costAllocationGpu edge cases', () => {
     expect(report.reached).toBe(78_000);
     expect(Math.max(...gpu.labels)).toBeGreaterThan(65_536);
     expect(report.nearTies).toBeLessThanOrEqual(780);
-  }, 120_000);
+  });
+
+  test('dispatches split over x and y (as 256³ needs: 65,536 tiles) give the same result', async () => {
+    const ctx = await requireGpu();
+    const dims = [100, 70];
+    const values = costRaster('maze', dims, 31);
+    const problem = problemOf(values, dims, randomSources(12, 7000, 31, values), 8);
+    const plain = await costAllocationGpu(ctx, problem, { backlink: true });
+    const limits = {
+      maxComputeWorkgroupsPerDimension: 6, // 35 tiles, 28 workgroups of cells: both split
+      maxStorageBufferBindingSize: ctx.limits.maxStorageBufferBindingSize,
+    };
+    const narrow = Object.create(ctx, { limits: { value: limits } });
+    const split = await costAllocationGpu(narrow, problem, { backlink: true });
+    expect(split.cost).toEqual(plain.cost);
+    expect(split.labels).toEqual(plain.labels);
+    expect(split.backlink).toEqual(plain.backlink);
+    checkAllocation(problem, split);
+  });
 
   test('bad input gets a clear error naming the cell or source', async () => {
     const ctx = await requireGpu();
@@ -149,5 +187,26 @@ describe('costAllocationGpu edge cases', () => {
     await expect(costAllocationGpu(ctx, { ...ok, connectivity: 6 })).rejects.toThrow(/connectivity 6/);
     await expect(costAllocationGpu(ctx, { ...ok, dims: [6, 6] })).rejects.toThrow(/36/);
     await expect(costAllocationGpu(ctx, { ...ok, maxCost: Number.NaN })).rejects.toThrow(/maxCost/);
+    // values or costs outside f32's normal range: the GPU declines (a CPU run answers under dispatch)
+    const subnormal = Float32Array.from(values);
+    subnormal[7] = 1e-40;
+    await expect(costAllocationGpu(ctx, { ...ok, values: subnormal })).rejects.toMatchObject({
+      code: 'GPU_PRECISION',
+      message: expect.stringMatching(/cell 7's value/),
+    });
+    const huge = new Float32Array(values.length).fill(3e38);
+    await expect(costAllocationGpu(ctx, { ...ok, values: huge })).rejects.toMatchObject({
+      code: 'GPU_PRECISION',
+      message: expect.stringMatching(/overflows f32/),
+    });
+    // the same with a cap inside f32's range is no overflow: nothing past the cap is reached
+    const capped = await costAllocationGpu(ctx, { ...ok, values: huge, maxCost: 1e38 });
+    expect(capped.labels.filter((l) => l === 0).length).toBe(1);
+    // a grid whose per-cell buffers the device cannot bind is declined, not run
+    const tiny = Object.create(ctx, { limits: { value: { maxStorageBufferBindingSize: 64 } } });
+    await expect(costAllocationGpu(tiny, ok)).rejects.toMatchObject({
+      code: 'GPU_OUT_OF_MEMORY',
+      message: expect.stringMatching(/30 cells need 120-byte buffers/),
+    });
   });
 });

@@ -28,10 +28,17 @@ export function costRaster(kind: RasterKind, dims: readonly number[], seed: numb
   return out;
 }
 
-/** `n` seeded random source cells (repeats possible when `n` nears the cell count). */
-export function randomSources(n: number, cells: number, seed: number): Int32Array {
+/**
+ * `n` seeded random source cells (repeats possible when `n` nears the cell count), none on a
+ * barrier of `values` when given (a source on a barrier is an error).
+ */
+export function randomSources(n: number, cells: number, seed: number, values?: Float32Array): Int32Array {
   const rng = new SeededRandom(seed);
-  return Int32Array.from({ length: n }, () => Math.floor(rng.next() * cells));
+  const draw = (): number => {
+    const cell = Math.floor(rng.next() * cells);
+    return values && Number.isNaN(values[cell]) ? draw() : cell;
+  };
+  return Int32Array.from({ length: n }, draw);
 }
 
 /** A problem from its parts; spacing 1 unless given. */

@@ -1,4 +1,10 @@
-import { type CostAllocation, type CostGridProblem, neighbourSteps, stepLength } from '@geoframe/core';
+import {
+  type CostAllocation,
+  type CostGridProblem,
+  crossedCells,
+  neighbourSteps,
+  stepLength,
+} from '@geoframe/core';
 import { expect } from 'vitest';
 
 /** f64 multi-source Dijkstra with lexicographic keys (cost, source id); hop counts along its tree. */
@@ -62,13 +68,33 @@ class Heap {
   }
 }
 
+/**
+ * The f64 cost of step `k` from cell `from` (at x, y, z) to `to`: `len · (u[a] + u[b]) / 2`, or for
+ * a knight's move `len · ((u[a] + u[b]) + (u[c] + u[d])) / 4` with c, d the crossed cells; NaN
+ * when any of them is a barrier.
+ */
+function stepWeight(
+  problem: CostGridProblem,
+  unit: Float64Array,
+  from: number,
+  to: number,
+  k: number,
+): number {
+  const steps = neighbourSteps(problem.connectivity);
+  const len = stepLength(steps[k], problem.spacing);
+  const cross = crossedCells(steps[k]);
+  if (!cross) return (len * (unit[from] + unit[to])) / 2;
+  const w = problem.dims[0];
+  const [c, d] = cross.map(([dx, dy]) => unit[from + dx + dy * w]);
+  return (len * (unit[from] + unit[to] + (c + d))) / 4;
+}
+
 /** The reference: Dijkstra in f64 over the contract's steps and step rule. */
 export function referenceAllocation(problem: CostGridProblem): ReferenceAllocation {
   const size = sizeOf(problem);
   const cells = size[0] * size[1] * size[2];
   const unit = unitCosts(problem);
   const steps = neighbourSteps(problem.connectivity);
-  const lens = steps.map((s) => stepLength(s, problem.spacing));
   const maxCost = problem.maxCost ?? Number.POSITIVE_INFINITY;
   const cost = new Float64Array(cells).fill(Number.POSITIVE_INFINITY);
   const labels = new Int32Array(cells).fill(-1);
@@ -96,8 +122,8 @@ export function referenceAllocation(problem: CostGridProblem): ReferenceAllocati
       if (qx < 0 || qy < 0 || qz < 0 || qx >= size[0] || qy >= size[1] || qz >= size[2]) return;
       const u = (qz * size[1] + qy) * size[0] + qx;
       if (done[u] || Number.isNaN(unit[u])) return;
-      const nc = c + (lens[k] * (unit[v] + unit[u])) / 2;
-      if (nc > maxCost) return;
+      const nc = c + stepWeight(problem, unit, v, u, k);
+      if (Number.isNaN(nc) || nc > maxCost) return;
       if (nc < cost[u] || (nc === cost[u] && l < labels[u])) {
         cost[u] = nc;
         labels[u] = l;
@@ -142,7 +168,6 @@ export function checkAllocation(problem: CostGridProblem, gpu: CostAllocation): 
   const cells = size[0] * size[1] * size[2];
   const unit = unitCosts(problem);
   const steps = neighbourSteps(problem.connectivity);
-  const lens = steps.map((s) => stepLength(s, problem.spacing));
   const backlink = gpu.backlink!;
   expect(backlink).toBeDefined();
   let reached = 0;
@@ -176,7 +201,9 @@ export function checkAllocation(problem: CostGridProblem, gpu: CostAllocation): 
       const [dx, dy, dz] = steps[backlink[u]];
       const p = u - (dx + dy * size[0] + dz * size[0] * size[1]);
       expect(gpu.labels[p], `cell ${u}: backlink to a cell of another source`).toBe(gpu.labels[v]);
-      pathCost += (lens[backlink[u]] * (unit[u] + unit[p])) / 2;
+      const w = stepWeight(problem, unit, p, u, backlink[u]);
+      expect(Number.isNaN(w), `cell ${u}: backlink through a barrier`).toBe(false);
+      pathCost += w;
       u = p;
       hops++;
       expect(hops, `cell ${v}: backlinks cycle`).toBeLessThan(cells);

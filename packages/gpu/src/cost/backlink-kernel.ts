@@ -1,4 +1,4 @@
-import { type CostConnectivity, neighbourSteps } from '@geoframe/core';
+import { type CostConnectivity, crossedCells, type NeighbourStep, neighbourSteps } from '@geoframe/core';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { COST_PARAMS, COST_WORKGROUP, stepCost } from './cost-wgsl.js';
 
@@ -20,19 +20,30 @@ export const BACKLINK_KERNEL: KernelSpec<BacklinkConstants> = {
   source: ({ connectivity }) => {
     const steps = neighbourSteps(connectivity);
     const tries = steps
-      .map(
-        ([dx, dy, dz], k) => `if (b == 255u) {
+      .map((step, k) => {
+        const [dx, dy, dz] = step;
+        const cross = crossedCells(step);
+        // a knight's move's crossed cells, as offsets from the predecessor q (inside the grid
+        // whenever q and p are)
+        const at = (c: NeighbourStep) =>
+          `u32(i32(u) + ${c[0]} + ${c[1]} * size.x + ${c[2]} * size.x * size.y)`;
+        const loads = cross
+          ? `let ca = values[${at(cross[0])}];\n          let cb = values[${at(cross[1])}];`
+          : '';
+        const open = cross ? ' && ca >= 0.0 && cb >= 0.0' : '';
+        return `if (b == 255u) {
         let q = p - vec3i(${dx}, ${dy}, ${dz});
         if (all(q >= vec3i(0)) && all(q < size)) {
           let u = u32((q.z * size.y + q.y) * size.x + q.x);
           let cu = values[u];
           let du = dist[u];
-          if (cu >= 0.0 && du != INF && labels[u] == l && hops[u] + 1u == h) {
-            if (bitcast<u32>(${stepCost(k, 'du', 'cu', 'v')}) == d) { b = ${k}u; }
+          ${loads}
+          if (cu >= 0.0 && du != INF${open} && labels[u] == l && hops[u] + 1u == h) {
+            if (bitcast<u32>(${stepCost(k, 'du', 'cu', 'v', cross ? ['ca', 'cb'] : undefined)}) == d) { b = ${k}u; }
           }
         }
-      }`,
-      )
+      }`;
+      })
       .join('\n      ');
     return /* wgsl */ `
 ${COST_PARAMS}

@@ -1,13 +1,18 @@
 import { type CostAllocation, type CostGridProblem, GeoframeError } from '@geoframe/core';
-import { createBufferChecked, stageReadback, uploadStorage } from '../runtime/buffers.js';
-import { dispatchSize } from '../runtime/dispatch.js';
+import { GpuOutOfMemoryError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
-import { BufferUsage } from '../runtime/usage.js';
-import { BACKLINK_KERNEL } from './backlink-kernel.js';
-import { type CostBuffers, type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
-import { type CostSetup, prepareCost } from './cost-setup.js';
-import { COST_PARAM_WORDS, COST_WORKGROUP } from './cost-wgsl.js';
+import { createBuffers, finish, prepareAndSeed } from './cost-device.js';
+import { type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
+import { prepareCost, valueError } from './cost-setup.js';
+
+/**
+ * An input whose result the GPU cannot vouch for. `GPU_PRECISION` is the code under which the
+ * dispatcher answers with the CPU engine instead (adr/0020).
+ */
+function declined(why: string): GeoframeError {
+  return new GeoframeError('GPU_PRECISION', `cost allocation on the GPU declined: ${why}`);
+}
 
 /** Options of {@link costAllocationGpu}. */
 export interface CostGpuOptions {
@@ -46,8 +51,12 @@ export const DEFAULT_INNER = 64;
  * phases over tiles in workgroup memory; every run terminates.
  *
  * @throws CostProblemError for an invalid problem (naming the cell or source).
- * @throws GeoframeError `COST_INCONSISTENT` if a reached cell has no tight predecessor (the
- *   device computed one step two ways) — never a silent wrong label.
+ * @throws GpuOutOfMemoryError when a per-cell buffer exceeds the device's
+ *   `maxStorageBufferBindingSize`.
+ * @throws GeoframeError `GPU_PRECISION` (the GPU declines; a CPU run answers under dispatch) when
+ *   a value or an accumulated cost is outside f32's normal range, or a reached cell has no tight
+ *   predecessor (the device computed one step two ways) — never a silently wrong result.
+ * @throws GeoframeError `GPU_LOOP_LIMIT` if a phase ran past its Bellman-Ford bound (a bug).
  */
 export async function costAllocationGpu(
   ctx: GpuContext,
@@ -58,21 +67,32 @@ export async function costAllocationGpu(
   const setup = prepareCost(problem);
   const inner = options.inner ?? DEFAULT_INNER;
   if (!Number.isInteger(inner) || inner < 1) throw new RangeError(`inner ${inner} is not a positive integer`);
-  const maxTiles = ctx.limits.maxComputeWorkgroupsPerDimension;
-  if (setup.tiles.slice(0, 3).some((t) => t > maxTiles)) {
-    throw new GeoframeError(
-      'COST_GRID_TOO_LARGE',
-      `the grid's tiles [${setup.tiles.slice(0, 3)}] exceed ${maxTiles} along an axis`,
-    );
+  const binding = ctx.limits.maxStorageBufferBindingSize;
+  if (setup.cells * 4 > binding) {
+    const why = `${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`;
+    throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
   }
   const backlink = options.backlink === true;
-  const buffers = await createBuffers(ctx, setup, backlink);
+  const buffers = await createBuffers(ctx, problem, setup, backlink);
   const params = await roundParams(ctx, setup, inner);
   const profiler =
     options.profile && ctx.features.timestampQuery ? new GpuProfiler(ctx, { maxPasses: 2 }) : null;
   const owned: GPUBuffer[] = [params, ...Object.values(buffers).filter((b): b is GPUBuffer => b !== null)];
   try {
     const none: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0 };
+    const seeded = await prepareAndSeed(
+      ctx,
+      setup,
+      problem.metric === 'compliance',
+      buffers,
+      params,
+      profiler,
+    );
+    if (seeded.invalidCell >= 0) throw valueError(problem, setup, seeded.invalidCell);
+    if (seeded.subnormalCell >= 0) {
+      const c = seeded.subnormalCell;
+      throw declined(`cell ${c}'s value ${problem.values[c]} is outside f32's normal range on the device`);
+    }
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profiler);
     const label = await runPhase(ctx, setup, 'label', buffers, params, profiler);
     const hops = backlink ? await runPhase(ctx, setup, 'hops', buffers, params, profiler) : none;
@@ -87,120 +107,19 @@ export async function costAllocationGpu(
         tiles: setup.tiles[3],
       },
     };
-    if (profiler) result.stats.gpuMs = cost.gpuMs + label.gpuMs + hops.gpuMs + out.gpuMs;
+    if (profiler) result.stats.gpuMs = seeded.gpuMs + cost.gpuMs + label.gpuMs + hops.gpuMs + out.gpuMs;
     if (out.backlink) result.backlink = out.backlink;
-    checkConsistent(setup, result);
+    if (out.inconsistentCell >= 0) {
+      const c = out.inconsistentCell;
+      const what = out.labels[c] < 0 ? 'label' : 'backlink';
+      throw declined(
+        `cell ${c} is reached (cost ${out.cost[c]}) but has no ${what}: the device rounded a step's cost two ways`,
+      );
+    }
+    if (out.overflowCell >= 0) throw declined(`the cost of cell ${out.overflowCell} overflows f32`);
     return result;
   } finally {
     profiler?.destroy();
     for (const b of owned) b.destroy();
-  }
-}
-
-async function createBuffers(ctx: GpuContext, setup: CostSetup, backlink: boolean): Promise<CostBuffers> {
-  const copy = BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
-  const flags = await createBufferChecked(ctx, {
-    label: 'cost flags',
-    size: (2 * setup.tiles[3] + 64) * 4,
-    usage: BufferUsage.STORAGE | copy,
-  });
-  return {
-    values: await uploadStorage(ctx, setup.values, 'cost values'),
-    dist: await uploadStorage(ctx, setup.dist, 'cost dist', copy),
-    labels: await uploadStorage(ctx, setup.labels, 'cost labels', copy),
-    hops: backlink
-      ? await uploadStorage(ctx, new Uint32Array(setup.cells).fill(0x7f800000), 'cost hops')
-      : null,
-    sources: backlink ? await uploadStorage(ctx, setup.sources, 'cost sources') : null,
-    flags,
-  };
-}
-
-/** The backlink pass (when asked for) and one readback of cost, labels and backlinks. */
-async function finish(
-  ctx: GpuContext,
-  setup: CostSetup,
-  buffers: CostBuffers,
-  params: GPUBuffer,
-  profiler: GpuProfiler | null,
-  owned: GPUBuffer[],
-): Promise<{ cost: Float32Array; labels: Int32Array; backlink?: Uint8Array; gpuMs: number }> {
-  const encoder = ctx.device.createCommandEncoder({ label: 'cost/finish' });
-  const words = Math.ceil(setup.cells / 4);
-  let linkBuffer: GPUBuffer | null = null;
-  if (buffers.hops) {
-    linkBuffer = await createBufferChecked(ctx, {
-      label: 'cost backlink',
-      size: words * 4,
-      usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
-    });
-    owned.push(linkBuffer);
-    const pipeline = await ctx.pipelines.get(BACKLINK_KERNEL, { connectivity: setup.connectivity });
-    const bindGroup = ctx.device.createBindGroup({
-      label: 'cost/backlink',
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: params, offset: 0, size: COST_PARAM_WORDS * 4 } },
-        { binding: 1, resource: { buffer: buffers.values } },
-        { binding: 2, resource: { buffer: buffers.dist } },
-        { binding: 3, resource: { buffer: buffers.labels } },
-        { binding: 4, resource: { buffer: buffers.hops } },
-        { binding: 5, resource: { buffer: linkBuffer } },
-      ],
-    });
-    const pass = encoder.beginComputePass(
-      profiler ? profiler.passDescriptor('cost/backlink') : { label: 'cost/backlink' },
-    );
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bindGroup);
-    const [x, y] = dispatchSize(
-      Math.ceil(words / COST_WORKGROUP),
-      ctx.limits.maxComputeWorkgroupsPerDimension,
-    );
-    pass.dispatchWorkgroups(x, y);
-    pass.end();
-    profiler?.resolve(encoder);
-  }
-  const parts = [
-    { buffer: buffers.dist, offset: 0, bytes: setup.cells * 4 },
-    { buffer: buffers.labels, offset: 0, bytes: setup.cells * 4 },
-  ];
-  if (linkBuffer) parts.push({ buffer: linkBuffer, offset: 0, bytes: words * 4 });
-  const staged = await stageReadback(ctx, encoder, parts, 'cost');
-  ctx.device.queue.submit([encoder.finish()]);
-  const [d, l, b] = await staged.read();
-  const gpuMs = linkBuffer && profiler ? (await profiler.profile()).totalMs : 0;
-  const out: { cost: Float32Array; labels: Int32Array; backlink?: Uint8Array; gpuMs: number } = {
-    cost: new Float32Array(d.buffer, d.byteOffset, setup.cells),
-    labels: new Int32Array(l.buffer, l.byteOffset, setup.cells),
-    gpuMs,
-  };
-  if (b) out.backlink = b.subarray(0, setup.cells);
-  return out;
-}
-
-/**
- * Every reached cell must have a label, and (with backlinks) every reached cell but its label's
- * source cell a backlink: the label and backlink passes recompute each step's cost, and would
- * miss a tight step only if the device rounded one step two ways. That would be a wrong result,
- * so it is an error.
- */
-function checkConsistent(setup: CostSetup, result: CostAllocation): void {
-  const { cost, labels, backlink } = result;
-  for (let i = 0; i < setup.cells; i++) {
-    if (cost[i] === Number.POSITIVE_INFINITY) continue;
-    const l = labels[i];
-    const bad =
-      l < 0
-        ? 'has no label'
-        : backlink && backlink[i] === 255 && setup.sources[l] !== i
-          ? 'has no backlink'
-          : null;
-    if (bad) {
-      throw new GeoframeError(
-        'COST_INCONSISTENT',
-        `cost allocation: cell ${i} is reached (cost ${cost[i]}) but ${bad}: the device rounded a step's cost inconsistently`,
-      );
-    }
   }
 }

@@ -1,10 +1,12 @@
 import { GeoframeError } from '@geoframe/core';
 import { createBufferChecked } from '../runtime/buffers.js';
+import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage, MapMode } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
 import { COST_PARAM_WORDS } from './cost-wgsl.js';
+import { NEXT_ROUND_KERNEL } from './seed-kernels.js';
 import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
 
 /** Most rounds recorded between two reads of the `changed` words (an even number). */
@@ -19,9 +21,25 @@ export interface CostBuffers {
   dist: GPUBuffer;
   labels: GPUBuffer;
   hops: GPUBuffer | null;
-  sources: GPUBuffer | null;
-  /** Two halves of per-tile activity (this round's, the next's), then MAX_BATCH `changed` words. */
+  sources: GPUBuffer;
+  /**
+   * Per tile, whether it is in a round's list, for two rounds (words [0, T) and [T, 2T), T tiles);
+   * the two rounds' lists of active tiles ([2T, 3T), [3T, 4T)); their lengths (4T, 4T + 1); then
+   * MAX_BATCH `changed` words. Round r reads half r % 2 and fills the other.
+   */
   flags: GPUBuffer;
+  /** Indirect dispatch arguments of the two rounds' lists: 2 × (x, y, 1). */
+  args: GPUBuffer;
+  /**
+   * Three words (2³² − 1: none): the lowest cell with an invalid value, with an inconsistent
+   * output, with a value or cost out of f32's normal range (the GPU declines).
+   */
+  bad: GPUBuffer;
+}
+
+/** Words of {@link CostBuffers.flags} for `tiles` tiles. */
+export function flagWords(tiles: number): number {
+  return 4 * tiles + 2 + MAX_BATCH;
 }
 
 /** What one phase cost: rounds run (the last found nothing to change), batches (host round trips). */
@@ -44,7 +62,8 @@ export async function roundParams(ctx: GpuContext, setup: CostSetup, inner: numb
   for (let j = 0; j < MAX_BATCH; j++) {
     const o = (j * PARAM_STRIDE) / 4;
     words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, j % 2, j, inner], o);
-    floats.set(setup.lens, o + 12);
+    words[o + 12] = setup.sources.length;
+    floats.set(setup.lens, o + 16);
   }
   buffer.unmap();
   return buffer;
@@ -65,7 +84,7 @@ function bindGroups(
   if (phase !== 'cost') entries.push({ binding: 3, resource: { buffer: buffers.labels } });
   if (phase === 'hops') {
     entries.push({ binding: 4, resource: { buffer: buffers.hops! } });
-    entries.push({ binding: 5, resource: { buffer: buffers.sources! } });
+    entries.push({ binding: 5, resource: { buffer: buffers.sources } });
   }
   return Array.from({ length: MAX_BATCH }, (_, j) =>
     ctx.device.createBindGroup({
@@ -80,8 +99,9 @@ function bindGroups(
 }
 
 /**
- * Runs one relax phase to its fixed point: every tile active at first; batches of rounds (one
- * dispatch each, in one compute pass) until a round changes nothing. The round count is bounded
+ * Runs one relax phase to its fixed point: every tile active at first; batches of rounds (an
+ * indirect dispatch over the round's list of active tiles, then {@link NEXT_ROUND_KERNEL}; all
+ * in one compute pass) until a round changes nothing. The round count is bounded
  * by the cell count plus one (Bellman-Ford: a least-cost path has fewer steps than there are cells,
  * and each round extends every unfinished path by at least one step), so a run that goes past it
  * is a bug and throws rather than looping.
@@ -98,9 +118,29 @@ export async function runPhase(
   const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, { connectivity, phase });
   const groups = bindGroups(ctx, pipeline, phase, buffers, params);
   const tiles = setup.tiles[3];
-  const initial = new Uint32Array(2 * tiles + MAX_BATCH);
+  const next = await ctx.pipelines.get(NEXT_ROUND_KERNEL, {
+    maxX: ctx.limits.maxComputeWorkgroupsPerDimension,
+  });
+  const nextGroups = Array.from({ length: MAX_BATCH }, (_, j) =>
+    ctx.device.createBindGroup({
+      label: `cost/next-round ${j}`,
+      layout: next.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: params, offset: j * PARAM_STRIDE, size: COST_PARAM_WORDS * 4 } },
+        { binding: 6, resource: { buffer: buffers.flags } },
+        { binding: 7, resource: { buffer: buffers.args } },
+      ],
+    }),
+  );
+  // the first round: every tile active, listed in order
+  const initial = new Uint32Array(flagWords(tiles));
   initial.fill(1, 0, tiles);
+  for (let t = 0; t < tiles; t++) initial[2 * tiles + t] = t;
+  initial[4 * tiles] = tiles;
   ctx.device.queue.writeBuffer(buffers.flags, 0, initial);
+  const [x, y] = dispatchSize(tiles, ctx.limits.maxComputeWorkgroupsPerDimension);
+  ctx.device.queue.writeBuffer(buffers.args, 0, Uint32Array.of(x, y, 1, 0, 1, 1));
+  const changedAt = (4 * tiles + 2) * 4;
   const staging = await createBufferChecked(ctx, {
     label: 'cost changed readback',
     size: MAX_BATCH * 4,
@@ -115,17 +155,20 @@ export async function runPhase(
     for (;;) {
       ctx.assertUsable();
       const encoder = ctx.device.createCommandEncoder({ label: `cost/${phase}` });
-      encoder.clearBuffer(buffers.flags, 2 * tiles * 4, MAX_BATCH * 4);
+      encoder.clearBuffer(buffers.flags, changedAt, MAX_BATCH * 4);
       const pass = encoder.beginComputePass(
         profiler ? profiler.passDescriptor(`cost/${phase}`) : { label: `cost/${phase}` },
       );
-      pass.setPipeline(pipeline);
       for (let j = 0; j < batch; j++) {
+        pass.setPipeline(pipeline);
         pass.setBindGroup(0, groups[j]);
-        pass.dispatchWorkgroups(setup.tiles[0], setup.tiles[1], setup.tiles[2]);
+        pass.dispatchWorkgroupsIndirect(buffers.args, (j % 2) * 12);
+        pass.setPipeline(next);
+        pass.setBindGroup(0, nextGroups[j]);
+        pass.dispatchWorkgroups(1);
       }
       pass.end();
-      encoder.copyBufferToBuffer(buffers.flags, 2 * tiles * 4, staging, 0, MAX_BATCH * 4);
+      encoder.copyBufferToBuffer(buffers.flags, changedAt, staging, 0, MAX_BATCH * 4);
       profiler?.resolve(encoder);
       ctx.device.queue.submit([encoder.finish()]);
       await staging.mapAsync(MapMode.READ).catch((cause) => {
@@ -140,8 +183,9 @@ export async function runPhase(
       if (quiet >= 0) return { rounds: rounds + quiet + 1, batches, gpuMs };
       rounds += batch;
       if (rounds > limit) {
+        // the watchdog's code for a kernel loop at its bound: a CPU run may answer instead
         throw new GeoframeError(
-          'COST_NOT_CONVERGED',
+          'GPU_LOOP_LIMIT',
           `cost/${phase}: no fixed point after ${rounds} rounds (bound ${limit})`,
         );
       }

@@ -17,12 +17,6 @@ export interface CostSetup {
   cells: number;
   /** Tiles per axis and their product. */
   tiles: [number, number, number, number];
-  /** Per cell, the cost per unit length ('compliance': 1/stiffness, rounded to f32); −1 at barriers. */
-  values: Float32Array;
-  /** Per cell, f32 bits: 0 at a source's cell, +Infinity elsewhere. */
-  dist: Uint32Array;
-  /** Per cell, the lowest source id in it, 0xffffffff elsewhere. */
-  labels: Uint32Array;
   /** The sources' cells (as given). */
   sources: Uint32Array;
   /** f32 bits of the largest f32 not above maxCost. */
@@ -85,54 +79,39 @@ function checkShape(problem: CostGridProblem): { dims: 2 | 3; size: [number, num
   return { dims, size };
 }
 
-/** Per-cell cost per unit length for the kernels: −1 marks a barrier (NaN in the problem). */
-function kernelValues(problem: CostGridProblem, size: readonly number[]): Float32Array {
-  const { values, metric } = problem;
-  const out = new Float32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (Number.isNaN(v)) {
-      out[i] = -1;
-    } else if (metric === 'cost') {
-      if (!(v >= 0 && v < Number.POSITIVE_INFINITY)) {
-        throw new CostProblemError(
-          `${cellName(i, size)}: cost ${v} is not finite and ≥ 0 (NaN marks a barrier)`,
-        );
-      }
-      out[i] = v;
-    } else {
-      if (!(v > 0 && v < Number.POSITIVE_INFINITY)) {
-        throw new CostProblemError(
-          `${cellName(i, size)}: stiffness ${v} is not finite and > 0 (NaN marks a barrier)`,
-        );
-      }
-      out[i] = 1 / v;
-    }
-  }
-  return out;
+/**
+ * The error for cell `i`, which the device found invalid (negative or infinite; for
+ * 'compliance' also 0): the check runs there (check-kernels.ts), the message is made here.
+ */
+export function valueError(problem: CostGridProblem, setup: CostSetup, i: number): CostProblemError {
+  const v = problem.values[i];
+  return problem.metric === 'cost'
+    ? new CostProblemError(
+        `${cellName(i, setup.size)}: cost ${v} is not finite and ≥ 0 (NaN marks a barrier)`,
+      )
+    : new CostProblemError(
+        `${cellName(i, setup.size)}: stiffness ${v} is not finite and > 0 (NaN marks a barrier)`,
+      );
 }
 
 /**
- * Checks `problem` and builds the kernels' inputs. A source whose cell is a barrier reaches
- * nothing (its cell stays unreached: no path enters or leaves a barrier).
+ * Checks `problem`'s shape, sources and maxCost and builds the kernels' parameters; the values
+ * are checked and converted on the device (check-kernels.ts), the cells seeded there too
+ * (seed-kernels.ts).
  *
  * @throws CostProblemError naming the field, cell or source that is wrong.
  */
 export function prepareCost(problem: CostGridProblem): CostSetup {
   const { dims, size } = checkShape(problem);
   const cells = size[0] * size[1] * size[2];
-  const values = kernelValues(problem, size);
-  const dist = new Uint32Array(cells).fill(0x7f800000);
-  const labels = new Uint32Array(cells).fill(0xffffffff);
   const sources = new Uint32Array(problem.sources.length);
   problem.sources.forEach((cell, id) => {
     if (!Number.isInteger(cell) || cell < 0 || cell >= cells) {
       throw new CostProblemError(`source ${id}: cell ${cell} is outside the grid of ${cells} cells`);
     }
+    if (Number.isNaN(problem.values[cell]))
+      throw new CostProblemError(`source ${id}: ${cellName(cell, size)} is a barrier (NaN)`);
     sources[id] = cell;
-    if (values[cell] < 0) return;
-    dist[cell] = 0;
-    if (labels[cell] === 0xffffffff) labels[cell] = id; // ids ascend: the first is the lowest
   });
   const maxCost = problem.maxCost ?? Number.POSITIVE_INFINITY;
   if (!(maxCost >= 0)) throw new CostProblemError(`maxCost ${maxCost} is not ≥ 0`);
@@ -148,9 +127,6 @@ export function prepareCost(problem: CostGridProblem): CostSetup {
     size,
     cells,
     tiles: [t[0], t[1], t[2], t[0] * t[1] * t[2]],
-    values,
-    dist,
-    labels,
     sources,
     maxCostBits: f32BitsAtMost(maxCost),
     lens,

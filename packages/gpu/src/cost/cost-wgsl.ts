@@ -1,4 +1,4 @@
-import type { NeighbourStep } from '@geoframe/core';
+import { crossedCells, type NeighbourStep } from '@geoframe/core';
 
 /** Threads per workgroup of every cost kernel: one interior cell of a tile each. */
 export const COST_WORKGROUP = 256;
@@ -8,21 +8,23 @@ export function tileShape(dims: 2 | 3): [number, number, number] {
   return dims === 2 ? [16, 16, 1] : [8, 8, 4];
 }
 
-/** Words of {@link COST_PARAMS}: size, tiles, misc, then 28 step lengths. */
-export const COST_PARAM_WORDS = 12 + 28;
+/** Words of {@link COST_PARAMS}: size, tiles, misc, extra, then 28 step lengths. */
+export const COST_PARAM_WORDS = 16 + 28;
 
 /**
  * The parameter block of the cost kernels. `size`: grid width, height, depth, cell count.
  * `tiles`: tiles per axis and the tile count. `misc.x`: maxCost as f32 bits (cells whose cost
  * would exceed it stay unreached); `misc.y`: which half of `flags` holds this round's active
  * tiles (the other half collects the next round's); `misc.z`: this round's slot in the `changed`
- * words after both halves; `misc.w`: most local iterations per tile visit. `lens`: the f32 length of each neighbour step.
+ * words after both halves; `misc.w`: most local iterations per tile visit. `extra.x`: the
+ * number of sources. `lens`: the f32 length of each neighbour step.
  */
 export const COST_PARAMS = /* wgsl */ `
 struct Params {
   size: vec4u,
   tiles: vec4u,
   misc: vec4u,
+  extra: vec4u,
   lens: array<vec4f, 7>,
 }
 @group(0) @binding(0) var<uniform> params: Params;
@@ -37,12 +39,34 @@ export function lenOf(k: number): string {
 
 /**
  * The accumulated cost of reaching a cell of value `v` from a neighbour of value `cu` and cost
- * bits `du` along step `k`: `du + len · (cu + v) / 2` in f32. Every kernel computes a step with
- * this one expression, so a step that is tight in one pass is tight in the next (the host checks
- * it: a reached cell without a tight predecessor is an error, never a silent wrong label).
+ * bits `du` along step `k`: `du + len · (cu + v) / 2` in f32, or for a knight's move crossing
+ * cells of values `cross` (core's `crossedCells`), `du + len · ((cu + v) + (c + d)) / 4`. Every
+ * kernel computes a step with this one expression, so a step that is tight in one pass is tight
+ * in the next (the host checks it: a reached cell without a tight predecessor is an error, never
+ * a silent wrong label).
  */
-export function stepCost(k: number, du: string, cu: string, v: string): string {
-  return `(bitcast<f32>(${du}) + ${lenOf(k)} * ((${cu} + ${v}) * 0.5))`;
+export function stepCost(k: number, du: string, cu: string, v: string, cross?: [string, string]): string {
+  return cross
+    ? `(bitcast<f32>(${du}) + ${lenOf(k)} * (((${cu} + ${v}) + (${cross[0]} + ${cross[1]})) * 0.25))`
+    : `(bitcast<f32>(${du}) + ${lenOf(k)} * ((${cu} + ${v}) * 0.5))`;
+}
+
+/**
+ * For each step, the offsets (on a grid of rows `sx`, slices `sx·sy` cells) from the cell it
+ * reaches to the two cells a knight's move crosses, or null: `crossedCells` is relative to the
+ * step's start, the predecessor `v − step`.
+ */
+export function crossOffsets(
+  steps: readonly NeighbourStep[],
+  sx: number,
+  sy: number,
+): ([number, number] | null)[] {
+  return steps.map((step) => {
+    const cross = crossedCells(step);
+    if (!cross) return null;
+    const at = (c: NeighbourStep) => predOffset(step, sx, sy) + c[0] + c[1] * sx + c[2] * sx * sy;
+    return [at(cross[0]), at(cross[1])];
+  });
 }
 
 /** Offset in cells of the predecessor `v − step` on a grid whose rows are `sx` and slices `sx·sy` cells. */
