@@ -33,7 +33,7 @@ import { type BufferOptions, buffer, convexHull, envelope, isValid, simplify } f
 import { checkSameCrs } from './ops/crs-resolve.js';
 import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
 import { explode } from './ops/explode.js';
-import { warnIfGeographic } from './ops/geographic-warning.js';
+import { checkVoronoiCrs } from './ops/geographic-warning.js';
 import { makeValid } from './ops/make-valid.js';
 import { clipRows, rowwiseSetOperation, type SetOperation, unionAll } from './ops/overlay.js';
 import { binaryPredicate, distanceRows, type Predicate } from './ops/predicates.js';
@@ -304,7 +304,7 @@ export class GeoSeries {
    * Emits a dispatch event saying where it ran. The series is not modified.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
-    warnIfGeographic(this.crs, 'voronoiPolygons');
+    checkVoronoiCrs(this.crs, options);
     const result = await computeVoronoi(this.array, voronoiOptionsOf(options));
     return new GeoSeries(result.geometry, { name: this.name });
   }
