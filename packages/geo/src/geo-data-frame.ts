@@ -27,7 +27,7 @@ import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-al
 import { checkSameCrs } from './ops/crs-resolve.js';
 import { type DissolveOptions, dissolveTable } from './ops/dissolve.js';
 import { explode } from './ops/explode.js';
-import { warnIfGeographic } from './ops/geographic-warning.js';
+import { checkVoronoiCrs } from './ops/geographic-warning.js';
 import { clipRows, type OverlayHow } from './ops/overlay.js';
 import { overlayTable, replaceRows } from './ops/overlay-table.js';
 import {
@@ -208,7 +208,7 @@ export class GeoDataFrame {
    * attributes). With `onlyEdges`, a one-row frame holding only the edges.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoDataFrame> {
-    warnIfGeographic(this.crs, 'voronoiPolygons');
+    checkVoronoiCrs(this.crs, options);
     const result = await computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
     const cells = new GeoSeries(result.geometry, { name: this.geometryName });
     if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);
@@ -336,6 +336,11 @@ export class GeoDataFrame {
     const [l, r] = [joinSide(this), joinSide(right)];
     const { table, geometryName } = joinTable(l, r, sjoinNearestPairs(l, r, options), options);
     return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /** The frame with its active geometry labelled `crs` (coordinates unchanged; GeoPandas' `set_crs`). */
+  setCrs(crs: Crs | null): GeoDataFrame {
+    return this.withGeometry(this.geometry.setCrs(crs));
   }
 
   /** Multi-part rows split into one row per part, other columns repeated; null and empty rows dropped (GeoPandas' `explode(index_parts=False)`). */

@@ -34,7 +34,8 @@ import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-al
 import { checkSameCrs } from './ops/crs-resolve.js';
 import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
 import { explode } from './ops/explode.js';
-import { warnIfGeographic } from './ops/geographic-warning.js';
+import { checkVoronoiCrs } from './ops/geographic-warning.js';
+import { makeValid } from './ops/make-valid.js';
 import { clipRows, rowwiseSetOperation, type SetOperation, unionAll } from './ops/overlay.js';
 import { binaryPredicate, distanceRows, type Predicate } from './ops/predicates.js';
 import { SpatialIndex } from './ops/sindex.js';
@@ -308,7 +309,7 @@ export class GeoSeries {
    * Emits a dispatch event saying where it ran. The series is not modified.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
-    warnIfGeographic(this.crs, 'voronoiPolygons');
+    checkVoronoiCrs(this.crs, options);
     const result = await computeVoronoi(this.array, voronoiOptionsOf(options));
     return new GeoSeries(result.geometry, { name: this.name });
   }
@@ -496,6 +497,11 @@ export class GeoSeries {
   /** 1 where the row is a valid geometry (GeoPandas' `is_valid`; 0 for null rows). */
   get isValid(): Uint8Array {
     return isValid(this.array);
+  }
+
+  /** Each row made valid (GeoPandas' `make_valid`, the 'linework' method for areas; collapsed lines dropped). */
+  makeValid(): GeoSeries {
+    return new GeoSeries(makeValid(this.array), { name: this.name });
   }
 
   /** The union of all rows as a one-row series (GeoPandas' `union_all()`; nulls skipped). */

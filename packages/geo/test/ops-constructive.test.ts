@@ -21,6 +21,18 @@ const wkt = [
 ];
 const valid = GeoSeries.fromWKT(wkt.slice(0, -1));
 const all = GeoSeries.fromWKT(wkt);
+const invalid = GeoSeries.fromWKT([
+  'POLYGON ((0 0, 2 2, 2 0, 0 2, 0 0))', // bow-tie
+  'POLYGON ((0 0, 4 0, 4 4, 0 4, 0 0), (5 5, 6 5, 6 6, 5 6, 5 5))', // hole outside its shell
+  'POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (1 1, 5 1, 5 5, 1 5, 1 1), (3 3, 7 3, 7 7, 3 7, 3 3))', // holes overlapping
+  'POLYGON ((0 0, 4 0, 4 4, 2 4, 3 2, 1 2, 2 4, 0 4, 0 0))', // a ring touching itself (an inverted hole)
+  'MULTIPOLYGON (((0 0, 4 0, 4 4, 0 4, 0 0)), ((2 2, 6 2, 6 6, 2 6, 2 2)))', // overlapping parts
+  'POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 8 2, 8 8, 2 8, 2 2), (3 3, 7 3, 7 7, 3 7, 3 3))', // a hole in a hole
+  'POLYGON ((0 0, 3 0, 3 3, 0 3, 0 0))', // valid: unchanged
+  'LINESTRING (0 0, 1 1)',
+  null,
+  'POLYGON EMPTY',
+]);
 const polygonal = GeoSeries.fromWKT([...wkt.slice(0, 4), null, 'POLYGON EMPTY']);
 
 interface UnaryCase {
@@ -38,6 +50,7 @@ const unary: UnaryCase[] = [
   { name: 'convex_hull', ours: () => valid.convexHull(), tolerance: 1e-12 },
   { name: 'envelope', ours: () => valid.envelope(), tolerance: 1e-12 },
   { name: 'union_all', ours: () => polygonal.unionAll(), input: polygonal, tolerance: 1e-12 },
+  { name: 'make_valid', ours: () => invalid.makeValid(), input: invalid, tolerance: 1e-12 },
 ];
 
 let answers: Answer[];

@@ -228,3 +228,26 @@ it('Voronoi on a geographic CRS warns as GeoPandas does for area, and not on a p
   expect(ours).toHaveLength(2);
   expect(ours[0]).toMatch(/geographic CRS.*'voronoiPolygons'.*toCrs\(series.estimateUtmCrs\(\)\)/);
 });
+
+it('Voronoi clipTo/extendTo in another CRS than the sites is an error; CRS84 and EPSG:4326 agree', async () => {
+  const sites = points(12, 30, [300000, 5.7e6, 310000, 5.71e6], 'EPSG:32633');
+  const region = GeoSeries.fromWKT(
+    ['POLYGON ((300000 5700000, 310000 5700000, 310000 5710000, 300000 5700000))'],
+    {
+      crs: 'EPSG:32633',
+    },
+  );
+  expect((await sites.voronoiPolygons({ clipTo: region })).length).toBeGreaterThan(0);
+  await expect(sites.voronoiPolygons({ clipTo: region.toCrs('EPSG:4326') })).rejects.toThrow(
+    /clipTo: the inputs are in different CRS \(EPSG:32633 and EPSG:4326\)/,
+  );
+  await expect(
+    GeoDataFrame.fromSeries(sites).voronoiPolygons({ extendTo: region.setCrs('EPSG:3857') }),
+  ).rejects.toThrow(/extendTo/);
+  const lonlat = GeoSeries.fromXY([1, 2, 1.5], [1, 1, 2], { crs: 'OGC:CRS84' });
+  const box = GeoSeries.fromWKT(['POLYGON ((0 0, 3 0, 3 3, 0 3, 0 0))'], { crs: 'EPSG:4326' });
+  expect((await lonlat.voronoiPolygons({ clipTo: box })).length).toBe(3);
+  const frame = GeoDataFrame.fromSeries(lonlat).setCrs('EPSG:3857');
+  expect(frame.crs).toBe('EPSG:3857');
+  expect(frame.geometry.x).toEqual(lonlat.x);
+});

@@ -103,9 +103,15 @@ function describe(crs: Crs): string {
  * different is a {@link CrsError} (GeoPandas warns and computes nonsense); one unset is allowed.
  */
 export function checkSameCrs(a: Crs | null, b: Crs | null, operation: string): void {
-  if (a != null && b != null && !sameCrs(a, b)) {
+  if (a != null && b != null && !sameCrs(a, b) && !(isLonLatWgs84(a) && isLonLatWgs84(b))) {
     throw new CrsError(
       `${operation}: the inputs are in different CRS (${crsLabel(a)} and ${crsLabel(b)}); transform one with toCrs first`,
     );
   }
+}
+
+/** OGC:CRS84 and EPSG:4326 hold the same coordinates here (x = longitude, as GeoPandas reads both). */
+function isLonLatWgs84(crs: Crs): boolean {
+  const label = crsLabel(crs)?.toUpperCase();
+  return label === 'EPSG:4326' || label === 'OGC:CRS84' || label === 'WGS 84' || label === 'WGS 84 (CRS84)';
 }

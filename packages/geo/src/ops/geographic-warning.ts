@@ -1,5 +1,5 @@
 import type { Crs } from '@geoframe/core';
-import { isGeographicCrs } from './crs-resolve.js';
+import { checkSameCrs, isGeographicCrs } from './crs-resolve.js';
 
 /**
  * Warns (as GeoPandas does for `area` and friends) when a planar operation runs on longitude/
@@ -14,4 +14,19 @@ export function warnIfGeographic(crs: Crs | null, operation: string): void {
   const node = (globalThis as { process?: { emitWarning?: (m: string, name: string) => void } }).process;
   if (node?.emitWarning) node.emitWarning(message, 'GeographicCrsWarning');
   else console.warn(message);
+}
+
+/**
+ * The checks `voronoiPolygons` makes on its inputs' CRS: a `clipTo` or `extendTo` geometry in
+ * another CRS than the sites is a `CrsError` (without it, cells and region would not meet and
+ * every cell would come out empty); geographic sites warn (see {@link warnIfGeographic}).
+ */
+export function checkVoronoiCrs(
+  crs: Crs | null,
+  options: { clipTo?: { crs: Crs | null }; extendTo?: { crs: Crs | null } | readonly number[] },
+): void {
+  if (options.clipTo) checkSameCrs(crs, options.clipTo.crs, 'voronoiPolygons clipTo');
+  if (options.extendTo && 'crs' in options.extendTo)
+    checkSameCrs(crs, options.extendTo.crs, 'voronoiPolygons extendTo');
+  warnIfGeographic(crs, 'voronoiPolygons');
 }
