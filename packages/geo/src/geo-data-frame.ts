@@ -208,7 +208,7 @@ export class GeoDataFrame {
    * attributes). With `onlyEdges`, a one-row frame holding only the edges.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoDataFrame> {
-    checkVoronoiCrs(this.crs, options);
+    checkVoronoiCrs(this.crs, voronoiOptionsOf(options));
     const result = await computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
     const cells = new GeoSeries(result.geometry, { name: this.geometryName });
     if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);

@@ -309,7 +309,7 @@ export class GeoSeries {
    * Emits a dispatch event saying where it ran. The series is not modified.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
-    checkVoronoiCrs(this.crs, options);
+    checkVoronoiCrs(this.crs, voronoiOptionsOf(options));
     const result = await computeVoronoi(this.array, voronoiOptionsOf(options));
     return new GeoSeries(result.geometry, { name: this.name });
   }
