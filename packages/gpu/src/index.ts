@@ -82,6 +82,7 @@ export {
   type VoronoiRasterGpuOptions,
   voronoiRasterGpu,
 } from './raster/index.js';
+export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
 export {
   BufferPool,
   type BufferPoolOptions,
@@ -98,11 +99,14 @@ export {
 export { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize, dispatchThreads } from './runtime/dispatch.js';
 export {
   GpuDeviceLostError,
+  GpuLoopLimitError,
   GpuOutOfMemoryError,
+  GpuTimeoutError,
   GpuUnavailableError,
   GpuValidationError,
 } from './runtime/errors.js';
 export {
+  DEFAULT_RELEASE_WAIT_MS,
   type GpuAdapterSummary,
   GpuContext,
   type GpuContextOptions,
@@ -120,6 +124,13 @@ export {
 } from './runtime/profiler.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
+export {
+  GPU_TIMEOUT_ENV,
+  type GpuRunOptions,
+  gpuDeadlineMs,
+  isSoftwareAdapter,
+  runOnGpu,
+} from './runtime/watchdog.js';
 export {
   cpuDelaunayStage,
   cpuDelaunayStageParallel,

@@ -2,13 +2,16 @@ import { type DeviceOption, type DispatchEvent, emitDispatch } from './dispatch-
 
 /**
  * Error codes of GPU failures that a CPU run can replace: no adapter, a lost device, out of
- * memory. (Matched by code: core does not depend on @geoframe/gpu, whose errors carry them.)
- * A validation error is a bug in a kernel and is never hidden behind a fallback.
+ * memory, a run past its deadline (the watchdog abandoned it), a kernel loop at its iteration
+ * bound (its result discarded). (Matched by code: core does not depend on @geoframe/gpu, whose
+ * errors carry them.) A validation error is a bug in a kernel and is never hidden behind a fallback.
  */
 export const RECOVERABLE_GPU_ERRORS: ReadonlySet<string> = new Set([
   'GPU_UNAVAILABLE',
   'GPU_DEVICE_LOST',
   'GPU_OUT_OF_MEMORY',
+  'GPU_TIMEOUT',
+  'GPU_LOOP_LIMIT',
 ]);
 
 /** Whether `error` is a GPU failure that {@link runDispatched} may answer with a CPU run. */

@@ -9,7 +9,7 @@ import {
   runDispatched,
 } from '@geoframe/core';
 import { voronoiRasterCpu } from '@geoframe/cpu';
-import { getGpuContext, voronoiRasterGpu } from '@geoframe/gpu';
+import { runOnGpu, voronoiRasterGpu } from '@geoframe/gpu';
 import { defaultRasterBounds, type RasterSites, rasterSites } from './raster-sites.js';
 import { VoronoiRaster } from './voronoi-raster.js';
 
@@ -119,12 +119,8 @@ export async function computeVoronoiRaster(
   let path: ExecutionPath = decision.path;
   const result = await runDispatched(decision, device, {
     gpu: async () => {
-      const { labels, distance, stats } = await voronoiRasterGpu(
-        await getGpuContext(),
-        sites.coords,
-        dims,
-        grid,
-        run,
+      const { labels, distance, stats } = await runOnGpu('voronoiRaster', width * height * depth, (ctx) =>
+        voronoiRasterGpu(ctx, sites.coords, dims, grid, run),
       );
       return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
     },

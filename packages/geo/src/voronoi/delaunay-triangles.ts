@@ -8,7 +8,7 @@ import {
   runDispatched,
 } from '@geoframe/core';
 import { delaunay, delaunayEdgeLines, delaunayTriangleRings, type Triangulation } from '@geoframe/cpu';
-import { delaunayGpu, getGpuContext } from '@geoframe/gpu';
+import { delaunayGpu, runOnGpu } from '@geoframe/gpu';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
 
@@ -44,7 +44,7 @@ export async function computeDelaunay(
   });
   const tri: Triangulation = await runDispatched(planned, device, {
     gpu: async () => {
-      const out = await delaunayGpu(await getGpuContext(), unique.xy);
+      const out = await runOnGpu('delaunayTriangles', count, (ctx) => delaunayGpu(ctx, unique.xy));
       return out === null ? delaunay(unique.xy) : { ...out, hull: new Uint32Array(0) };
     },
     cpu: () => delaunay(unique.xy),

@@ -18,7 +18,7 @@ import {
   voronoiCellsParallel,
   voronoiEdges,
 } from '@geoframe/cpu';
-import { getGpuContext, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
+import { runOnGpu, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites, type InputSites, inputSites } from './input-sites.js';
 
@@ -134,7 +134,7 @@ export async function computeVoronoi(
 
   if (options.onlyEdges) {
     let edges = await run(
-      async () => (await voronoiEdgesGpu(await getGpuContext(), unique.xy, box)).edges,
+      () => runOnGpu('voronoiPolygons', n, async (ctx) => (await voronoiEdgesGpu(ctx, unique.xy, box)).edges),
       () => voronoiEdges(unique.xy, box),
     );
     // the parts of the edges inside the region, its boundary included
@@ -153,7 +153,7 @@ export async function computeVoronoi(
 
   // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
   const raw = await run(
-    async () => (await voronoiCellsGpu(await getGpuContext(), unique.xy, box)).cells,
+    () => runOnGpu('voronoiPolygons', n, async (ctx) => (await voronoiCellsGpu(ctx, unique.xy, box)).cells),
     () => voronoiCellsParallel(unique.xy, box),
   );
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
