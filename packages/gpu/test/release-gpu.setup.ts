@@ -3,7 +3,7 @@ import { afterAll } from 'vitest';
 
 // A GPU run through the public API gets a deadline below vitest's 60 s per-test timeout, so a run
 // that hangs ends as a GPU_TIMEOUT (its device abandoned) rather than outliving its test.
-process.env.GEOFRAME_GPU_TIMEOUT_MS ??= '45000';
+process.env.GEOFRAME_GPU_TIMEOUT_MS ??= '55000';
 
 // Let the shared device go before a test process exits (Dawn tearing down a live device at
 // process exit can kill the worker before it reports back to vitest). Bounded: a device whose
