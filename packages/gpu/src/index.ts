@@ -87,6 +87,7 @@ export {
   type VoronoiRasterGpuOptions,
   voronoiRasterGpu,
 } from './raster/index.js';
+export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
 export {
   BufferPool,
   type BufferPoolOptions,
@@ -104,11 +105,14 @@ export { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize, dispatchThreads } f
 export {
   GpuDeclinedError,
   GpuDeviceLostError,
+  GpuLoopLimitError,
   GpuOutOfMemoryError,
+  GpuTimeoutError,
   GpuUnavailableError,
   GpuValidationError,
 } from './runtime/errors.js';
 export {
+  DEFAULT_RELEASE_WAIT_MS,
   type GpuAdapterSummary,
   GpuContext,
   type GpuContextOptions,
@@ -129,6 +133,13 @@ export {
 export { runExclusive } from './runtime/run-queue.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { BufferUsage, MapMode } from './runtime/usage.js';
+export {
+  GPU_TIMEOUT_ENV,
+  type GpuRunOptions,
+  gpuDeadlineMs,
+  isSoftwareAdapter,
+  runOnGpu,
+} from './runtime/watchdog.js';
 export type {
   CpuStages,
   CpuTriangulation,

@@ -220,3 +220,36 @@ describe('chained scan tile sizes', () => {
     },
   );
 });
+
+describe('chained scan with no forward progress between workgroups', () => {
+  // every published state ignored: as if no predecessor were ever scheduled, each tile reduces
+  // all its predecessors through the fallback; the result must not change
+  test.each([
+    ['subgroups (vec4 tiles)', { useSubgroups: true }],
+    ['workgroup memory', { useSubgroups: false }],
+  ] as [string, ScanOptions][])('%s: exact against the CPU', async (_label, options) => {
+    const ctx = await requireGpu();
+    for (const [n, seed] of [
+      [1, 1],
+      [4097, 2],
+      [30_721, 3],
+    ]) {
+      const values = randomWords(n, 900 + seed);
+      const input = await uploadStorage(ctx, values, 'scan test input');
+      const output = await uploadStorage(ctx, new Uint32Array(n), 'scan test output', BufferUsage.COPY_SRC);
+      for (const inclusive of [false, true]) {
+        const encoder = ctx.device.createCommandEncoder();
+        await encodeScanWith(
+          ctx,
+          encoder,
+          { ...options, input, output, count: n, inclusive, variant: 'chained', lookbackSpins: 0 },
+          { ignorePublished: true },
+        );
+        ctx.device.queue.submit([encoder.finish()]);
+        expect(await readback(ctx, output, new Uint32Array(n))).toEqual(cpuScan(values, inclusive));
+      }
+      input.destroy();
+      output.destroy();
+    }
+  });
+});

@@ -7,14 +7,19 @@ import {
 
 /**
  * Error codes of GPU failures that a CPU run can replace: no adapter, a lost device, out of
- * memory, a GPU path that declined the input. (Matched by code: core does not depend on @geoframe/gpu, whose errors carry them.)
- * A validation error is a bug in a kernel and is never hidden behind a fallback.
+ * memory, a GPU path that declined the input, a run past its deadline (the watchdog abandoned
+ * it), a kernel loop at its iteration bound (its result discarded). (Matched by code: core does
+ * not depend on @geoframe/gpu, whose errors carry them.) A validation error is a bug in a kernel
+ * and is never hidden behind a fallback.
  */
 export const RECOVERABLE_GPU_ERRORS: ReadonlySet<string> = new Set([
   'GPU_UNAVAILABLE',
   'GPU_DEVICE_LOST',
   'GPU_OUT_OF_MEMORY',
   'GPU_DECLINED',
+  'GPU_TIMEOUT',
+  'GPU_LOOP_LIMIT',
+  'GPU_PRECISION',
 ]);
 
 /** Whether `error` is a GPU failure that {@link runDispatched} may answer with a CPU run. */

@@ -35,9 +35,9 @@ import {
   costAllocationGpu,
   delaunayGpu,
   type GpuContext,
-  getGpuContext,
   probedGpuAdapter,
   probeGpuAdapter,
+  runOnGpu,
   voronoiCellsGpu,
   voronoiEdgesGpu,
   voronoiRasterGpu,
@@ -128,7 +128,8 @@ export async function dispatchOperation<T>(
   return runDispatched(
     decision,
     device,
-    { gpu: async (report) => paths.gpu(await getGpuContext(), report), cpu: paths.cpu },
+    // every GPU run is under the watchdog: past its deadline it is abandoned (GPU_TIMEOUT → CPU)
+    { gpu: (report) => runOnGpu(kernel, rows, (ctx) => paths.gpu(ctx, report)), cpu: paths.cpu },
     listener,
   );
 }

@@ -480,7 +480,8 @@ export async function gpuDelaunayStage(
     ...[n, star.width, star.height, star.shift, ...star.minWords, rings],
     ...[options.candidateBudget ?? 65536, h, options.hullSeedLimit ?? 4096, tail ? 1 : 0],
     options.hullClipLimit ?? 256,
-    Math.max(1, Math.floor(options.firstPassScan ?? 8)),
+    // at least 1 (also for a NaN option): 0 steps would make the star search loop forever
+    Math.max(1, Math.floor(options.firstPassScan ?? 8) || 1),
   ];
   // stars unfinished after the first pass's rings go on in the tail pass (over its capacity: always)
   const tail = firstRings < ringLimit;

@@ -65,3 +65,44 @@ export class GpuDeclinedError extends GeoframeError {
     this.reason = reason;
   }
 }
+
+/**
+ * A GPU run passed its deadline (see `runOnGpu`): the run was abandoned and its device with it
+ * (the next `getGpuContext()` makes a fresh one). Recoverable: under `device: 'auto'` the CPU runs
+ * instead. `ms` is the deadline that passed, `work` what ran.
+ */
+export class GpuTimeoutError extends GeoframeError {
+  readonly work: string;
+  readonly ms: number;
+  constructor(work: string, ms: number) {
+    super(
+      'GPU_TIMEOUT',
+      `${work} did not finish on the GPU within ${ms} ms; the device was abandoned ` +
+        '(deadline: the option timeoutMs or GEOFRAME_GPU_TIMEOUT_MS)',
+    );
+    this.name = 'GpuTimeoutError';
+    this.work = work;
+    this.ms = ms;
+  }
+}
+
+/**
+ * A kernel loop reached its proven maximum number of iterations (a walk that does not close, a
+ * search that does not end): the kernel stopped and raised a fault flag instead of spinning or
+ * writing a result it cannot vouch for. Recoverable (the CPU answers under 'auto'); `kernel`
+ * names the kernel, `flags` the fault bits it raised.
+ */
+export class GpuLoopLimitError extends GeoframeError {
+  readonly kernel: string;
+  readonly flags: number;
+  constructor(kernel: string, flags: number) {
+    super(
+      'GPU_LOOP_LIMIT',
+      `${kernel}: a kernel loop reached its iteration bound (fault flags 0x${flags.toString(16)}); ` +
+        'its result was discarded',
+    );
+    this.name = 'GpuLoopLimitError';
+    this.kernel = kernel;
+    this.flags = flags;
+  }
+}

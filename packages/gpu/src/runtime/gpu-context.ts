@@ -1,7 +1,12 @@
 import { type AdapterSummary, classifyAdapter } from '@geoframe/core';
+import { abandonDevice } from './abandoned-devices.js';
 import { GpuDeviceLostError, GpuUnavailableError } from './errors.js';
 import { loadGpu } from './load-gpu.js';
 import { PipelineCache } from './pipeline-cache.js';
+import { queueIdleWithin } from './queue-idle.js';
+
+/** How long {@link GpuContext.release} waits for the queue to go idle by default, in ms. */
+export const DEFAULT_RELEASE_WAIT_MS = 2000;
 
 /** How to get a device. All fields are optional; with none, the default adapter is used. */
 export interface GpuContextOptions {
@@ -154,11 +159,47 @@ export class GpuContext {
   /**
    * Destroys the device (its buffers with it); the context is lost from then on. Do not destroy a
    * device the host application injected and still uses.
+   *
+   * Dawn's `destroy()` blocks the calling thread until a shader still running on the device ends;
+   * where work may be in flight use {@link release}, which never blocks.
    */
   destroy(): void {
     // marked at once: `device.lost` resolves only later, and nothing may use the device meanwhile
     this.lostState ??= { reason: 'destroyed', message: 'destroy() was called' };
     this.device.destroy();
+  }
+
+  /**
+   * Gives the device up without waiting for its work: the context is lost from then on (every
+   * later use throws {@link GpuDeviceLostError} with reason `'abandoned'` and `why`), and the
+   * device is kept, never destroyed, because destroying it would block until a running shader
+   * ends (see `abandoned-devices.ts`). The watchdog calls this when a run passes its deadline.
+   */
+  abandon(why: string): void {
+    // a loss the driver reported stays the reason; our own release() gives way to this
+    if (this.lostState?.reason !== 'unknown') this.lostState = { reason: 'abandoned', message: why };
+    abandonDevice(this.device);
+  }
+
+  /**
+   * Lets the device go without ever blocking: marks the context lost at once, then waits up to
+   * `waitMs` for the pipeline compilations in flight and the work already submitted to finish;
+   * if they do, destroys the device (`'destroyed'`), otherwise {@link abandon}s it
+   * (`'abandoned'`): Dawn's `destroy()` would block the thread until both end. A context already
+   * abandoned stays so.
+   */
+  async release(waitMs = DEFAULT_RELEASE_WAIT_MS): Promise<'destroyed' | 'abandoned'> {
+    if (this.lostState?.reason === 'abandoned') return 'abandoned';
+    this.lostState ??= { reason: 'destroyed', message: 'release() was called' };
+    const started = performance.now();
+    const compiled = await this.pipelines.settledWithin(waitMs);
+    const left = Math.max(0, waitMs - (performance.now() - started));
+    if (compiled && (await queueIdleWithin(this.device, left))) {
+      this.device.destroy();
+      return 'destroyed';
+    }
+    this.abandon(`release(): compilations or GPU work still running after ${waitMs} ms`);
+    return 'abandoned';
   }
 }
 

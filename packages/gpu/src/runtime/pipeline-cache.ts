@@ -22,6 +22,8 @@ export interface KernelSpec<C extends KernelConstants = KernelConstants> {
 export class PipelineCache {
   private readonly device: GPUDevice;
   private readonly pipelines = new Map<string, Promise<GPUComputePipeline>>();
+  /** Creations not settled yet (Dawn compiles them on its own threads; see {@link compiling}). */
+  private readonly inFlight = new Set<Promise<GPUComputePipeline>>();
 
   constructor(device: GPUDevice) {
     this.device = device;
@@ -30,6 +32,30 @@ export class PipelineCache {
   /** Number of distinct pipelines created (or being created). */
   get size(): number {
     return this.pipelines.size;
+  }
+
+  /**
+   * How many pipeline creations have not settled. Dawn's `device.destroy()` waits for them, and
+   * a large kernel compiled by a software driver (lavapipe's LLVM) can take minutes on a loaded
+   * machine, so a context is not destroyed while any is in flight (see `GpuContext.release`).
+   */
+  get compiling(): number {
+    return this.inFlight.size;
+  }
+
+  /** Whether every creation in flight settles within `waitMs` (never blocks the thread). */
+  async settledWithin(waitMs: number): Promise<boolean> {
+    if (this.inFlight.size === 0) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(0, waitMs));
+    });
+    const settled = Promise.allSettled([...this.inFlight]).then(() => this.inFlight.size === 0);
+    try {
+      return await Promise.race([settled, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -43,8 +69,16 @@ export class PipelineCache {
     const key = cacheKey(kernel.name, constants);
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {
-      pipeline = this.create(kernel, constants);
-      pipeline.catch(() => this.pipelines.delete(key));
+      const created = this.create(kernel, constants);
+      pipeline = created;
+      this.inFlight.add(created);
+      created.then(
+        () => this.inFlight.delete(created),
+        () => {
+          this.inFlight.delete(created);
+          this.pipelines.delete(key);
+        },
+      );
       this.pipelines.set(key, pipeline);
     }
     return pipeline;

@@ -1,4 +1,4 @@
-import { GpuContext } from './gpu-context.js';
+import { DEFAULT_RELEASE_WAIT_MS, GpuContext } from './gpu-context.js';
 
 let shared: Promise<GpuContext> | undefined;
 
@@ -25,16 +25,21 @@ export async function getGpuContext(): Promise<GpuContext> {
 }
 
 /**
- * Destroys the shared context if one was created (for shutdown and tests); the next
- * {@link getGpuContext} creates a new one.
+ * Lets the shared context go if one was created (for shutdown and tests); the next
+ * {@link getGpuContext} creates a new one. Bounded: waits at most `waitMs` for submitted work to
+ * finish, then destroys the device, or abandons it when its work is still running (a timed-out
+ * run), since Dawn's `destroy()` would block the thread until that work ends (see
+ * {@link GpuContext.release}).
  */
-export async function releaseGpuContext(): Promise<void> {
+export async function releaseGpuContext(waitMs = DEFAULT_RELEASE_WAIT_MS): Promise<void> {
   const current = shared;
   shared = undefined;
   if (!current) return;
+  let ctx: GpuContext;
   try {
-    (await current).destroy();
+    ctx = await current;
   } catch {
-    // creation failed: nothing to destroy
+    return; // creation failed: nothing to release
   }
+  await ctx.release(waitMs);
 }

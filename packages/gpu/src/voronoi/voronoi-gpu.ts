@@ -6,6 +6,7 @@ import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import { GpuOutOfMemoryError, GpuUnavailableError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
+import { createFaultBuffer, throwOnFault } from '../runtime/kernel-fault.js';
 import { MemoryScope } from '../runtime/memory-scope.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -568,6 +569,7 @@ class PipelineRun {
     const slots = this.buffer('slots', 4 * (n + 1));
     const ringInfo = this.buffer('ring-info', 8 * n);
     const lengths = this.buffer('lengths', 4 * (n + 1));
+    const faults = createFaultBuffer(ctx, 'voronoi/cells');
     encoder.clearBuffer(start, 0, 4 * n);
     encoder.clearBuffer(slots, 4 * n, 4);
     encoder.clearBuffer(lengths, 4 * n, 4);
@@ -587,6 +589,7 @@ class PipelineRun {
         front.ccFlags,
         kind,
         slots,
+        faults,
       ]),
     ]);
     await encodeScan(ctx, encoder, { input: slots, output: slots, count: n + 1 });
@@ -623,6 +626,7 @@ class PipelineRun {
       lengths,
     ]);
     this.withGrid(rings, front);
+    rings.entries.push({ binding: 14, buffer: faults });
     await this.record(ringEncoder, 'rings', [rings]);
     await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
     const ringOffsets = new Int32Array(n + 1);
@@ -636,6 +640,7 @@ class PipelineRun {
       const pending = await submitForRead(ctx, ringEncoder, 'voronoi/cells-out', [
         { source: lengths, bytes: 4 * (n + 1) },
         { source: out, bytes: 16 * guess },
+        { source: faults, bytes: 4 },
       ]);
       // the last device call unless the output outgrows the guess: the scope's verdict is on its
       // way while the GPU builds the cells
@@ -644,6 +649,7 @@ class PipelineRun {
       const prepared = await early;
       this.lap('gpu: cells and emit submitted, output prepared');
       const { value: coords, copyMs } = await pending.read((range, offsets) => {
+        throwOnFault(new Uint32Array(range, offsets[2], 1)[0], 'voronoi cells');
         ringOffsets.set(new Int32Array(range, offsets[0], n + 1));
         const points = ringOffsets[n];
         if (points > guess) return null;
@@ -660,9 +666,12 @@ class PipelineRun {
       }
       this.lap('offsets back (output larger than guessed)');
     } else {
+      const faultWord = new Uint32Array(1);
       await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [
         { source: lengths, target: ringOffsets },
+        { source: faults, target: faultWord },
       ]);
+      throwOnFault(faultWord[0], 'voronoi cells');
       remapUploads(ctx, 'voronoi/input');
       this.stats.bytesDown += ringOffsets.byteLength;
       this.lap('gpu: cells, offsets back');

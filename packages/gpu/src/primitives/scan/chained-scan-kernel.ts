@@ -1,4 +1,5 @@
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { IGNORE_PUBLISHED_WGSL } from './ignore-published-wgsl.js';
 import type { ScanKernelConstants } from './scan-kernels.js';
 import { scanAndStoreTile, stageAndScanTile } from './tile-scan-wgsl.js';
 import { enableDirective, initRank, scanBuiltins, workgroupScanWgsl } from './workgroup-scan.js';
@@ -70,7 +71,7 @@ fn publish(slot: u32, v: u32) {
 }
 
 // (1 when both halves are there, the value)
-fn peek(slot: u32) -> vec2u {
+fn peek(slot: u32) -> vec2u {${c.ignorePublished ? IGNORE_PUBLISHED_WGSL : ''}
   let lo = atomicLoad(&status[slot]);
   let hi = atomicLoad(&status[slot + 1u]);
   return vec2u(select(0u, 1u, (lo & hi & READY) != 0u), (lo & 0xffffu) | ((hi & 0xffffu) << 16u));

@@ -1,4 +1,5 @@
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { IGNORE_PUBLISHED_WGSL } from './ignore-published-wgsl.js';
 
 /** Constants of the vectorized chained scan. */
 export interface ChainedVec4Constants {
@@ -13,6 +14,9 @@ export interface ChainedVec4Constants {
   vecIn: boolean;
   /** The same for the output binding. */
   vecOut: boolean;
+  // Test knob, set only by tests (through the index signature): `ignorePublished: true` makes
+  // the look-back never see a predecessor's published state, as if no other workgroup were ever
+  // scheduled, so every predecessor is reduced by the fallback.
 }
 
 /** Sentinel for "no such lane" in the look-back's subgroupMin searches. */
@@ -147,7 +151,7 @@ fn publish(t: u32, state: u32, v: u32) {
 }
 
 // (state, value): state 0 when not ready (or the two words are of different states)
-fn peek(t: u32) -> vec2u {
+fn peek(t: u32) -> vec2u {${c.ignorePublished ? IGNORE_PUBLISHED_WGSL : ''}
   let lo = atomicLoad(&status[2u + 2u * t]);
   let hi = atomicLoad(&status[3u + 2u * t]);
   let state = select(0u, lo >> 16u, (lo >> 16u) == (hi >> 16u));

@@ -44,6 +44,8 @@ export async function encodeChainedScan(
   const carry = scratchBuffer(ctx, 'scan/carry', 16);
   encoder.clearBuffer(carry, 0, 16);
   const nonzero = internals.nonzero ?? false;
+  // only when set, so the default pipelines keep their cache keys
+  const knob: Record<string, boolean> = internals.ignorePublished ? { ignorePublished: true } : {};
   for (let s = 0, k = 0; s < count; s += plan.segment, k++) {
     const n = Math.min(plan.segment, count - s);
     const tiles = Math.ceil(n / tile);
@@ -78,6 +80,7 @@ export async function encodeChainedScan(
           nonzero,
           vecIn: vecSrc !== null,
           vecOut: vecDst !== null,
+          ...knob,
         } satisfies ChainedVec4Constants,
         params: params(src, dst),
         entries: [
@@ -98,6 +101,7 @@ export async function encodeChainedScan(
           items: SCAN_ITEMS_PER_THREAD,
           nonzero,
           inPlace: false,
+          ...knob,
         },
         params: params(src, dst),
         entries: [

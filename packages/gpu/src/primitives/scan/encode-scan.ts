@@ -29,6 +29,11 @@ export interface ScanInternals {
   nonzero?: boolean;
   /** Chained scan with subgroups: vec4<u32> loads per thread (tile = 1024 × this); for benchmarks. */
   vectorsPerThread?: number;
+  /**
+   * Chained scan, for tests: the look-back ignores every published state, so each tile reduces
+   * all its predecessors through the fallback (what happens when no other workgroup runs).
+   */
+  ignorePublished?: boolean;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import { FIXED_WGSL, gridUniformsBindingWgsl } from '../fixed/index.js';
 import { HALFEDGE_WGSL, KIND_HULL, KIND_SIMPLE, threadEntry } from './walk-kernels.js';
@@ -167,6 +168,7 @@ struct Params { sites: u32 }
 @group(0) @binding(12) var<storage, read_write> lengths: array<u32>;
 ${FIXED_WGSL}
 ${gridUniformsBindingWgsl(0, 13)}
+${faultWgsl(14)}
 ${RING_WRITER_WGSL}
 
 fn inside(t: u32) -> bool {
@@ -179,8 +181,17 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   let how = kind[k];
   begin_cell(slotOffset[k]);
   var e = e0;
+  // the plan's walk bound (a fan has fewer edges than there are half-edges); past it the twins
+  // do not close and the run is discarded (see runtime/kernel-fault.ts)
+  let most = arrayLength(&halfedges);
+  var steps = 0u;
   if ((how & ${KIND_SIMPLE}u) != 0u) {
     loop {
+      steps += 1u;
+      if (steps > most) {
+        raise_fault(${FAULT_FAN_WALK}u);
+        break;
+      }
       push_point(cc[e / 3u]);
       e = next_halfedge(u32(halfedges[e]));
       if (e == e0) {
@@ -196,6 +207,11 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
                true, sites[triangles[next_halfedge(e0)]], cc[t], inside(t));
     }
     loop {
+      steps += 1u;
+      if (steps > most) {
+        raise_fault(${FAULT_FAN_WALK}u);
+        break;
+      }
       let t = e / 3u;
       let twin = halfedges[e];
       let j = triangles[next_halfedge(e)];

@@ -1,3 +1,4 @@
+import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 
 /** Threads per workgroup of the cell kernels. */
@@ -91,7 +92,8 @@ ${threadEntry('e', 'params.halfedges')}
  * duplicates merge), `2·degree + 8` for any other (each boundary edge adds at most its two clip
  * points, the box adds at most four corners, and a hull cell has one edge more than triangles).
  * Writes the kind (bits {@link KIND_SIMPLE}, {@link KIND_HULL}) and the slot size; the slot sizes
- * are then scanned into offsets.
+ * are then scanned into offsets. A walk longer than the half-edge count raises
+ * `FAULT_FAN_WALK` in the fault word (binding 6).
  */
 export const PLAN_CELLS_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/plan-cells',
@@ -104,6 +106,7 @@ struct Params { sites: u32 }
 @group(0) @binding(3) var<storage, read> ccFlags: array<u32>;
 @group(0) @binding(4) var<storage, read_write> kind: array<u32>;
 @group(0) @binding(5) var<storage, read_write> slots: array<u32>;
+${faultWgsl(6)}
 
 ${threadEntry('k', 'params.sites')}
   let e0 = ~start[k];
@@ -111,7 +114,14 @@ ${threadEntry('k', 'params.sites')}
   var inside = true;
   var degree = 0u;
   var e = e0;
+  // a fan has fewer edges than the triangulation has half-edges: more steps means the twins
+  // do not close around the site, and the run is discarded (see runtime/kernel-fault.ts)
+  let most = arrayLength(&halfedges);
   loop {
+    if (degree >= most) {
+      raise_fault(${FAULT_FAN_WALK}u);
+      break;
+    }
     inside = inside && (ccFlags[e / 3u] & 1u) != 0u;
     degree += 1u;
     let twin = halfedges[e];

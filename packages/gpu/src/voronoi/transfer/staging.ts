@@ -15,10 +15,34 @@ interface Staging {
   mapped: boolean;
   /** Write staging: a mapping started ahead by {@link remapUploads}, or null. */
   mapping: Promise<void> | null;
+  /**
+   * Held by a transfer: from {@link uploadParts} until {@link remapUploads} (its copies may sit in
+   * an encoder not yet submitted), or from {@link submitForRead} until its read ends. A held
+   * entry is never handed out again: a run that failed or was abandoned midway never lets go of
+   * it, and a concurrent run must not map a buffer another run's submission still uses.
+   */
+  held: boolean;
 }
 
 const caches = new WeakMap<GpuContext, Map<string, Staging>>();
 
+/**
+ * Whether a free entry's buffer is in the state its flags say (a failed run can leave a read
+ * buffer mapped or its mapping pending, a write buffer unmapped with no mapping under way).
+ */
+function coherent(entry: Staging, write: boolean): boolean {
+  const state = entry.buffer.mapState;
+  if (!write) return state === 'unmapped';
+  if (entry.mapping) return state === 'pending';
+  return state === (entry.mapped ? 'mapped' : 'unmapped');
+}
+
+/**
+ * The staging entry `name` for this context, held for the caller: the cached one when it is free,
+ * large enough and in a coherent state; otherwise a new one that takes its place in the cache.
+ * An entry still held elsewhere is left to its holder (and to the garbage collector once it is
+ * done); a free but incoherent one is destroyed (nobody uses it).
+ */
 async function staging(ctx: GpuContext, name: string, bytes: number, write: boolean): Promise<Staging> {
   let cache = caches.get(ctx);
   if (!cache) {
@@ -27,8 +51,11 @@ async function staging(ctx: GpuContext, name: string, bytes: number, write: bool
   }
   const key = `${write ? 'up' : 'down'}:${name}`;
   const existing = cache.get(key);
-  if (existing && existing.buffer.size >= bytes) return existing;
-  existing?.buffer.destroy();
+  if (existing && !existing.held && existing.buffer.size >= bytes && coherent(existing, write)) {
+    existing.held = true;
+    return existing;
+  }
+  if (existing && !existing.held) existing.buffer.destroy();
   // grow by half again, so slowly growing inputs do not reallocate every call
   const size = Math.ceil(Math.max(bytes, existing ? existing.buffer.size * 1.5 : 0) / 256) * 256;
   const buffer = await createBufferChecked(ctx, {
@@ -37,9 +64,15 @@ async function staging(ctx: GpuContext, name: string, bytes: number, write: bool
     usage: write ? BufferUsage.MAP_WRITE | BufferUsage.COPY_SRC : BufferUsage.MAP_READ | BufferUsage.COPY_DST,
     mappedAtCreation: write,
   });
-  const entry: Staging = { buffer, mapped: write, mapping: null };
+  const entry: Staging = { buffer, mapped: write, mapping: null, held: true };
   cache.set(key, entry);
   return entry;
+}
+
+/** Lets go of `entry`; one that no longer is the cache's (replaced meanwhile) is destroyed. */
+function letGo(ctx: GpuContext, key: string, entry: Staging): void {
+  entry.held = false;
+  if (caches.get(ctx)?.get(key) !== entry) entry.buffer.destroy();
 }
 
 /**
@@ -49,7 +82,9 @@ async function staging(ctx: GpuContext, name: string, bytes: number, write: bool
  */
 export function remapUploads(ctx: GpuContext, name: string): void {
   const entry = caches.get(ctx)?.get(`up:${name}`);
-  if (!entry || entry.mapped || entry.mapping) return;
+  if (!entry) return;
+  entry.held = false;
+  if (entry.mapped || entry.mapping) return;
   // a failure (device lost, buffer replaced) is left to the next upload, which maps again
   entry.mapping = entry.buffer.mapAsync(MapMode.WRITE, 0, entry.buffer.size).then(
     () => {
@@ -91,6 +126,7 @@ export async function uploadParts(
     try {
       await entry.buffer.mapAsync(MapMode.WRITE, 0, entry.buffer.size);
     } catch (cause) {
+      letGo(ctx, `up:${name}`, entry);
       ctx.assertUsable();
       throw cause;
     }
@@ -164,15 +200,20 @@ export async function submitForRead(
     async read(use) {
       if (!entry) return { value: use(new ArrayBuffer(0), offsets), waitMs: 0, copyMs: 0 };
       try {
-        await entry.buffer.mapAsync(MapMode.READ, 0, total);
-      } catch (cause) {
-        ctx.assertUsable();
-        throw cause;
+        try {
+          await entry.buffer.mapAsync(MapMode.READ, 0, total);
+        } catch (cause) {
+          ctx.assertUsable();
+          throw cause;
+        }
+        const mapped = performance.now();
+        const value = use(entry.buffer.getMappedRange(0, total), offsets);
+        return { value, waitMs: mapped - submitted, copyMs: performance.now() - mapped };
+      } finally {
+        // unmapped whatever happened (a throwing `use`, a failed map), then free for the next run
+        if (entry.buffer.mapState === 'mapped') entry.buffer.unmap();
+        letGo(ctx, `down:${name}`, entry);
       }
-      const mapped = performance.now();
-      const value = use(entry.buffer.getMappedRange(0, total), offsets);
-      entry.buffer.unmap();
-      return { value, waitMs: mapped - submitted, copyMs: performance.now() - mapped };
     },
     async into(targets) {
       const { waitMs, copyMs } = await pending.read((range) => {
