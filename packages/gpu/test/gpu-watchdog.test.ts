@@ -72,7 +72,9 @@ describe('a timed-out or loop-limited GPU run falls back under auto and is an er
     const stop = onDispatch((e) => events.push(e));
     try {
       const paths = { gpu: () => Promise.reject(make()), cpu: () => 'cpu result' };
-      expect(await runDispatched(decision, 'auto', paths)).toBe('cpu result');
+      const ran = await runDispatched(decision, 'auto', paths);
+      expect(ran.value).toBe('cpu result');
+      expect(ran.decision).toMatchObject({ type: 'fallback', path: 'cpu' });
       const fallback = events.find((e) => e.type === 'fallback');
       expect(fallback?.path).toBe('cpu');
       expect(fallback?.reason).toContain(code);
