@@ -101,7 +101,7 @@ describe('runDispatched', () => {
     expect(cpu).toEqual({ value: 'cpu', decision: cpuDecision });
   });
 
-  for (const code of ['GPU_UNAVAILABLE', 'GPU_DEVICE_LOST', 'GPU_OUT_OF_MEMORY']) {
+  for (const code of ['GPU_UNAVAILABLE', 'GPU_DEVICE_LOST', 'GPU_OUT_OF_MEMORY', 'GPU_DECLINED']) {
     it(`under 'auto', ${code} falls back to the CPU with a fallback event`, async () => {
       const result = await runDispatched(gpuDecision, 'auto', {
         gpu: async () => {
