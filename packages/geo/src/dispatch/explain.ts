@@ -1,11 +1,11 @@
-import { explainDispatch, type GeometryArray } from '@geoframe/core';
+import { checkOptions, explainDispatch, type GeometryArray } from '@geoframe/core';
 import { type VoronoiSeriesOptions, voronoiOptionsOf } from '../geo-series.js';
 import {
   prepareRaster,
   type VoronoiRasterOptions,
   type VoronoiVolumeOptions,
 } from '../raster/compute-voronoi-raster.js';
-import type { DelaunayOptions } from '../voronoi/delaunay-triangles.js';
+import { DELAUNAY_OPTION_KEYS, type DelaunayOptions } from '../voronoi/delaunay-triangles.js';
 import { inputSites } from '../voronoi/input-sites.js';
 import { prepareVoronoi } from '../voronoi/voronoi-polygons.js';
 
@@ -68,7 +68,8 @@ export function explainOperation(
     }
     case 'delaunayTriangles': {
       const opts = (options ?? {}) as DelaunayOptions;
-      const { count } = inputSites(array, opts.tolerance);
+      checkOptions(opts, DELAUNAY_OPTION_KEYS, 'delaunayTriangles');
+      const { count } = inputSites(array, opts.tolerance, { op: 'delaunay' });
       return explainDispatch('delaunayTriangles', count, { device: opts.device });
     }
     case 'voronoiRaster': {

@@ -1,4 +1,5 @@
 import {
+  checkOptions,
   type DeviceOption,
   type DispatchEvent,
   GeometryArray,
@@ -22,6 +23,9 @@ export interface DelaunayOptions {
   device?: DeviceOption;
 }
 
+/** The keys of {@link DelaunayOptions}: anything else is refused (`checkOptions`). */
+export const DELAUNAY_OPTION_KEYS = ['tolerance', 'onlyEdges', 'device'] as const;
+
 /**
  * The Delaunay triangulation of every vertex of a geometry column: one counter-clockwise
  * triangle Polygon per row, or one two-point LineString per unique edge with `onlyEdges`. Empty
@@ -35,7 +39,8 @@ export async function computeDelaunay(
   input: GeometryArray,
   options: DelaunayOptions = {},
 ): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
-  const { unique, count } = await gatherInputSites(input, options.tolerance);
+  checkOptions(options, DELAUNAY_OPTION_KEYS, 'delaunayTriangles');
+  const { unique, count } = await gatherInputSites(input, options.tolerance, { op: 'delaunay' });
   const device = options.device ?? 'auto';
   const planned = planDispatch('delaunayTriangles', count, { device });
   let dispatch = planned;

@@ -1,5 +1,6 @@
 import {
   type Box,
+  checkOptions,
   clipBox,
   type DeviceOption,
   type DispatchEvent,
@@ -65,6 +66,16 @@ export interface VoronoiResult {
   sites: number;
 }
 
+/** The keys of {@link VoronoiOptions}: anything else is refused (`checkOptions`). */
+export const VORONOI_OPTION_KEYS = [
+  'tolerance',
+  'extendTo',
+  'onlyEdges',
+  'ordered',
+  'clipTo',
+  'device',
+] as const;
+
 function boxOf(extendTo: VoronoiOptions['extendTo']): Box | GeometryArray | null {
   if (extendTo === undefined) return null;
   if (extendTo instanceof GeometryArray) return extendTo;
@@ -85,8 +96,9 @@ export function prepareVoronoi(
   input: GeometryArray,
   options: VoronoiOptions,
 ): InputSites & { extendTo: Box | GeometryArray | null } {
+  checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
-  return { ...inputSites(input, options.tolerance), extendTo };
+  return { ...inputSites(input, options.tolerance, { op: 'voronoi', extendTo }), extendTo };
 }
 
 /** For `ordered`: the unique site of each input row (−1 for null and empty rows). */
@@ -118,8 +130,17 @@ export async function computeVoronoi(
   input: GeometryArray,
   options: VoronoiOptions = {},
 ): Promise<VoronoiResult> {
+  checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
-  const { sites, unique, count: n, box: siteBox } = await gatherInputSites(input, options.tolerance);
+  const {
+    sites,
+    unique,
+    count: n,
+    box: siteBox,
+  } = await gatherInputSites(input, options.tolerance, {
+    op: 'voronoi',
+    extendTo,
+  });
   const device = options.device ?? 'auto';
   const planned = planDispatch('voronoiPolygons', n, { device });
   const box = clipBox(unique.xy, extendTo, siteBox);
