@@ -124,14 +124,17 @@ describe('explain agrees with the event the real call emits', () => {
     expect(below).toMatchObject({ rows: 99, path: 'cpu', crossover: 100 });
     expect(eventOf(below)).toEqual(eventOf(await emitted(() => duplicated.voronoiPolygons())));
 
-    // a companion 1e-3 away from site 0 is a site of its own at tolerance 0, merged at 0.01
-    const withCompanion = Float64Array.from([...xy.subarray(0, 198), xy[0] + 1e-3, xy[1]]);
+    // a companion 0.5 away from site 0 is a site of its own at tolerance 0; at tolerance 30 GEOS
+    // merges it and others (which ones: tolerance-geos.test.ts), and 'auto' follows the count
+    const withCompanion = Float64Array.from([...xy.subarray(0, 198), xy[0] + 0.5, xy[1]]);
     const companion = sitesSeries(withCompanion);
     expect(companion.explain('voronoiPolygons').path).toBe('gpu');
-    const merged = companion.explain('voronoiPolygons', { tolerance: 0.01 });
-    expect(merged).toMatchObject({ rows: 99, path: 'cpu' });
+    const merged = companion.explain('voronoiPolygons', { tolerance: 30 });
+    const kept = (await companion.voronoiPolygons({ tolerance: 30, device: 'cpu' })).length;
+    expect(kept).toBeLessThan(100);
+    expect(merged).toMatchObject({ rows: kept, path: 'cpu' });
     expect(eventOf(merged)).toEqual(
-      eventOf(await emitted(() => companion.voronoiPolygons({ tolerance: 0.01 }))),
+      eventOf(await emitted(() => companion.voronoiPolygons({ tolerance: 30 }))),
     );
   });
 

@@ -1,4 +1,4 @@
-import type { Crs, ExecutionPath, RasterMode } from '@geoframe/core';
+import { type Crs, checkOptions, type ExecutionPath, type RasterMode } from '@geoframe/core';
 import type { RasterStats } from '@geoframe/cpu';
 import { GeoSeries } from '../geo-series.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
@@ -147,6 +147,7 @@ export class VoronoiRaster {
    * sites whose voxel lies in it. See {@link RasterPngOptions}.
    */
   async toPNG(options: RasterPngOptions = {}): Promise<Uint8Array> {
+    checkOptions(options, ['slice', 'siteRadius', 'boundaries'], 'toPNG');
     const slice = options.slice ?? Math.floor(this.depth / 2);
     if (!Number.isInteger(slice) || slice < 0 || slice >= this.depth) {
       throw new RangeError(`slice must be an integer in [0, ${this.depth - 1}], got ${options.slice}`);

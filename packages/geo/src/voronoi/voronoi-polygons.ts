@@ -43,8 +43,10 @@ export interface VoronoiOptions {
    */
   ordered?: boolean;
   /**
-   * Intersects the cells with this polygonal region (all rows unioned): a cell may become a
-   * MultiPolygon or empty (empty stays empty; null in `ordered` mode).
+   * Intersects the cells with this polygonal region (all rows unioned), as `geopandas.clip(cells,
+   * region, keep_geom_type=True)`: a cell left in one part is a Polygon, in several a MultiPolygon
+   * (the column is mixed when both occur); a cell clipped away entirely is dropped, and in
+   * `ordered` mode its row is null (clip's result aligned to the input rows).
    */
   clipTo?: GeometryArray;
   /** 'auto' (default), 'gpu' or 'cpu'. */
@@ -99,6 +101,21 @@ export function prepareVoronoi(
   checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
   return { ...inputSites(input, options.tolerance, { op: 'voronoi', extendTo }), extendTo };
+}
+
+/**
+ * The cells `clipTo` left something of, and their rows: a cell clipped away entirely is dropped,
+ * as `geopandas.clip` drops the rows that do not intersect the mask (adr/0023).
+ */
+function withoutEmptyCells(
+  cells: GeometryArray,
+  rows: Int32Array,
+): { geometry: GeometryArray; rows: Int32Array } {
+  const keep: number[] = [];
+  for (let s = 0; s < cells.length; s++) if (!cells.isEmpty(s)) keep.push(s);
+  if (keep.length === cells.length) return { geometry: cells, rows };
+  const picked = Int32Array.from(keep);
+  return { geometry: cells.take(picked), rows: picked.map((s) => rows[s]) };
 }
 
 /** For `ordered`: the unique site of each input row (−1 for null and empty rows). */
@@ -195,5 +212,6 @@ export async function computeVoronoi(
   }
   const rows = new Int32Array(cellCount);
   for (let s = 0; s < cellCount; s++) rows[s] = sites.row[unique.inputOfSite[s]];
+  if (options.clipTo !== undefined) return { ...withoutEmptyCells(cells, rows), dispatch, sites: n };
   return { geometry: cells, rows, dispatch, sites: n };
 }
