@@ -29,7 +29,9 @@ export function rebuildGeometryArray(
       continue;
     }
     b.beginGeometry(rowType);
-    if (!array.isEmpty(i)) {
+    // an empty row of a mixed column still has its one part (with no ring): none is written
+    const [first, end] = array.coordRange(i);
+    if (end > first) {
       for (let p = geometryOffsets[i]; p < geometryOffsets[i + 1]; p++) {
         b.beginPart();
         for (let r = partOffsets[p]; r < partOffsets[p + 1]; r++) {

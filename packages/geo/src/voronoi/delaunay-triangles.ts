@@ -15,7 +15,11 @@ import { gatherInputSites } from './input-sites.js';
 
 /** Options of `delaunayTriangles`. */
 export interface DelaunayOptions {
-  /** Snapping distance (GEOS rule), as for Voronoi. Default 0: only exact duplicates merge. */
+  /**
+   * Snapping distance, as GEOS 3.13 applies it (see `voronoiPolygons`; GEOS' Delaunay builder
+   * triangulates in a frame around the sites' box, so the same tolerance may keep other sites).
+   * Default 0: only exact duplicates merge.
+   */
   tolerance?: number;
   /** LineStrings of the unique edges instead of triangles. */
   onlyEdges?: boolean;

@@ -2,8 +2,11 @@ import {
   type Box,
   boxOfXY,
   clipBox,
+  defaultClipBox,
   extractSites,
   type GeometryArray,
+  InvalidGeometryError,
+  isEmptyBox,
   type Sites,
   type UniqueSites,
   uniqueSites,
@@ -84,4 +87,34 @@ function checkedTolerance(tolerance: number | undefined): number {
     throw new RangeError(`tolerance must be a finite number ≥ 0, got ${String(tolerance)}`);
   }
   return t;
+}
+
+/** Whether every bound of `box` and both of its spans are finite doubles. */
+function spansFinite(box: Box): boolean {
+  return Number.isFinite(box.maxX - box.minX) && Number.isFinite(box.maxY - box.minY);
+}
+
+/**
+ * The Voronoi clip box ({@link clipBox}), refused where it cannot be represented: a finite
+ * coordinate such as 1e308 whose grown box overflows the largest double is an
+ * InvalidGeometryError naming the row of the largest coordinate; an `extendTo` that makes the
+ * box's span overflow is a RangeError.
+ */
+export function checkedClipBox(gathered: InputSites, extendTo: Box | GeometryArray | null): Box {
+  const { sites, unique } = gathered;
+  const siteBox = gathered.box ?? boxOfXY(unique.xy);
+  const grown = defaultClipBox(siteBox);
+  if (!isEmptyBox(grown) && !(spansFinite(grown) && spansFinite(siteBox))) {
+    let k = 0;
+    for (let i = 1; i < sites.xy.length; i++) if (Math.abs(sites.xy[i]) > Math.abs(sites.xy[k])) k = i;
+    throw new InvalidGeometryError(
+      sites.row[k >> 1],
+      `coordinate ${sites.xy[k]} is finite, but the Voronoi clip box (the sites' box grown by max(width, height) on every side) overflows the largest double; scale or shift the data`,
+    );
+  }
+  const box = clipBox(unique.xy, extendTo, siteBox);
+  if (!isEmptyBox(box) && !spansFinite(box)) {
+    throw new RangeError('extendTo makes the Voronoi clip box span more than the largest double');
+  }
+  return box;
 }

@@ -1,7 +1,6 @@
 import {
   type Box,
   checkOptions,
-  clipBox,
   type DeviceOption,
   type DispatchEvent,
   GeometryArray,
@@ -21,13 +20,15 @@ import {
 } from '@geoframe/cpu';
 import { getGpuContext, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
-import { gatherInputSites, type InputSites, inputSites } from './input-sites.js';
+import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
 export interface VoronoiOptions {
   /**
-   * Snapping distance (GEOS rule): a site within `tolerance` of an earlier kept site is dropped
-   * and shares that site's cell. Default 0: only exact duplicates merge.
+   * Snapping distance, as GEOS 3.13 applies it: sites sorted by (x, y) are inserted into a
+   * triangulation, and one closer than `tolerance` to either end of the edge GEOS' walk stops at
+   * is dropped and shares that site's cell (adr/0023; docs/api.md). Default 0: only exact
+   * duplicates merge.
    */
   tolerance?: number;
   /**
@@ -100,7 +101,9 @@ export function prepareVoronoi(
 ): InputSites & { extendTo: Box | GeometryArray | null } {
   checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
-  return { ...inputSites(input, options.tolerance, { op: 'voronoi', extendTo }), extendTo };
+  const gathered = inputSites(input, options.tolerance, { op: 'voronoi', extendTo });
+  checkedClipBox(gathered, extendTo);
+  return { ...gathered, extendTo };
 }
 
 /**
@@ -149,18 +152,11 @@ export async function computeVoronoi(
 ): Promise<VoronoiResult> {
   checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
-  const {
-    sites,
-    unique,
-    count: n,
-    box: siteBox,
-  } = await gatherInputSites(input, options.tolerance, {
-    op: 'voronoi',
-    extendTo,
-  });
+  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo });
+  const { sites, unique, count: n } = gathered;
   const device = options.device ?? 'auto';
   const planned = planDispatch('voronoiPolygons', n, { device });
-  const box = clipBox(unique.xy, extendTo, siteBox);
+  const box = checkedClipBox(gathered, extendTo);
   const crs = input.crs;
   // a fallback replaces the decision that is reported with the result
   let dispatch = planned;
