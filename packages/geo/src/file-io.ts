@@ -79,7 +79,8 @@ export interface WriteFileOptions {
  * .arrows) file into a GeoDataFrame, the format chosen by extension. The active geometry is the
  * GeoParquet primary column, else "geometry", else the first GeoArrow column.
  */
-export async function readFile(path: string): Promise<GeoDataFrame> {
+export async function readFile(path: string, options?: Record<string, never>): Promise<GeoDataFrame> {
+  checkOptions(options, [], 'readFile'); // none yet: a key given is a mistake, not a wish ignored
   const format = formatOfPath(path);
   let bytes: Uint8Array;
   try {

@@ -112,6 +112,29 @@ describe.runIf(usePython)('tolerance merges the sites GEOS 3.13 merges', () => {
     });
   }
 
+  it('0 to 3 sites, repeats and collinear runs: the cells and triangles shapely gives', async () => {
+    const cases: number[][] = [
+      [],
+      [1, 1],
+      [1, 1, 1, 1],
+      [0, 0, 0.5, 0],
+      [0, 0, 0.5, 0, 10, 0],
+      [0, 0, 0.5, 0.2, 10, 0],
+      [0, 0, 1, 1, 2, 2, 3, 3, 3.5, 3.5, 9, 9],
+    ];
+    for (const xy of cases) {
+      const series = seriesOf(Float64Array.from(xy));
+      const geos = runPython<GeosRuns>('shapely_tolerance.py', { xy, tolerances: [1, 0.3] });
+      for (const run of geos.runs) {
+        const where = `[${xy.join(', ')}], tolerance ${run.tolerance}`;
+        const cells = await series.voronoiPolygons({ tolerance: run.tolerance, device: 'cpu' });
+        expectSamePolygons(cells, run.cells, 30, `${where}, voronoi`);
+        const triangles = await series.delaunayTriangles({ tolerance: run.tolerance, device: 'cpu' });
+        expectSamePolygons(triangles, run.triangles, 30, `${where}, delaunay`);
+      }
+    }
+  });
+
   it('extendTo enlarges the frame GEOS merges in, as in shapely', async () => {
     const xy = generatePoints('clusters', 300, 5);
     const series = seriesOf(xy);

@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkOptions } from '@geoframe/core';
-import { GeoDataFrame, GeoSeries, writeFile } from '@geoframe/geo';
-import { afterAll, describe, expect, it } from 'vitest';
+import { GeoDataFrame, GeoSeries, readFile, writeFile } from '@geoframe/geo';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'geoframe-options-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const points = GeoSeries.fromXY([0, 4, 1, 3], [0, 1, 4, 3]);
 const frame = GeoDataFrame.fromSeries(points);
+beforeAll(() => writeFile(points, join(dir, 'in.geojson')));
 
 /** Every public call with an options object, given one unknown key (`bad`) beside known ones. */
 const calls: [string, (bad: Record<string, unknown>) => unknown][] = [
@@ -30,6 +31,11 @@ const calls: [string, (bad: Record<string, unknown>) => unknown][] = [
   ['fromArrow', (bad) => GeoDataFrame.fromArrow(frame.table, { validate: true, ...bad })],
   ['toWKT', (bad) => points.toWKT({ precision: 3, ...bad })],
   ['toArrow', (bad) => points.toArrow({ ...bad })],
+  ['readFile', async (bad) => readFile(join(dir, 'in.geojson'), { ...bad } as Record<string, never>)],
+  [
+    'toPNG',
+    async (bad) => (await points.voronoiRaster({ width: 8, height: 8 })).toPNG({ siteRadius: 1, ...bad }),
+  ],
 ];
 
 async function thrown(call: () => unknown): Promise<unknown> {

@@ -103,25 +103,11 @@ function insertSorted(
   tolerance: number,
   options: GeosToleranceOptions,
 ): Int32Array {
-  const { frameOf: env, forceConvex } = options;
-  const offset = Math.max(env.maxX - env.minX, env.maxY - env.minY) * FRAME_SIZE_FACTOR;
-  const f0 = m;
-  const f1 = m + 1;
-  const f2 = m + 2;
-  v[2 * f0] = (env.maxX + env.minX) / 2;
-  v[2 * f0 + 1] = env.maxY + offset;
-  v[2 * f1] = env.minX - offset;
-  v[2 * f1 + 1] = env.minY - offset;
-  v[2 * f2] = env.maxX + offset;
-  v[2 * f2 + 1] = env.minY - offset;
-
-  const mesh = new QuadEdgeMesh(3 + 4 * m);
-  const start = mesh.makeEdge(f0, f1);
-  const s1 = mesh.makeEdge(f1, f2);
-  mesh.splice(mesh.sym(start), s1);
-  const s2 = mesh.makeEdge(f2, f0);
-  mesh.splice(mesh.sym(s1), s2);
-  mesh.splice(mesh.sym(s2), start);
+  const keptAs = new Int32Array(m);
+  for (let s = 0; s < m; s++) keptAs[s] = s;
+  if (m < 2) return keptAs; // nothing to merge with (and GEOS' frame around one site is a point)
+  const { forceConvex } = options;
+  const { mesh, start } = framedMesh(v, m, options.frameOf);
 
   const isFrame = (a: number) => a >= m;
   // GEOS' Vertex::isCCW in doubles, as written there
@@ -163,7 +149,6 @@ function insertSorted(
     return (same(v1, s) && isFrame(v2)) || (same(v2, s) && isFrame(v1));
   };
 
-  const keptAs = new Int32Array(m);
   const edgeTolerance = tolerance / EDGE_COINCIDENCE_TOL_FACTOR;
   for (let s = 0; s < m; s++) {
     let e = locate(s);
@@ -221,6 +206,28 @@ function insertSorted(
     }
   }
   return keptAs;
+}
+
+/**
+ * GEOS' frame: a triangle 10 × the envelope's larger side around `env`, its corners written to
+ * the last three slots of `v`, as a mesh of three edges; `start` is the edge every walk starts at.
+ */
+function framedMesh(v: Float64Array, m: number, env: Box): { mesh: QuadEdgeMesh; start: number } {
+  const offset = Math.max(env.maxX - env.minX, env.maxY - env.minY) * FRAME_SIZE_FACTOR;
+  v[2 * m] = (env.maxX + env.minX) / 2;
+  v[2 * m + 1] = env.maxY + offset;
+  v[2 * m + 2] = env.minX - offset;
+  v[2 * m + 3] = env.minY - offset;
+  v[2 * m + 4] = env.maxX + offset;
+  v[2 * m + 5] = env.minY - offset;
+  const mesh = new QuadEdgeMesh(3 + 4 * m);
+  const start = mesh.makeEdge(m, m + 1);
+  const s1 = mesh.makeEdge(m + 1, m + 2);
+  mesh.splice(mesh.sym(start), s1);
+  const s2 = mesh.makeEdge(m + 2, m);
+  mesh.splice(mesh.sym(s1), s2);
+  mesh.splice(mesh.sym(s2), start);
+  return { mesh, start };
 }
 
 /** Distance from site `p` to the segment a–b (GEOS' Distance::pointToSegment). */

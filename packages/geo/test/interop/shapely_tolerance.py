@@ -10,7 +10,8 @@ import shapely
 
 request = json.load(sys.stdin)
 xy = request["xy"]
-points = shapely.multipoints([(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)])
+coords = [(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)]
+points = shapely.multipoints(coords) if coords else shapely.from_wkt("MULTIPOINT EMPTY")
 extend = request.get("extend_to")
 extend_to = shapely.box(*extend) if extend else None
 runs = []
