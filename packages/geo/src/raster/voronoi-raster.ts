@@ -197,7 +197,7 @@ export class VoronoiRaster {
   /**
    * The cells as polygons (2D only): one row per input row, in order. A row's cell is the union of
    * its pixels' squares, traced along pixel edges: a Polygon, or a MultiPolygon where its pixels
-   * form several 4-connected pieces (the column is a MultiPolygon column when any row needs it);
+   * form several 4-connected pieces (each row its own type: the column is mixed when both occur);
    * holes are kept; outer rings counter-clockwise, holes clockwise. Rows whose point duplicates an
    * earlier row's get that row's cell (the earlier row wins every pixel); rows with a point but no
    * pixel are empty; null and empty input rows are null.
