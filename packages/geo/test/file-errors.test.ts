@@ -109,6 +109,9 @@ describe('file errors name the file', () => {
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/row 2: coordinate 1e\+308/);
     expect(run.err).not.toMatch(/unexpected/);
+    const wide = await cli('voronoi', path, '--extend-to=-1e308,0,1e308,1');
+    expect(wide.code).toBe(2);
+    expect(wide.err).toMatch(/--extend-to spans more than the largest double/);
     // an extendTo whose span overflows is refused too; a large but representable one runs
     await expect(points.voronoiPolygons({ extendTo: [-1e308, 0, 1e308, 1] })).rejects.toThrow(RangeError);
     expect((await points.voronoiPolygons({ extendTo: [-1e307, 0, 1e307, 1] })).length).toBe(4);
