@@ -112,6 +112,35 @@ describe.runIf(usePython)('tolerance merges the sites GEOS 3.13 merges', () => {
     });
   }
 
+  it('ordered: a merged row gets the cell of the kept site it merged into (within tolerance of it)', async () => {
+    const xy = generatePoints('clusters', 400, 23);
+    const series = seriesOf(xy);
+    const tolerance = 15;
+    const cells = await series.voronoiPolygons({ tolerance, device: 'cpu' });
+    const ordered = await series.voronoiPolygons({ tolerance, ordered: true, device: 'cpu' });
+    expect(ordered.length).toBe(400);
+    expect(cells.length).toBeLessThan(400);
+    const wkt = ordered.toWKT();
+    expect(new Set(wkt).size).toBe(cells.length);
+    expect(new Set(cells.toWKT())).toEqual(new Set(wkt));
+    const a = ordered.array;
+    for (let i = 0; i < 400; i++) {
+      const [s, e] = a.coordRange(i);
+      const [x, y] = [xy[2 * i], xy[2 * i + 1]];
+      // distance from the row's point to its cell: 0 inside, else to the nearest edge
+      let inside = false;
+      let d = Number.POSITIVE_INFINITY;
+      for (let k = s; k < e - 1; k++) {
+        const [ax, ay, bx, by] = [a.x(k), a.y(k), a.x(k + 1), a.y(k + 1)];
+        if (ay > y !== by > y && x < ((bx - ax) * (y - ay)) / (by - ay) + ax) inside = !inside;
+        const len2 = (bx - ax) ** 2 + (by - ay) ** 2;
+        const r = Math.max(0, Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / len2));
+        d = Math.min(d, Math.hypot(x - ax - r * (bx - ax), y - ay - r * (by - ay)));
+      }
+      expect(inside ? 0 : d, `row ${i}`).toBeLessThan(tolerance);
+    }
+  });
+
   it('0 to 3 sites, repeats and collinear runs: the cells and triangles shapely gives', async () => {
     const cases: number[][] = [
       [],
