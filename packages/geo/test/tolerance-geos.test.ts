@@ -164,6 +164,26 @@ describe.runIf(usePython)('tolerance merges the sites GEOS 3.13 merges', () => {
     }
   });
 
+  it('tolerances near and beyond the extent of the data: one cell, or none, as GEOS', async () => {
+    const xy = [0, 0, 10, 0, 3, 7, 8, 9, 5, 5];
+    const series = seriesOf(Float64Array.from(xy));
+    const geos = runPython<GeosRuns>('shapely_tolerance.py', { xy, tolerances: [10, 50, 150, 1000] });
+    for (const run of geos.runs) {
+      const where = `tolerance ${run.tolerance}`;
+      const cells = await series.voronoiPolygons({ tolerance: run.tolerance, device: 'cpu' });
+      expectSamePolygons(cells, run.cells, 30, `${where}, voronoi`);
+      const triangles = await series.delaunayTriangles({ tolerance: run.tolerance, device: 'cpu' });
+      expectSamePolygons(triangles, run.triangles, 30, `${where}, delaunay`);
+      const ordered = await series.voronoiPolygons({
+        tolerance: run.tolerance,
+        ordered: true,
+        device: 'cpu',
+      });
+      expect(ordered.length).toBe(5);
+      if (run.cells.length === 0) expect([...ordered.isNull]).toEqual([1, 1, 1, 1, 1]);
+    }
+  });
+
   it('extendTo enlarges the frame GEOS merges in, as in shapely', async () => {
     const xy = generatePoints('clusters', 300, 5);
     const series = seriesOf(xy);

@@ -31,10 +31,11 @@ const EDGE_COINCIDENCE_TOL_FACTOR = 1000;
  * computes it in x87 long double), so the kept sites are GEOS'.
  *
  * Kept sites come back in order of first appearance in `xy`, each at its own coordinates; a
- * dropped site maps to the kept site it was found near (the edge's origin first).
+ * dropped site maps to the kept site it was found near (the edge's origin first), or to −1 when
+ * it was found near a corner of GEOS' frame (a tolerance of about ten times the data's extent),
+ * where GEOS drops it with no cell at all.
  *
- * @throws RangeError when the tolerance reaches GEOS' frame (GEOS would drop the site with no
- *   cell), or the walk fails to end (GEOS throws there too).
+ * @throws RangeError when the walk fails to end (GEOS throws there too).
  */
 export function geosToleranceSites(
   xy: Float64Array,
@@ -64,7 +65,10 @@ export function geosToleranceSites(
     inputOfSiteAll[count++] = i;
   }
   const siteOfInput = new Int32Array(n);
-  for (let i = 0; i < n; i++) siteOfInput[i] = siteOfUnique[keptAs[uniqueOf[i]]];
+  for (let i = 0; i < n; i++) {
+    const k = keptAs[uniqueOf[i]];
+    siteOfInput[i] = k < 0 ? -1 : siteOfUnique[k];
+  }
   return { xy: kept.slice(0, 2 * count), siteOfInput, inputOfSite: inputOfSiteAll.slice(0, count) };
 }
 
@@ -156,10 +160,8 @@ function insertSorted(
     const d = mesh.dest(e);
     const near = dist(s, o) < tolerance ? o : dist(s, d) < tolerance ? d : -1;
     if (near >= 0) {
-      if (isFrame(near)) {
-        throw new RangeError(`tolerance ${tolerance} reaches GEOS' frame triangle: use a smaller tolerance`);
-      }
-      keptAs[s] = near;
+      // near a frame corner (a tolerance of about 10× the data's extent) GEOS drops the site
+      keptAs[s] = isFrame(near) ? -1 : near;
       continue;
     }
     keptAs[s] = s;
