@@ -74,7 +74,7 @@ describe('voronoiPolygons (default, GeoPandas-compatible)', () => {
     for (const [i, [x, y]] of order.entries()) expect(cellContains(cells, i, x, y)).toBe(true);
   });
 
-  it('merges sites within tolerance into the earlier one (GEOS rule)', async () => {
+  it('merges a site within tolerance of a kept one that GEOS merges (here: the second of a close pair)', async () => {
     const series = GeoSeries.fromXY([0, 10, 0.05, 10, 5], [0, 0, 0.05, 10, 5]);
     expect((await series.voronoiPolygons()).length).toBe(5);
     expect((await series.voronoiPolygons({ tolerance: 0.1 })).length).toBe(4);
