@@ -26,3 +26,17 @@ export class UnsupportedInputError extends GeoframeError {
     this.name = 'UnsupportedInputError';
   }
 }
+
+/**
+ * A file that cannot be read or written as asked: missing, unreadable, not in the format its
+ * extension names, corrupt, or holding no geometry. The message starts with the path.
+ */
+export class FileError extends GeoframeError {
+  /** The path as the caller gave it. */
+  readonly path: string;
+  constructor(code: string, path: string, problem: string, options?: { cause?: unknown }) {
+    super(code, `${path}: ${problem}`, options);
+    this.name = 'FileError';
+    this.path = path;
+  }
+}

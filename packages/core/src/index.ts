@@ -70,12 +70,13 @@ export {
   RECOVERABLE_GPU_ERRORS,
   runDispatched,
 } from './dispatch/run-dispatched.js';
-export { GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
+export { FileError, GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
 export { area } from './measures/area.js';
 export { bounds } from './measures/bounds.js';
 export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
+export { checkOptions } from './options/check-options.js';
 export { CostGridError, checkCostGridProblem, describeCell } from './raster/check-cost-grid.js';
 export {
   type CostAllocation,

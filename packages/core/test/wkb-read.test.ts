@@ -68,17 +68,17 @@ describe('readWkb on hand-assembled bytes', () => {
     expect(writeWkt(a)).toEqual(['POINT M (1 2 7)', 'POINT ZM (1 2 3 4)']);
   });
 
-  test('a NaN point is POINT EMPTY; in a MultiPoint column it becomes an empty row', () => {
+  test('a NaN point is POINT EMPTY, also beside MultiPoint rows', () => {
     const nanPoint = encodeWkb({ type: GeometryType.Point, coords: null }, 'xy');
     const points = readWkb(binaryColumn([nanPoint, unhex(POINT_1_2_LE)]));
     expect(points.type).toBe(GeometryType.Point);
     expect(points.isEmpty(0)).toBe(true);
     expect(writeWkt(points)).toEqual(['POINT EMPTY', 'POINT (1 2)']);
     const multi = encodeWkb({ type: GeometryType.MultiPoint, coords: [[3, 4]] }, 'xy');
-    const promoted = readWkb(binaryColumn([nanPoint, multi, unhex(POINT_1_2_LE)]));
-    expect(promoted.type).toBe(GeometryType.MultiPoint);
-    expect(promoted.isEmpty(0)).toBe(true);
-    expect(writeWkt(promoted)).toEqual(['MULTIPOINT EMPTY', 'MULTIPOINT ((3 4))', 'MULTIPOINT ((1 2))']);
+    const beside = readWkb(binaryColumn([nanPoint, multi, unhex(POINT_1_2_LE)]));
+    expect(beside.type).toBe('mixed');
+    expect(beside.isEmpty(0)).toBe(true);
+    expect(writeWkt(beside)).toEqual(['POINT EMPTY', 'MULTIPOINT ((3 4))', 'POINT (1 2)']);
   });
 });
 
@@ -159,26 +159,20 @@ describe('column type and dimension', () => {
     'xy',
   );
 
-  test('T and Multi-T promote to Multi-T, single rows becoming one-part geometries', () => {
+  test('T and Multi-T rows keep their own types (a mixed column, as GeoPandas keeps them)', () => {
     const lines = readWkb(binaryColumn([L, null, ML]));
-    expect(lines.type).toBe(GeometryType.MultiLineString);
-    expect(writeWkt(lines)).toEqual([
-      'MULTILINESTRING ((0 0, 1 1))',
-      null,
-      'MULTILINESTRING ((2 2, 3 3), EMPTY)',
-    ]);
+    expect(lines.type).toBe('mixed');
+    expect(writeWkt(lines)).toEqual(['LINESTRING (0 0, 1 1)', null, 'MULTILINESTRING ((2 2, 3 3), EMPTY)']);
     const polygons = readWkb(binaryColumn([MA, A]));
-    expect(polygons.type).toBe(GeometryType.MultiPolygon);
+    expect(polygons.type).toBe('mixed');
     expect(modelOf(polygons, 1)).toEqual({
-      type: GeometryType.MultiPolygon,
+      type: GeometryType.Polygon,
       coords: [
         [
-          [
-            [0, 0],
-            [1, 0],
-            [0, 1],
-            [0, 0],
-          ],
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [0, 0],
         ],
       ],
     });

@@ -146,19 +146,17 @@ describe('grammar', () => {
     expect(a.crs).toBe('EPSG:3857');
   });
 
-  test('column types: promotion to Multi, mixed, all-null', () => {
-    const promoted = readWkt(['POINT (1 2)', 'MULTIPOINT ((3 4), (5 6))', 'POINT EMPTY']);
-    expect(promoted.type).toBe(GeometryType.MultiPoint);
-    expect(writeWkt(promoted)).toEqual([
-      'MULTIPOINT ((1 2))',
-      'MULTIPOINT ((3 4), (5 6))',
-      'MULTIPOINT EMPTY',
-    ]);
+  test('column types: a type and its Multi type stay themselves per row (mixed), all-null', () => {
+    const kept = readWkt(['POINT (1 2)', 'MULTIPOINT ((3 4), (5 6))', 'POINT EMPTY']);
+    expect(kept.type).toBe('mixed');
+    expect(writeWkt(kept)).toEqual(['POINT (1 2)', 'MULTIPOINT ((3 4), (5 6))', 'POINT EMPTY']);
     const polygons = readWkt(['MULTIPOLYGON EMPTY', 'POLYGON ((0 0, 1 0, 0 1, 0 0))']);
-    expect(polygons.type).toBe(GeometryType.MultiPolygon);
-    expect(readWkt(['LINESTRING (0 0, 1 1)', 'MULTILINESTRING EMPTY']).type).toBe(
-      GeometryType.MultiLineString,
-    );
+    expect([polygons.type, polygons.typeOf(0), polygons.typeOf(1)]).toEqual([
+      'mixed',
+      GeometryType.MultiPolygon,
+      GeometryType.Polygon,
+    ]);
+    expect(readWkt(['LINESTRING (0 0, 1 1)', 'MULTILINESTRING EMPTY']).type).toBe('mixed');
     const mixed = readWkt(['POINT (1 2)', 'LINESTRING (0 0, 1 1)']);
     expect(mixed.type).toBe('mixed');
     expect(readWkt([null, null]).type).toBe(GeometryType.Point);

@@ -42,6 +42,7 @@ export {
   type VoronoiRasterCpuOptions,
   voronoiRasterCpu,
 } from './raster/voronoi-raster-cpu.js';
+export { type GeosToleranceOptions, geosToleranceSites } from './sites/geos-tolerance-sites.js';
 export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
 export {
   emptyLines,

@@ -1,6 +1,6 @@
 import { readFile as readBytes, writeFile as writeBytes } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { GeoframeError } from '@geoframe/core';
+import { checkOptions, FileError, GeoframeError } from '@geoframe/core';
 import { GeoDataFrame } from './geo-data-frame.js';
 import { GeoSeries } from './geo-series.js';
 import {
@@ -31,12 +31,37 @@ const EXTENSIONS: Record<string, FileFormat> = {
 export function formatOfPath(path: string): FileFormat {
   const format = EXTENSIONS[extname(path).toLowerCase()];
   if (!format) {
-    throw new GeoframeError(
+    throw new FileError(
       'UNKNOWN_FORMAT',
-      `cannot tell the format of "${path}": use one of ${Object.keys(EXTENSIONS).join(', ')}`,
+      path,
+      `cannot tell the format from the extension: use one of ${Object.keys(EXTENSIONS).join(', ')}`,
     );
   }
   return format;
+}
+
+const FORMAT_NAMES: Record<FileFormat, string> = {
+  geojson: 'GeoJSON',
+  parquet: 'GeoParquet',
+  arrow: 'GeoArrow IPC',
+};
+
+/** A file system failure as a {@link FileError} naming the path and what went wrong. */
+function fileSystemError(error: unknown, path: string, doing: 'read' | 'write'): FileError {
+  const code = (error as { code?: string }).code;
+  const problem =
+    code === 'ENOENT'
+      ? doing === 'read'
+        ? 'no such file'
+        : 'its folder does not exist'
+      : code === 'EACCES' || code === 'EPERM'
+        ? `permission denied (cannot ${doing} it)`
+        : code === 'EISDIR'
+          ? 'is a folder, not a file'
+          : `cannot ${doing} it: ${(error as Error).message}`;
+  const name =
+    code === 'ENOENT' && doing === 'read' ? 'FILE_NOT_FOUND' : `FILE_${doing.toUpperCase()}_FAILED`;
+  return new FileError(name, path, problem, { cause: error });
 }
 
 /** Options of {@link writeFile}. */
@@ -54,21 +79,46 @@ export interface WriteFileOptions {
  * .arrows) file into a GeoDataFrame, the format chosen by extension. The active geometry is the
  * GeoParquet primary column, else "geometry", else the first GeoArrow column.
  */
-export async function readFile(path: string): Promise<GeoDataFrame> {
+export async function readFile(path: string, options?: Record<string, never>): Promise<GeoDataFrame> {
+  checkOptions(options, [], 'readFile'); // none yet: a key given is a mistake, not a wish ignored
   const format = formatOfPath(path);
-  const bytes = new Uint8Array(await readBytes(path));
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readBytes(path));
+  } catch (error) {
+    throw fileSystemError(error, path, 'read');
+  }
   let geoTable: GeoTable;
   try {
     if (format === 'geojson') geoTable = readGeoJson(new TextDecoder().decode(bytes));
     else if (format === 'parquet') geoTable = await readGeoParquet(bytes);
     else geoTable = readArrowIpc(bytes);
   } catch (error) {
-    if (error instanceof GeoframeError) throw error;
-    throw new GeoframeError('READ_FAILED', `cannot read ${path} as ${format}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const code = error instanceof GeoframeError ? error.code : 'READ_FAILED';
+    throw new FileError(
+      code,
+      path,
+      `not a readable ${FORMAT_NAMES[format]} file: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
-  return GeoDataFrame.fromArrow(geoTable.table, { geometry: geoTable.primary ?? undefined });
+  if (geoTable.primary === null) {
+    // GeoPandas refuses these too ("Missing geo metadata"): no column says it holds geometry
+    const columns = geoTable.table.schema.fields.map((f) => f.name).join(', ') || 'none';
+    throw new FileError(
+      'NO_GEOMETRY',
+      path,
+      `no geometry column: the file has no ${format === 'parquet' ? 'GeoParquet "geo" metadata' : 'GeoArrow extension type'} and no GeoArrow column (columns: ${columns})`,
+    );
+  }
+  try {
+    return GeoDataFrame.fromArrow(geoTable.table, { geometry: geoTable.primary });
+  } catch (error) {
+    if (!(error instanceof GeoframeError)) throw error;
+    throw new FileError(error.code, path, error.message, { cause: error });
+  }
 }
 
 /** Writes a GeoDataFrame or GeoSeries in the format its extension names. */
@@ -77,6 +127,7 @@ export async function writeFile(
   path: string,
   options: WriteFileOptions = {},
 ): Promise<void> {
+  checkOptions(options, ['encoding', 'compression', 'ipcFormat'], 'writeFile');
   const format = formatOfPath(path);
   const frame = data instanceof GeoSeries ? GeoDataFrame.fromSeries(data) : data;
   const geoTable: GeoTable = { table: frame.table, primary: frame.geometryName };
@@ -88,5 +139,9 @@ export async function writeFile(
     const ipcFormat = options.ipcFormat ?? (extname(path).toLowerCase() === '.arrows' ? 'stream' : 'file');
     bytes = writeArrowIpc(geoTable, { format: ipcFormat });
   }
-  await writeBytes(path, bytes);
+  try {
+    await writeBytes(path, bytes);
+  } catch (error) {
+    throw fileSystemError(error, path, 'write');
+  }
 }

@@ -1,5 +1,6 @@
 import {
   type Crs,
+  checkOptions,
   crsLabel,
   type GeometryArray,
   geometryArrayFromArrow,
@@ -69,6 +70,7 @@ export class GeoDataFrame {
 
   /** Wraps an Arrow table whose geometry columns carry GeoArrow extension metadata. */
   static fromArrow(table: Table, options: GeoDataFrameOptions = {}): GeoDataFrame {
+    checkOptions(options, ['geometry', 'validate'], 'fromArrow');
     const name = options.geometry ?? defaultGeometryName(table);
     if (name === null) {
       throw new TypeError(
@@ -85,6 +87,7 @@ export class GeoDataFrame {
 
   /** From a GeoJSON FeatureCollection (or Feature, geometry, array of either): properties become columns. */
   static fromGeoJSON(input: string | object, options: GeoDataFrameOptions = {}): GeoDataFrame {
+    checkOptions(options, ['geometry', 'validate'], 'fromGeoJSON');
     const { table, primary } = readGeoJson(input);
     return GeoDataFrame.fromArrow(table, { geometry: primary ?? undefined, ...options });
   }

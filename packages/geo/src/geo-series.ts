@@ -4,6 +4,7 @@ import {
   bounds,
   type Crs,
   centroid,
+  checkOptions,
   crsLabel,
   GeometryArray,
   GeometryType,
@@ -64,6 +65,9 @@ export interface GeoSeriesOptions {
   validate?: boolean;
 }
 
+/** The keys of {@link GeoSeriesOptions}: anything else is refused (`checkOptions`). */
+const SERIES_OPTION_KEYS = ['crs', 'name', 'validate'] as const;
+
 /** Per-row bounds as four columns, like GeoPandas' `bounds` DataFrame. NaN for null/empty rows. */
 export interface BoundsColumns {
   minx: Float64Array;
@@ -88,6 +92,7 @@ export class GeoSeries {
 
   /** Points from parallel x and y arrays (copied, interleaved). NaN or ±Infinity → error naming the row. */
   static fromXY(x: ArrayLike<number>, y: ArrayLike<number>, options: GeoSeriesOptions = {}): GeoSeries {
+    checkOptions(options, SERIES_OPTION_KEYS, 'fromXY');
     if (x.length !== y.length) throw new RangeError(`fromXY: x has ${x.length} values and y has ${y.length}`);
     const coords = new Float64Array(x.length * 2);
     for (let i = 0; i < x.length; i++) {
@@ -110,6 +115,7 @@ export class GeoSeries {
 
   /** Parses WKT strings; null/undefined entries are null rows. */
   static fromWKT(values: ArrayLike<string | null | undefined>, options: GeoSeriesOptions = {}): GeoSeries {
+    checkOptions(options, SERIES_OPTION_KEYS, 'fromWKT');
     return GeoSeries.checked(readWkt(values, { crs: options.crs ?? null }), options);
   }
 
@@ -118,6 +124,7 @@ export class GeoSeries {
     values: ArrayLike<Uint8Array | null | undefined>,
     options: GeoSeriesOptions = {},
   ): GeoSeries {
+    checkOptions(options, SERIES_OPTION_KEYS, 'fromWKB');
     return GeoSeries.checked(readWkb(packBinary(values), { crs: options.crs ?? null }), options);
   }
 
@@ -126,6 +133,7 @@ export class GeoSeries {
    * geometries only; see GeoDataFrame.fromGeoJSON for properties). CRS: OGC:CRS84 unless given.
    */
   static fromGeoJSON(input: unknown, options: GeoSeriesOptions = {}): GeoSeries {
+    checkOptions(options, SERIES_OPTION_KEYS, 'fromGeoJSON');
     const { table, primary } = readGeoJson(input as string | object);
     const field = table.schema.fields.find((f) => f.name === primary)!;
     const array = geometryArrayFromArrow(table.getChild(primary!)!, { field });
@@ -134,6 +142,7 @@ export class GeoSeries {
 
   /** From a GeoArrow column (native, WKB or WKT). Pass the field to read the extension metadata. */
   static fromArrow(input: Vector | Data, options: GeoSeriesOptions & { field?: Field } = {}): GeoSeries {
+    checkOptions(options, [...SERIES_OPTION_KEYS, 'field'], 'fromArrow');
     const array = geometryArrayFromArrow(input, {
       field: options.field,
       ...(options.crs !== undefined ? { crs: options.crs } : {}),
@@ -276,6 +285,7 @@ export class GeoSeries {
 
   /** WKT per row (null for null rows); full double precision unless `precision` is given. */
   toWKT(options: { precision?: number } = {}): (string | null)[] {
+    checkOptions(options, ['precision'], 'toWKT');
     return writeWkt(this.array, options);
   }
 
@@ -293,12 +303,14 @@ export class GeoSeries {
 
   /** A GeoJSON FeatureCollection string of the geometries. */
   toGeoJSON(options: { precision?: number } = {}): string {
+    checkOptions(options, ['precision'], 'toGeoJSON');
     const { field, data } = geometryArrayToArrow(this.array, { name: 'geometry' });
     return writeGeoJson({ table: makeTable([field], [data]), primary: 'geometry' }, options);
   }
 
   /** The GeoArrow column: a field with extension metadata and its data (interleaved native, or WKB if mixed). */
   toArrow(options: { encoding?: 'native' | 'wkb' | 'wkt' } = {}): { field: Field; data: Data } {
+    checkOptions(options, ['encoding'], 'toArrow');
     return geometryArrayToArrow(this.array, { name: this.name ?? 'geometry', ...options });
   }
 

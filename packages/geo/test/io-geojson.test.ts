@@ -87,7 +87,7 @@ describe('readGeoJson inputs', () => {
     }
   });
 
-  it('promotes a type and its Multi type to the Multi type, and mixes to WKB', () => {
+  it('keeps the type of each row where a type and its Multi type mix (as GeoPandas), and mixes to WKB', () => {
     const poly = {
       type: 'Polygon',
       coordinates: [
@@ -114,8 +114,9 @@ describe('readGeoJson inputs', () => {
     };
     const t = readGeoJson([poly, multi]);
     const g = geometryOf(t.table);
-    expect(g.type).toBe(GeometryType.MultiPolygon);
-    expect(formatWkt(g, 0)).toBe('MULTIPOLYGON (((0 0, 1 0, 0 1, 0 0)))');
+    expect(g.type).toBe('mixed');
+    expect([g.typeOf(0), g.typeOf(1)]).toEqual([GeometryType.Polygon, GeometryType.MultiPolygon]);
+    expect(formatWkt(g, 0)).toBe('POLYGON ((0 0, 1 0, 0 1, 0 0))');
     const mixed = readGeoJson([poly, point(1, 1)]);
     expect(mixed.table.schema.fields[0].metadata.get('ARROW:extension:name')).toBe('geoarrow.wkb');
     const m = geometryOf(mixed.table);

@@ -21,8 +21,10 @@ export interface UniqueSites {
 /**
  * Removes duplicate sites, keeping the first appearance of each, in input order.
  *
- * With `tolerance > 0` the GEOS rule applies in input order: a later site within `tolerance`
- * of an already kept site is dropped and maps to it; kept sites are never moved. The search
+ * With `tolerance > 0` a greedy rule applies in input order: a later site within `tolerance`
+ * of an already kept site is dropped and maps to it; kept sites are never moved. This is not
+ * GEOS' rule: `voronoiPolygons` / `delaunayTriangles` use `geosToleranceSites` (`@geoframe/cpu`),
+ * which keeps the sites GEOS keeps. The search
  * uses a grid hash with cells of size `tolerance`, so it costs O(n) for spread-out sites.
  * Exact duplicates compare by value (`-0` equals `0`). Inputs must be finite.
  */

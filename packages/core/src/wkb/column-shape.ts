@@ -24,23 +24,14 @@ export function flagsOfDimension(dimension: Dimension): number {
   return (dimension.includes('z') ? HAS_Z : 0) | (dimension.includes('m') ? HAS_M : 0);
 }
 
-const SINGLE_AND_MULTI = [
-  (1 << GeometryType.Point) | (1 << GeometryType.MultiPoint),
-  (1 << GeometryType.LineString) | (1 << GeometryType.MultiLineString),
-  (1 << GeometryType.Polygon) | (1 << GeometryType.MultiPolygon),
-];
-
 /**
  * The column type for the set of row types seen, given as a bit mask (`1 << type` per type):
- * one type → that type; a single type with its Multi type → the Multi type (the single rows are
- * promoted); anything else → `'mixed'`. No types at all (no rows, or only nulls) → Point, the
- * smallest layout.
+ * one type → that type; several → `'mixed'`, each row keeping its own type as in GeoPandas (a
+ * Polygon row next to MultiPolygon rows stays a Polygon). No types at all (no rows, or only
+ * nulls) → Point, the smallest layout.
  */
 export function columnTypeOfMask(mask: number): ColumnType {
   if (mask === 0) return GeometryType.Point;
   if ((mask & (mask - 1)) === 0) return (31 - Math.clz32(mask)) as GeometryType;
-  for (const pair of SINGLE_AND_MULTI) {
-    if (mask === pair) return (31 - Math.clz32(pair)) as GeometryType;
-  }
   return 'mixed';
 }

@@ -50,5 +50,8 @@ export function parseBox(text: string, option: string): [number, number, number,
   if (parts.length !== 4 || parts.some((v) => !Number.isFinite(v))) {
     throw new UsageError(`${option} needs four numbers xmin,ymin,xmax,ymax, got "${text}"`);
   }
+  if (!Number.isFinite(parts[2] - parts[0]) || !Number.isFinite(parts[3] - parts[1])) {
+    throw new UsageError(`${option} spans more than the largest double: "${text}"`);
+  }
   return parts as [number, number, number, number];
 }

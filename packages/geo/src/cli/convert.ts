@@ -1,5 +1,6 @@
-import { formatOfPath, readFile, writeFile } from '../file-io.js';
+import { readFile, writeFile } from '../file-io.js';
 import { type Command, UsageError } from './command.js';
+import { checkOutputs } from './voronoi.js';
 
 export const convertCommand: Command = {
   name: 'convert',
@@ -22,7 +23,7 @@ Options:
   async run(values, positionals, io) {
     if (positionals.length !== 2) throw new UsageError('convert needs <in> and <out>');
     const [input, output] = positionals;
-    formatOfPath(output); // fail on an unknown output extension before reading anything
+    checkOutputs(output, undefined); // fail on an unknown output extension before reading anything
     const encoding = values.encoding as string | undefined;
     if (encoding !== undefined && encoding !== 'wkb' && encoding !== 'geoarrow') {
       throw new UsageError(`--encoding must be wkb or geoarrow, got "${encoding}"`);

@@ -1,7 +1,15 @@
 import { resolve } from 'node:path';
-import { formatOfPath, writeFile } from '../file-io.js';
+import { writeFile } from '../file-io.js';
 import { type Command, UsageError } from './command.js';
-import { describeRun, deviceOf, readSites, toleranceOf, withDispatchLog, writePlot } from './voronoi.js';
+import {
+  checkOutputs,
+  describeRun,
+  deviceOf,
+  readSites,
+  toleranceOf,
+  withDispatchLog,
+  writePlot,
+} from './voronoi.js';
 
 export const delaunayCommand: Command = {
   name: 'delaunay',
@@ -28,15 +36,18 @@ Options:
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw new UsageError('delaunay needs one <in> (a file or a demo name)');
     const started = performance.now();
+    checkOutputs(values.output as string | undefined, values.plot as string | undefined);
+    const tolerance = toleranceOf(values.tolerance);
+    const device = deviceOf(values.device);
     const input = await readSites(positionals[0]);
     const output = (values.output as string | undefined) ?? `${input.stem}-delaunay.parquet`;
-    formatOfPath(output);
+    checkOutputs(output, undefined);
     const { value: triangles, events } = await withDispatchLog((onDispatch) =>
       input.frame.delaunayTriangles({
         onDispatch,
-        tolerance: toleranceOf(values.tolerance),
+        tolerance,
         onlyEdges: values['only-edges'] === true,
-        device: deviceOf(values.device),
+        device,
       }),
     );
     await writeFile(triangles.rename('geometry'), output);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile as writeBytes } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
-import type { DeviceOption, DispatchEvent } from '@geoframe/core';
+import { dirname, extname, resolve } from 'node:path';
+import { type DeviceOption, type DispatchEvent, FileError } from '@geoframe/core';
 import { DEMO_NAMES, loadDemo } from '../demo/demo-data.js';
 import { formatOfPath, readFile, writeFile } from '../file-io.js';
 import type { GeoDataFrame } from '../geo-data-frame.js';
@@ -41,6 +41,22 @@ export function toleranceOf(value: string | boolean | undefined): number | undef
   const t = Number(value);
   if (!Number.isFinite(t) || t < 0) throw new UsageError(`--tolerance needs a number ≥ 0, got "${value}"`);
   return t;
+}
+
+/**
+ * Checks where the results will go before any work starts: the output's format by its extension,
+ * the picture's extension, and that both folders exist.
+ */
+export function checkOutputs(output: string | undefined, plot: string | undefined): void {
+  if (output !== undefined) formatOfPath(output);
+  if (plot !== undefined && !['.svg', '.png'].includes(extname(plot).toLowerCase())) {
+    throw new UsageError(`--plot must end in .svg or .png, got "${plot}"`);
+  }
+  for (const path of [output, plot]) {
+    if (path !== undefined && !existsSync(dirname(resolve(path)))) {
+      throw new FileError('FILE_WRITE_FAILED', path, 'its folder does not exist');
+    }
+  }
 }
 
 /** Writes the picture: SVG or PNG by the extension. */
@@ -110,14 +126,17 @@ Options:
   async run(values, positionals, io: CliIo) {
     if (positionals.length !== 1) throw new UsageError('voronoi needs one <in> (a file or a demo name)');
     const started = performance.now();
+    checkOutputs(values.output as string | undefined, values.plot as string | undefined);
+    const tolerance = toleranceOf(values.tolerance);
+    const device = deviceOf(values.device);
+    const extendTo = values['extend-to'] ? parseBox(values['extend-to'] as string, '--extend-to') : undefined;
     const input = await readSites(positionals[0]);
     const isDemo = input.clipTo !== null;
     const output = (values.output as string | undefined) ?? `${input.stem}-voronoi.parquet`;
-    formatOfPath(output);
     const plot = (values.plot as string | undefined) ?? (isDemo ? `${input.stem}-voronoi.png` : undefined);
+    checkOutputs(output, plot);
     const clipPath = values['clip-to'] as string | undefined;
     const clipTo = clipPath ? (await readFile(clipPath)).geometry : (input.clipTo ?? undefined);
-    const extendTo = values['extend-to'] ? parseBox(values['extend-to'] as string, '--extend-to') : undefined;
     const onlyEdges = values['only-edges'] === true;
     const ordered = values.ordered === true || (isDemo && !onlyEdges);
     const loaded = performance.now();
@@ -125,12 +144,12 @@ Options:
     const { value: cells, events } = await withDispatchLog((onDispatch) =>
       input.frame.voronoiPolygons({
         onDispatch,
-        tolerance: toleranceOf(values.tolerance),
+        tolerance,
         extendTo,
         onlyEdges,
         ordered,
         clipTo,
-        device: deviceOf(values.device),
+        device,
       }),
     );
     const computed = performance.now();

@@ -1,4 +1,10 @@
-import { type AdapterSummary, type DeviceOption, explainDispatch, type GeometryArray } from '@geoframe/core';
+import {
+  type AdapterSummary,
+  checkOptions,
+  type DeviceOption,
+  explainDispatch,
+  type GeometryArray,
+} from '@geoframe/core';
 import { probedGpuAdapter, probeGpuAdapter } from '@geoframe/gpu';
 import { type CostAllocationOptions, prepareCostAllocation } from '../ops/cost-allocation.js';
 import {
@@ -6,7 +12,7 @@ import {
   type VoronoiRasterOptions,
   type VoronoiVolumeOptions,
 } from '../raster/compute-voronoi-raster.js';
-import type { DelaunayOptions } from '../voronoi/delaunay-triangles.js';
+import { DELAUNAY_OPTION_KEYS, type DelaunayOptions } from '../voronoi/delaunay-triangles.js';
 import { inputSites } from '../voronoi/input-sites.js';
 import { type VoronoiSeriesOptions, voronoiOptionsOf } from '../voronoi/series-options.js';
 import { prepareVoronoi } from '../voronoi/voronoi-polygons.js';
@@ -90,7 +96,8 @@ export function explainOperation(
     }
     case 'delaunayTriangles': {
       const opts = (options ?? {}) as DelaunayOptions;
-      const { count } = inputSites(array, opts.tolerance);
+      checkOptions(opts, DELAUNAY_OPTION_KEYS, 'delaunayTriangles');
+      const { count } = inputSites(array, opts.tolerance, { op: 'delaunay' });
       return explainOn('delaunayTriangles', count, opts.device);
     }
     case 'voronoiRaster': {

@@ -80,8 +80,8 @@ function checkCoordinates(coords: unknown, depth: number, feature: number): bool
 }
 
 /**
- * Validates every geometry and decides the column: one type → that type; a type and its Multi
- * type → the Multi type; anything else (and no geometry at all) → 'mixed'. Any position with a
+ * Validates every geometry and decides the column: one type → that type; anything else (and no
+ * geometry at all) → 'mixed', each row keeping its type as GeoPandas keeps it. Any position with a
  * third number makes the column xyz (values beyond the third are ignored, as RFC 7946 allows).
  */
 export function scanGeometries(geometries: readonly unknown[]): GeometryScan {
@@ -101,14 +101,6 @@ export function scanGeometries(geometries: readonly unknown[]): GeometryScan {
 
 function columnTypeFor(seen: Set<GeometryType>): ColumnType {
   if (seen.size === 1) return [...seen][0];
-  const multiOf: [GeometryType, GeometryType][] = [
-    [GeometryType.Point, GeometryType.MultiPoint],
-    [GeometryType.LineString, GeometryType.MultiLineString],
-    [GeometryType.Polygon, GeometryType.MultiPolygon],
-  ];
-  for (const [single, multi] of multiOf) {
-    if (seen.size === 2 && seen.has(single) && seen.has(multi)) return multi;
-  }
   return 'mixed';
 }
 

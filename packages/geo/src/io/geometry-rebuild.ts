@@ -29,7 +29,9 @@ export function rebuildGeometryArray(
       continue;
     }
     b.beginGeometry(rowType);
-    if (!array.isEmpty(i)) {
+    // an empty row of a mixed column still has its one part (with no ring): none is written
+    const [first, end] = array.coordRange(i);
+    if (end > first) {
       for (let p = geometryOffsets[i]; p < geometryOffsets[i + 1]; p++) {
         b.beginPart();
         for (let r = partOffsets[p]; r < partOffsets[p + 1]; r++) {
@@ -52,14 +54,23 @@ const MULTI: [GeometryType, GeometryType][] = [
   [GeometryType.Polygon, GeometryType.MultiPolygon],
 ];
 
-/** The column type that holds rows of all `types`: the one type, a Multi type with its single type, else 'mixed'. */
+/** The column type that holds rows of all `types`: the one type, else 'mixed' (rows keep their types). */
 export function commonColumnType(types: ReadonlySet<ColumnType>): ColumnType {
-  if (types.has('mixed')) return 'mixed';
   if (types.size === 1) return [...types][0];
-  for (const [single, multi] of MULTI) {
-    if (types.size === 2 && types.has(single) && types.has(multi)) return multi;
-  }
   return 'mixed';
+}
+
+/**
+ * The Multi type a native GeoArrow layout needs for rows of `types`: a single type and its Multi
+ * type (Polygon and MultiPolygon rows) → the Multi type, as GeoPandas promotes them when it
+ * writes geoarrow encodings; null when the rows have no common native layout.
+ */
+export function nativeTypeFor(types: ReadonlySet<ColumnType>): GeometryType | null {
+  if (types.size === 1 && !types.has('mixed')) return [...types][0] as GeometryType;
+  for (const [single, multi] of MULTI) {
+    if ([...types].every((t) => t === single || t === multi)) return multi;
+  }
+  return null;
 }
 
 /** The dimension holding all of `dimensions` (xy < xyz, xym < xyzm). */

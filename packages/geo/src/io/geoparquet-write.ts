@@ -1,5 +1,6 @@
 import {
   type GeometryArray,
+  type GeometryType,
   geometryArrayFromArrow,
   geometryArrayToArrow,
   geometryTypeName,
@@ -8,7 +9,7 @@ import {
 } from '@geoframe/core';
 import { tableToIPC } from 'apache-arrow';
 import { defaultPrimary, type GeoTable, geometryEncodingOfField, mapColumns } from './geo-table.js';
-import { unifyArrays } from './geometry-rebuild.js';
+import { nativeTypeFor, rebuildGeometryArray, unifyArrays } from './geometry-rebuild.js';
 import { GeometryStats } from './geometry-stats.js';
 import { crsToGeoParquet } from './geoparquet-crs.js';
 import { GEOPARQUET_VERSION, type GeoParquetColumn, type GeoParquetMetadata } from './geoparquet-metadata.js';
@@ -68,12 +69,13 @@ export async function writeGeoParquet(
     if (!geometry[c]) return;
     const perBatch = table.batches.map((b) => geometryArrayFromArrow(b.data.children[c], { field }));
     const unified = encoding === 'geoarrow' ? unifyArrays(perBatch) : perBatch;
-    arrays.set(c, unified);
     const stats = new GeometryStats();
     for (const a of unified) stats.add(a);
-    const native = encoding === 'geoarrow' && unified.length > 0 && unified[0].type !== 'mixed';
+    arrays.set(c, encoding === 'geoarrow' ? nativeLayout(unified) : unified);
+    const laidOut = arrays.get(c)!;
+    const native = encoding === 'geoarrow' && laidOut.length > 0 && laidOut[0].type !== 'mixed';
     const entry: GeoParquetColumn = {
-      encoding: native ? geometryTypeName(unified[0].type as never).toLowerCase() : 'WKB',
+      encoding: native ? geometryTypeName(laidOut[0].type as never).toLowerCase() : 'WKB',
       geometry_types: stats.geometryTypes(),
     };
     const extension = readGeoArrowMetadata(field);
@@ -85,8 +87,11 @@ export async function writeGeoParquet(
     columns[field.name] = entry;
   });
   const geo: GeoParquetMetadata = { version: GEOPARQUET_VERSION, primary_column: primary, columns };
+  // the Arrow schema carries `geo` too, as pyarrow writes it; `pandas` metadata inherited from a
+  // file GeoPandas wrote describes that file's index and columns, not this table's
   const metadata = new Map(table.schema.metadata);
-  metadata.delete('geo');
+  metadata.set('geo', JSON.stringify(geo));
+  metadata.delete('pandas');
   const out = mapColumns(
     table,
     (c, field, data, batch) => {
@@ -118,4 +123,22 @@ export async function writeGeoParquet(
   }
   const wasmTable = parquet.Table.fromIPCStream(tableToIPC(out, 'stream'));
   return parquet.writeParquet(wasmTable, builder.build());
+}
+
+/**
+ * Batches of a mixed column laid out for a native encoding: Polygon and MultiPolygon rows (a type
+ * and its Multi type) become MultiPolygons, as GeoPandas writes them; other mixes stay mixed (WKB).
+ */
+function nativeLayout(arrays: GeometryArray[]): GeometryArray[] {
+  if (arrays.length === 0 || arrays[0].type !== 'mixed') return arrays;
+  const types = new Set<GeometryType>();
+  for (const a of arrays) {
+    for (let i = 0; i < a.length; i++) {
+      const t = a.typeOf(i);
+      if (t !== null) types.add(t);
+    }
+  }
+  const target = nativeTypeFor(types);
+  if (target === null) return arrays;
+  return arrays.map((a) => rebuildGeometryArray(a, target, a.dimension));
 }

@@ -4,6 +4,7 @@ import {
   type CostGridProblem,
   type CostMetric,
   checkCostGridProblem,
+  checkOptions,
   type DeviceOption,
   type DispatchEvent,
   type GeometryArray,
@@ -40,6 +41,18 @@ export interface PreparedCostAllocation {
   sources: CostSources;
 }
 
+/** The keys of {@link CostAllocationOptions}: anything else is refused. */
+const COST_OPTION_KEYS = [
+  'cost',
+  'connectivity',
+  'metric',
+  'maxCost',
+  'backlink',
+  'device',
+  'onProgress',
+  'onDispatch',
+] as const;
+
 /**
  * The checks of `costAllocation`, before anything is planned or run (`explain` calls it too):
  * the raster's shape and values, the connectivity for its dimension, the metric, maxCost, and
@@ -52,6 +65,7 @@ export function prepareCostAllocation(
   if (options === null || typeof options !== 'object' || options.cost === undefined) {
     throw new CostGridError('costAllocation needs options {cost: raster, …}');
   }
+  checkOptions(options, COST_OPTION_KEYS, 'costAllocation');
   const frame = costFrame(options.cost);
   const sources = costSources(array, frame);
   const problem: CostGridProblem = {

@@ -40,6 +40,21 @@ export interface PlotOptions {
   title?: string;
 }
 
+/** The keys of {@link PlotOptions}: anything else is refused (`checkOptions`). */
+export const PLOT_OPTION_KEYS = [
+  'width',
+  'height',
+  'bounds',
+  'points',
+  'fill',
+  'stroke',
+  'strokeWidth',
+  'pointColor',
+  'pointRadius',
+  'background',
+  'title',
+] as const;
+
 /** The picture size and the affine map from data coordinates (y up) to pixels (y down). */
 export interface PlotFrame {
   width: number;

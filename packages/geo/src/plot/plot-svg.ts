@@ -1,7 +1,7 @@
-import { type GeometryArray, GeometryType } from '@geoframe/core';
+import { checkOptions, type GeometryArray, GeometryType } from '@geoframe/core';
 import { neighborColors } from './neighbor-colors.js';
 import { NEIGHBOR_PALETTE } from './palette.js';
-import { type PlotOptions, plotFrame } from './plot-options.js';
+import { PLOT_OPTION_KEYS, type PlotOptions, plotFrame } from './plot-options.js';
 import { SvgBytes } from './svg-bytes.js';
 import { SvgPathWriter } from './svg-path.js';
 
@@ -72,6 +72,7 @@ function countDots(array: GeometryArray, all: boolean): number {
  * (see {@link PlotOptions}). Throws a RangeError for a non-positive size or invalid bounds.
  */
 export function plotSvg(geometry: GeometryArray, options: PlotOptions = {}): string {
+  checkOptions(options, PLOT_OPTION_KEYS, 'plot');
   const frame = plotFrame(geometry, options);
   checkLength('strokeWidth', options.strokeWidth);
   checkLength('pointRadius', options.pointRadius);

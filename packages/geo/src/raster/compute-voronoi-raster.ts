@@ -1,4 +1,5 @@
 import {
+  checkOptions,
   type DeviceOption,
   type DispatchEvent,
   type ExecutionPath,
@@ -45,6 +46,13 @@ export interface VoronoiVolumeOptions extends RasterCommonOptions {
   z?: number;
 }
 
+const COMMON_KEYS = ['mode', 'device', 'distance', 'coarseLevel', 'bounds', 'onDispatch'];
+/** The keys of {@link VoronoiRasterOptions} and {@link VoronoiVolumeOptions}: anything else is refused. */
+const RASTER_OPTION_KEYS = {
+  2: ['width', 'height', ...COMMON_KEYS],
+  3: ['dims', 'z', ...COMMON_KEYS],
+} as const;
+
 function checkSize(what: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new RangeError(`${what}: ${name} must be a positive integer, got ${String(value)}`);
@@ -84,6 +92,7 @@ export function prepareRaster(
   options: RasterCommonOptions & { bounds?: readonly number[]; z?: number },
 ): PreparedRaster {
   const what = dims === 2 ? 'voronoiRaster' : 'voronoiVolume';
+  checkOptions(options, RASTER_OPTION_KEYS[dims], what);
   const [width, height] = [checkSize(what, 'width', sizes[0]), checkSize(what, 'height', sizes[1])];
   const depth = dims === 3 ? checkSize(what, 'depth', sizes[2]) : 1;
   const mode = options.mode ?? 'exact';

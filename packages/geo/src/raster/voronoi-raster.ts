@@ -1,4 +1,11 @@
-import type { Crs, DispatchEvent, ExecutionPath, GeometryArray, RasterMode } from '@geoframe/core';
+import {
+  type Crs,
+  checkOptions,
+  type DispatchEvent,
+  type ExecutionPath,
+  type GeometryArray,
+  type RasterMode,
+} from '@geoframe/core';
 import type { RasterStats } from '@geoframe/cpu';
 import type { GeoSeries } from '../geo-series.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
@@ -159,6 +166,7 @@ export class VoronoiRaster {
    * sites whose voxel lies in it. See {@link RasterPngOptions}.
    */
   async toPNG(options: RasterPngOptions = {}): Promise<Uint8Array> {
+    checkOptions(options, ['slice', 'siteRadius', 'boundaries'], 'toPNG');
     const slice = options.slice ?? Math.floor(this.depth / 2);
     if (!Number.isInteger(slice) || slice < 0 || slice >= this.depth) {
       throw new RangeError(`slice must be an integer in [0, ${this.depth - 1}], got ${options.slice}`);
@@ -208,7 +216,7 @@ export class VoronoiRaster {
   /**
    * The cells as polygons (2D only): one row per input row, in order. A row's cell is the union of
    * its pixels' squares, traced along pixel edges: a Polygon, or a MultiPolygon where its pixels
-   * form several 4-connected pieces (the column is a MultiPolygon column when any row needs it);
+   * form several 4-connected pieces (each row its own type: the column is mixed when both occur);
    * holes are kept; outer rings counter-clockwise, holes clockwise. Rows whose point duplicates an
    * earlier row's get that row's cell (the earlier row wins every pixel); rows with a point but no
    * pixel are empty; null and empty input rows are null.

@@ -33,22 +33,37 @@ export interface MultiPolygonParts {
 }
 
 /**
- * A column from clipped cells: a Polygon column when no cell has more than one part (GeoArrow
- * Polygon offsets are the multipolygon's polygon → ring level), else a MultiPolygon column. A cell
- * with no part is an empty geometry.
+ * A column from clipped cells, each row typed as shapely types an intersection: a cell of one
+ * part is a Polygon, of several a MultiPolygon, of none an empty Polygon. The column is a Polygon
+ * column when no cell has several parts (GeoArrow Polygon offsets are the multipolygon's polygon →
+ * ring level), a MultiPolygon column when every non-empty cell has several, else a mixed column
+ * with the type of each row (as a GeoPandas column holds both; adr/0023).
  */
 export function clippedCells(parts: MultiPolygonParts, crs: Crs | null): GeometryArray {
   const { geometryOffsets: g, polygonOffsets, ringOffsets, coords } = parts;
   const n = g.length - 1;
-  let multi = false;
-  for (let i = 0; i < n && !multi; i++) multi = g[i + 1] - g[i] > 1;
-  if (multi) {
+  let multi = 0;
+  let single = 0;
+  for (let i = 0; i < n; i++) {
+    const count = g[i + 1] - g[i];
+    if (count > 1) multi++;
+    else if (count === 1) single++;
+  }
+  if (multi > 0) {
+    const mixed = single > 0;
+    const typeIds = mixed ? new Uint8Array(n) : null;
+    if (typeIds) {
+      for (let i = 0; i < n; i++) {
+        typeIds[i] = g[i + 1] - g[i] > 1 ? GeometryType.MultiPolygon : GeometryType.Polygon;
+      }
+    }
     return new GeometryArray({
-      type: GeometryType.MultiPolygon,
+      type: mixed ? 'mixed' : GeometryType.MultiPolygon,
       dimension: 'xy',
       coords,
       offsets: [g, polygonOffsets, ringOffsets],
       length: n,
+      typeIds,
       crs,
     });
   }

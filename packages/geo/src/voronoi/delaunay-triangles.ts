@@ -1,4 +1,10 @@
-import { type DeviceOption, type DispatchEvent, GeometryArray, GeometryType } from '@geoframe/core';
+import {
+  checkOptions,
+  type DeviceOption,
+  type DispatchEvent,
+  GeometryArray,
+  GeometryType,
+} from '@geoframe/core';
 import { delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu';
 import { delaunayEngines, dispatchOperation } from '../ops/engines.js';
 import { singleRingPolygons } from './cell-arrays.js';
@@ -6,7 +12,11 @@ import { gatherInputSites } from './input-sites.js';
 
 /** Options of `delaunayTriangles`. */
 export interface DelaunayOptions {
-  /** Snapping distance (GEOS rule), as for Voronoi. Default 0: only exact duplicates merge. */
+  /**
+   * Snapping distance, as GEOS 3.13 applies it (see `voronoiPolygons`; GEOS' Delaunay builder
+   * triangulates in a frame around the sites' box, so the same tolerance may keep other sites).
+   * Default 0: only exact duplicates merge.
+   */
   tolerance?: number;
   /** LineStrings of the unique edges instead of triangles. */
   onlyEdges?: boolean;
@@ -15,6 +25,9 @@ export interface DelaunayOptions {
   /** Hears this call's dispatch events only (see `VoronoiOptions.onDispatch`). */
   onDispatch?: (event: DispatchEvent) => void;
 }
+
+/** The keys of {@link DelaunayOptions}: anything else is refused (`checkOptions`). */
+export const DELAUNAY_OPTION_KEYS = ['tolerance', 'onlyEdges', 'device', 'onDispatch'] as const;
 
 /**
  * The Delaunay triangulation of every vertex of a geometry column: one counter-clockwise
@@ -29,7 +42,8 @@ export async function computeDelaunay(
   input: GeometryArray,
   options: DelaunayOptions = {},
 ): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
-  const { unique, count } = await gatherInputSites(input, options.tolerance);
+  checkOptions(options, DELAUNAY_OPTION_KEYS, 'delaunayTriangles');
+  const { unique, count } = await gatherInputSites(input, options.tolerance, { op: 'delaunay' });
   const device = options.device ?? 'auto';
   const { value: tri, decision: dispatch } = await dispatchOperation(
     'delaunayTriangles',

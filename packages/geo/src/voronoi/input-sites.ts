@@ -1,12 +1,17 @@
 import {
   type Box,
+  boxOfXY,
+  clipBox,
+  defaultClipBox,
   extractSites,
   type GeometryArray,
+  InvalidGeometryError,
+  isEmptyBox,
   type Sites,
   type UniqueSites,
   uniqueSites,
 } from '@geoframe/core';
-import { uniqueSitesParallel } from '@geoframe/cpu';
+import { geosToleranceSites, uniqueSitesParallel } from '@geoframe/cpu';
 
 /** The sites of `voronoiPolygons` / `delaunayTriangles`: every vertex, then the unique ones. */
 export interface InputSites {
@@ -16,23 +21,47 @@ export interface InputSites {
   unique: UniqueSites;
   /** Number of unique sites: the size that decides the dispatch. */
   count: number;
-  /** The unique sites' bounding box, when the duplicates' removal found it on the way. */
+  /**
+   * The box the default clip box grows from, when found on the way: the unique sites' box, or
+   * with a positive `tolerance` the box of every site before merging (GEOS takes the diagram's
+   * envelope before it merges).
+   */
   box?: Box;
 }
 
 /**
- * The sites of a geometry column as Voronoi and Delaunay take them (GEOS rule): every vertex,
- * exact duplicates removed, and a site within `tolerance` of an earlier kept one merged into it.
- * Shared by the operations and by `explain`, so both count the same sites.
+ * Whose triangulation decides which sites a positive `tolerance` merges (adr/0023): GEOS'
+ * Voronoi builder triangulates inside a frame around the diagram box (with `extendTo`), its
+ * Delaunay builder inside a frame around the sites' box and keeps the boundary convex.
+ */
+export type ToleranceRule = { op: 'voronoi'; extendTo: Box | GeometryArray | null } | { op: 'delaunay' };
+
+const VORONOI: ToleranceRule = { op: 'voronoi', extendTo: null };
+
+/**
+ * The sites of a geometry column as Voronoi and Delaunay take them: every vertex, exact
+ * duplicates removed, and with a positive `tolerance` the sites GEOS 3.13 drops removed (each
+ * maps to the kept site it was found near). Shared by the operations and by `explain`, so both
+ * count the same sites.
  *
  * @throws RangeError when `tolerance` is not a finite number ≥ 0 (undefined means 0).
  * @throws InvalidGeometryError naming the row of a NaN or infinite vertex.
  */
-export function inputSites(input: GeometryArray, tolerance: number | undefined): InputSites {
+export function inputSites(
+  input: GeometryArray,
+  tolerance: number | undefined,
+  rule: ToleranceRule = VORONOI,
+): InputSites {
   const t = checkedTolerance(tolerance);
   const sites = extractSites(input);
-  const unique = uniqueSites(sites.xy, { tolerance: t });
-  return { sites, unique, count: unique.xy.length >> 1 };
+  if (t === 0) {
+    const unique = uniqueSites(sites.xy);
+    return { sites, unique, count: unique.xy.length >> 1 };
+  }
+  const box = boxOfXY(sites.xy);
+  const frameOf = rule.op === 'voronoi' ? clipBox(sites.xy, rule.extendTo, box) : box;
+  const unique = geosToleranceSites(sites.xy, t, { frameOf, forceConvex: rule.op === 'delaunay' });
+  return { sites, unique, count: unique.xy.length >> 1, box };
 }
 
 /**
@@ -44,8 +73,9 @@ export function inputSites(input: GeometryArray, tolerance: number | undefined):
 export async function gatherInputSites(
   input: GeometryArray,
   tolerance: number | undefined,
+  rule: ToleranceRule = VORONOI,
 ): Promise<InputSites> {
-  if (checkedTolerance(tolerance) > 0) return inputSites(input, tolerance);
+  if (checkedTolerance(tolerance) > 0) return inputSites(input, tolerance, rule);
   const sites = extractSites(input);
   const { box, ...unique } = await uniqueSitesParallel(sites.xy);
   return { sites, unique, count: unique.xy.length >> 1, box };
@@ -53,8 +83,38 @@ export async function gatherInputSites(
 
 function checkedTolerance(tolerance: number | undefined): number {
   const t = tolerance ?? 0;
-  if (!Number.isFinite(t) || t < 0) {
-    throw new RangeError(`tolerance must be a finite number ≥ 0, got ${tolerance}`);
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) {
+    throw new RangeError(`tolerance must be a finite number ≥ 0, got ${String(tolerance)}`);
   }
   return t;
+}
+
+/** Whether every bound of `box` and both of its spans are finite doubles. */
+function spansFinite(box: Box): boolean {
+  return Number.isFinite(box.maxX - box.minX) && Number.isFinite(box.maxY - box.minY);
+}
+
+/**
+ * The Voronoi clip box ({@link clipBox}), refused where it cannot be represented: a finite
+ * coordinate such as 1e308 whose grown box overflows the largest double is an
+ * InvalidGeometryError naming the row of the largest coordinate; an `extendTo` that makes the
+ * box's span overflow is a RangeError.
+ */
+export function checkedClipBox(gathered: InputSites, extendTo: Box | GeometryArray | null): Box {
+  const { sites, unique } = gathered;
+  const siteBox = gathered.box ?? boxOfXY(unique.xy);
+  const grown = defaultClipBox(siteBox);
+  if (!isEmptyBox(grown) && !(spansFinite(grown) && spansFinite(siteBox))) {
+    let k = 0;
+    for (let i = 1; i < sites.xy.length; i++) if (Math.abs(sites.xy[i]) > Math.abs(sites.xy[k])) k = i;
+    throw new InvalidGeometryError(
+      sites.row[k >> 1],
+      `coordinate ${sites.xy[k]} is finite, but the Voronoi clip box (the sites' box grown by max(width, height) on every side) overflows the largest double; scale or shift the data`,
+    );
+  }
+  const box = clipBox(unique.xy, extendTo, siteBox);
+  if (!isEmptyBox(box) && !spansFinite(box)) {
+    throw new RangeError('extendTo makes the Voronoi clip box span more than the largest double');
+  }
+  return box;
 }

@@ -1,6 +1,6 @@
 import {
   type Box,
-  clipBox,
+  checkOptions,
   type DeviceOption,
   type DispatchEvent,
   GeometryArray,
@@ -11,13 +11,15 @@ import {
 import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geoframe/cpu';
 import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
-import { gatherInputSites, type InputSites, inputSites } from './input-sites.js';
+import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
 export interface VoronoiOptions {
   /**
-   * Snapping distance (GEOS rule): a site within `tolerance` of an earlier kept site is dropped
-   * and shares that site's cell. Default 0: only exact duplicates merge.
+   * Snapping distance, as GEOS 3.13 applies it: sites sorted by (x, y) are inserted into a
+   * triangulation, and one closer than `tolerance` to either end of the edge GEOS' walk stops at
+   * is dropped and shares that site's cell (adr/0023; docs/api.md). Default 0: only exact
+   * duplicates merge.
    */
   tolerance?: number;
   /**
@@ -33,8 +35,10 @@ export interface VoronoiOptions {
    */
   ordered?: boolean;
   /**
-   * Intersects the cells with this polygonal region (all rows unioned): a cell may become a
-   * MultiPolygon or empty (empty stays empty; null in `ordered` mode).
+   * Intersects the cells with this polygonal region (all rows unioned), as `geopandas.clip(cells,
+   * region, keep_geom_type=True)`: a cell left in one part is a Polygon, in several a MultiPolygon
+   * (the column is mixed when both occur); a cell clipped away entirely is dropped, and in
+   * `ordered` mode its row is null (clip's result aligned to the input rows).
    */
   clipTo?: GeometryArray;
   /** 'auto' (default), 'gpu' or 'cpu'. */
@@ -65,6 +69,17 @@ export interface VoronoiResult {
   sites: number;
 }
 
+/** The keys of {@link VoronoiOptions}: anything else is refused (`checkOptions`). */
+export const VORONOI_OPTION_KEYS = [
+  'tolerance',
+  'extendTo',
+  'onlyEdges',
+  'ordered',
+  'clipTo',
+  'device',
+  'onDispatch',
+] as const;
+
 function boxOf(extendTo: VoronoiOptions['extendTo']): Box | GeometryArray | null {
   if (extendTo === undefined) return null;
   if (extendTo instanceof GeometryArray) return extendTo;
@@ -85,8 +100,26 @@ export function prepareVoronoi(
   input: GeometryArray,
   options: VoronoiOptions,
 ): InputSites & { extendTo: Box | GeometryArray | null } {
+  checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
-  return { ...inputSites(input, options.tolerance), extendTo };
+  const gathered = inputSites(input, options.tolerance, { op: 'voronoi', extendTo });
+  checkedClipBox(gathered, extendTo);
+  return { ...gathered, extendTo };
+}
+
+/**
+ * The cells `clipTo` left something of, and their rows: a cell clipped away entirely is dropped,
+ * as `geopandas.clip` drops the rows that do not intersect the mask (adr/0023).
+ */
+function withoutEmptyCells(
+  cells: GeometryArray,
+  rows: Int32Array,
+): { geometry: GeometryArray; rows: Int32Array } {
+  const keep: number[] = [];
+  for (let s = 0; s < cells.length; s++) if (!cells.isEmpty(s)) keep.push(s);
+  if (keep.length === cells.length) return { geometry: cells, rows };
+  const picked = Int32Array.from(keep);
+  return { geometry: cells.take(picked), rows: picked.map((s) => rows[s]) };
 }
 
 /** For `ordered`: the unique site of each input row (−1 for null and empty rows). */
@@ -118,10 +151,12 @@ export async function computeVoronoi(
   input: GeometryArray,
   options: VoronoiOptions = {},
 ): Promise<VoronoiResult> {
+  checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
-  const { sites, unique, count: n, box: siteBox } = await gatherInputSites(input, options.tolerance);
+  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo });
+  const { sites, unique, count: n } = gathered;
   const device = options.device ?? 'auto';
-  const box = clipBox(unique.xy, extendTo, siteBox);
+  const box = checkedClipBox(gathered, extendTo);
   const crs = input.crs;
 
   if (options.onlyEdges) {
@@ -173,5 +208,6 @@ export async function computeVoronoi(
   }
   const rows = new Int32Array(cellCount);
   for (let s = 0; s < cellCount; s++) rows[s] = sites.row[unique.inputOfSite[s]];
+  if (options.clipTo !== undefined) return { ...withoutEmptyCells(cells, rows), dispatch, sites: n };
   return { geometry: cells, rows, dispatch, sites: n };
 }
