@@ -240,7 +240,7 @@ function convexify(c: Float64Array, start: number, count: number): number {
   };
   let top = start; // the kept vertices are c[start .. top]
   for (let r = start + 1; r < start + count; r++) {
-    while (top > start && turn(top - 1, top, r) >= 0) top--;
+    while (top > start && turn(top - 1, top, r) === 0) top--;
     top++;
     c[2 * top] = c[2 * r];
     c[2 * top + 1] = c[2 * r + 1];
@@ -250,10 +250,10 @@ function convexify(c: Float64Array, start: number, count: number): number {
   let changed = true;
   while (changed && top - first >= 2) {
     changed = false;
-    if (turn(top - 1, top, first) >= 0) {
+    if (turn(top - 1, top, first) === 0) {
       top--;
       changed = true;
-    } else if (turn(top, first, first + 1) >= 0) {
+    } else if (turn(top, first, first + 1) === 0) {
       first++;
       changed = true;
     }

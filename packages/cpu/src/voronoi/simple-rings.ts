@@ -89,7 +89,7 @@ export function writeSimpleRings(
       // convexify: a monotone stack of strict left turns, then the loop closed both ways
       let top = 0;
       for (let r = 1; r < n && !uncertain; r++) {
-        while (top > 0 && turn(top - 1, top, r) >= 0 && !uncertain) top--;
+        while (top > 0 && turn(top - 1, top, r) === 0 && !uncertain) top--;
         top++;
         ring[2 * top] = ring[2 * r];
         ring[2 * top + 1] = ring[2 * r + 1];
@@ -98,11 +98,11 @@ export function writeSimpleRings(
       let again = true;
       while (again && !uncertain && top - first >= 2) {
         again = false;
-        if (turn(top - 1, top, first) >= 0) {
+        if (turn(top - 1, top, first) === 0) {
           if (uncertain) break;
           top--;
           again = true;
-        } else if (turn(top, first, first + 1) >= 0) {
+        } else if (turn(top, first, first + 1) === 0) {
           if (uncertain) break;
           first++;
           again = true;

@@ -5,6 +5,7 @@ import { circumcenters, circumcentersParallel } from './circumcenters.js';
 import { bisector, inBox } from './clip-edge.js';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
 import { availableThreads, runRanges, toShared, writeSimpleRingsParallel } from './ring-workers.js';
+import { cellsInSafeFrame, cellsInSafeFrameAsync } from './safe-frame.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { lineOrder } from './site-order.js';
 import {
@@ -27,8 +28,13 @@ import {
  *   vertices are circumcentres; cocircular sites (lattices, circles) share one vertex exactly.
  *
  * Sites must be unique and finite (see `uniqueSites`); the box must contain them and, with two
- * or more sites, have positive width and height. Each cell contains its site; cells tile the box.
- * `sites` is never modified.
+ * or more sites, have positive width and height. Each cell contains its site; cells tile the box
+ * (every vertex is one value shared by every cell that uses it). `sites` is never modified.
+ *
+ * Any finite magnitude: the work runs in a power-of-two scaled frame (exact; see `safeFrame`).
+ *
+ * @throws GeoframeError `COORDINATE_RANGE` where no exact answer is possible (nonzero coordinates
+ * more than 2^220 apart in magnitude, all below 2^-1000, or a box 2^380 times the sites)
  */
 export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
   return voronoiCellsOrdered(sites, box, sites.length >> 1 >= SORT_FROM);
@@ -65,10 +71,21 @@ export async function voronoiCellsParallel(
   box: Box,
   options: ParallelCellsOptions = {},
 ): Promise<PolygonBuffers> {
+  checkBox(box, sites.length >> 1);
+  return cellsInSafeFrameAsync(sites, box, (s, b) => parallelCells(s, b, options));
+}
+
+/** {@link voronoiCellsParallel} in the safe frame. */
+async function parallelCells(
+  sites: Float64Array,
+  box: Box,
+  options: ParallelCellsOptions,
+): Promise<PolygonBuffers> {
   const n = sites.length >> 1;
   const threads = options.threads ?? (await availableThreads());
-  if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) return voronoiCells(sites, box);
-  checkBox(box, n);
+  if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) {
+    return cellsOrdered(sites, box, n >= SORT_FROM, false);
+  }
   const ordered =
     n >= SORT_FROM
       ? await triangulateOrderedParallel(sites, threads, options.starsFrom)
@@ -116,9 +133,15 @@ export function voronoiCellsOrdered(
   sort: boolean,
   general = false,
 ): PolygonBuffers {
+  if (sites.length < 2) return emptyPolygons();
+  checkBox(box, sites.length >> 1);
+  return cellsInSafeFrame(sites, box, (s, b) => cellsOrdered(s, b, sort, general));
+}
+
+/** {@link voronoiCellsOrdered} in the safe frame. */
+function cellsOrdered(sites: Float64Array, box: Box, sort: boolean, general: boolean): PolygonBuffers {
   const n = sites.length >> 1;
   if (n === 0) return emptyPolygons();
-  checkBox(box, n);
   if (n === 1) {
     if (boxArea(box) === 0) return emptyPolygons();
     const writer = new CellRingWriter(box, 1, 5);

@@ -11,6 +11,7 @@ import { delaunay, delaunayEdgeLines, delaunayTriangleRings, type Triangulation 
 import { delaunayGpu, getGpuContext } from '@geoframe/gpu';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
+import { checkLines, checkRings } from './output-check.js';
 
 /** Options of `delaunayTriangles`. */
 export interface DelaunayOptions {
@@ -51,6 +52,7 @@ export async function computeDelaunay(
   }).finally(stop);
   if (options.onlyEdges) {
     const lines = delaunayEdgeLines(unique.xy, tri);
+    checkLines(lines.coords, lines.partOffsets, 'the Delaunay edges');
     const geometry = new GeometryArray({
       type: GeometryType.LineString,
       dimension: 'xy',
@@ -62,5 +64,7 @@ export async function computeDelaunay(
     return { geometry, dispatch };
   }
   const rings = delaunayTriangleRings(unique.xy, tri);
+  // the output check (both paths): finite, closed rings of 4 points
+  checkRings(rings.coords, rings.ringOffsets, (t) => `Delaunay triangle ${t}`);
   return { geometry: singleRingPolygons(rings.coords, rings.ringOffsets, input.crs), dispatch };
 }
