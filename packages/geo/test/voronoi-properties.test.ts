@@ -76,7 +76,10 @@ function checkCells(c: Case, cells: GeoSeries): void {
     const r = ring as Float64Array;
     expect(ringProblem(r), `${c.label}: cell ${i}`).toBeNull();
     // strictly inside: distinct sites are never on their own cell's boundary
-    expect(pointInRing(r, c.xy[2 * i] * scale, c.xy[2 * i + 1] * scale), `${c.label}: site ${i} in its cell`).toBe(1);
+    expect(
+      pointInRing(r, c.xy[2 * i] * scale, c.xy[2 * i + 1] * scale),
+      `${c.label}: site ${i} in its cell`,
+    ).toBe(1);
     area += ringArea(r);
   }
   const boxScaled = boxArea({
@@ -114,33 +117,36 @@ describe.each(adversarialKinds)('%s sites (CPU)', (kind) => {
 });
 
 describe.each(adversarialKinds)('%s sites (GPU)', (kind) => {
-  gpuTest.each(GPU_SIZES)('size %i: the CPU cells within 1e-9 of the diagonal, or a fallback', async (size) => {
-    await requireGpu();
-    const c = makeCase(kind, size);
-    const cpu = await c.series.voronoiPolygons({ device: 'cpu' });
-    events = [];
-    let gpu: GeoSeries;
-    try {
-      gpu = await c.series.voronoiPolygons({ device: 'gpu' });
-    } catch (error) {
-      // a GPU path that declines must say so with a clear error, never return a wrong cell
-      if (error instanceof GeoframeError) throw new Error(`${c.label}: GPU declined: ${error.message}`);
-      throw new Error(`${c.label}: ${(error as Error).message}`, { cause: error });
-    }
-    const fellBack = events.some((e) => e.type === 'fallback' && e.kernel === 'voronoiPolygons');
-    checkCells(c, gpu);
-    if (!fellBack) {
-      const box = clipBox(c.xy);
-      const scale = unitScale(c.xy, [box.minX, box.minY, box.maxX, box.maxY]);
-      const diagonal = Math.hypot(box.maxX - box.minX, box.maxY - box.minY) * scale;
-      const a = ringsOf(cpu, scale);
-      const b = ringsOf(gpu, scale);
-      for (let i = 0; i < a.length; i++) {
-        const d = ringDistance(a[i] as Float64Array, b[i] as Float64Array);
-        expect(d / diagonal, `${c.label}: GPU cell ${i} vs CPU`).toBeLessThanOrEqual(1e-9);
+  gpuTest.each(GPU_SIZES)(
+    'size %i: the CPU cells within 1e-9 of the diagonal, or a fallback',
+    async (size) => {
+      await requireGpu();
+      const c = makeCase(kind, size);
+      const cpu = await c.series.voronoiPolygons({ device: 'cpu' });
+      events = [];
+      let gpu: GeoSeries;
+      try {
+        gpu = await c.series.voronoiPolygons({ device: 'gpu' });
+      } catch (error) {
+        // a GPU path that declines must say so with a clear error, never return a wrong cell
+        if (error instanceof GeoframeError) throw new Error(`${c.label}: GPU declined: ${error.message}`);
+        throw new Error(`${c.label}: ${(error as Error).message}`, { cause: error });
       }
-    }
-    const tri = await c.series.delaunayTriangles({ device: 'gpu' });
-    checkTriangles(c, tri);
-  });
+      const fellBack = events.some((e) => e.type === 'fallback' && e.kernel === 'voronoiPolygons');
+      checkCells(c, gpu);
+      if (!fellBack) {
+        const box = clipBox(c.xy);
+        const scale = unitScale(c.xy, [box.minX, box.minY, box.maxX, box.maxY]);
+        const diagonal = Math.hypot(box.maxX - box.minX, box.maxY - box.minY) * scale;
+        const a = ringsOf(cpu, scale);
+        const b = ringsOf(gpu, scale);
+        for (let i = 0; i < a.length; i++) {
+          const d = ringDistance(a[i] as Float64Array, b[i] as Float64Array);
+          expect(d / diagonal, `${c.label}: GPU cell ${i} vs CPU`).toBeLessThanOrEqual(1e-9);
+        }
+      }
+      const tri = await c.series.delaunayTriangles({ device: 'gpu' });
+      checkTriangles(c, tri);
+    },
+  );
 });

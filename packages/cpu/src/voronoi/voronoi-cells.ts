@@ -161,7 +161,7 @@ function cellsOrdered(sites: Float64Array, box: Box, sort: boolean, general: boo
  * 1. count: per site, its degree (half-edges leaving it) and whether its cell is *simple* — not on
  *    the hull and with every circumcentre around it inside the box. A simple cell's ring has
  *    degree + 1 points (closed), less one per cocircular edge leaving the site (the two centres
- *    are merged into one point), unless rounding makes two centres equal or the convexity pass
+ *    are merged into one point), unless rounding makes two centres equal or the straight-vertex pass
  *    drops a vertex. Other cells are walked right away with the clipping writer into a small side buffer
  *    (they are O(√n) for well-spread sites), which gives their exact length.
  * 2. offsets: the lengths in the caller's order, exclusive-scanned.
