@@ -148,5 +148,6 @@ describe.each(adversarialKinds)('%s sites (GPU)', (kind) => {
       const tri = await c.series.delaunayTriangles({ device: 'gpu' });
       checkTriangles(c, tri);
     },
+    180_000, // the first case compiles the pipelines: ~20 s on lavapipe, more under load
   );
 });
