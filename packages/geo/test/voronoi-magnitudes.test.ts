@@ -1,7 +1,7 @@
 // Issue 19's CPU rows: any finite magnitude gives the right cells (or a named error), and cells
 // never overlap at a large offset. Checked exactly with the property suite's checks.
 import { clipBox, GeoframeError, uniqueSites } from '@geoframe/core';
-import { voronoiCells } from '@geoframe/cpu';
+import { delaunay, voronoiCells, voronoiEdges } from '@geoframe/cpu';
 import { GeoSeries } from '@geoframe/geo';
 import { mulberry32 } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
@@ -52,11 +52,22 @@ describe('the CPU path at any finite magnitude', () => {
     },
   );
 
-  it('scaling by a power of two scales the cells bit for bit, from 2^-990 to 2^990', () => {
+  it.each([0, 1, 2, 3])('%i sites at 1, 1e-300 and 1e300: GEOS counts, valid cells', async (n) => {
+    for (const s of [1, 1e-300, 1e300]) {
+      const xy = Float64Array.from(FIVE.slice(0, 2 * n), (v) => v * s);
+      const cells = await series(xy).voronoiPolygons({ device: 'cpu' });
+      expect(cells.length).toBe(n < 2 ? 0 : n);
+      if (n >= 2) await expectTiling(xy);
+    }
+  });
+
+  it('scaling by a power of two scales the cells and edges bit for bit (the same triangles), from 2^-990 to 2^990', () => {
     const rnd = mulberry32(19);
     const xy = Float64Array.from({ length: 400 }, () => 1 + rnd() * 100);
     const box = clipBox(xy);
     const base = voronoiCells(xy, box);
+    const baseEdges = voronoiEdges(xy, box);
+    const baseTriangles = delaunay(xy).triangles;
     for (const k of [-990, -600, -100, 0, 100, 600, 990]) {
       const s = 2 ** k;
       const scaled = voronoiCells(
@@ -70,6 +81,17 @@ describe('the CPU path at any finite magnitude', () => {
       );
       expect(scaled.ringOffsets).toEqual(base.ringOffsets);
       expect(Array.from(scaled.coords, (v) => v / s)).toEqual(Array.from(base.coords));
+      const edges = voronoiEdges(
+        Float64Array.from(xy, (v) => v * s),
+        {
+          minX: box.minX * s,
+          minY: box.minY * s,
+          maxX: box.maxX * s,
+          maxY: box.maxY * s,
+        },
+      );
+      expect(Array.from(edges.coords, (v) => v / s)).toEqual(Array.from(baseEdges.coords));
+      expect(delaunay(Float64Array.from(xy, (v) => v * s)).triangles).toEqual(baseTriangles);
     }
   });
 

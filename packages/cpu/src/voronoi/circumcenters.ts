@@ -2,7 +2,7 @@ import { orient2d } from 'robust-predicates';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
 import type { LocalFrame } from './local-frame.js';
 import { circumcentreRange } from './parallel-kernels.js';
-import { runRanges } from './ring-workers.js';
+import { runRanges, toShared } from './ring-workers.js';
 import { settleVertices } from './settle-vertices.js';
 
 /**
@@ -49,7 +49,8 @@ export function circumcenters(
  * {@link circumcenters} (on a SharedArrayBuffer) with the per-triangle pass split by ranges of
  * triangles over `threads` threads (see `runRanges`); the triangles whose orientation needs the
  * exact predicate, and the merge of cocircular groups, are done here afterwards. The same output,
- * bit for bit. `sites`, `frame.xy` and `triangles` must lie on SharedArrayBuffers.
+ * bit for bit. `sites`, `frame.xy` and `triangles` must lie on SharedArrayBuffers (`halfedges`
+ * is copied to one unless it does). The short edges of `settleVertices` are found on the workers.
  */
 export async function circumcentersParallel(
   sites: Float64Array,
@@ -62,6 +63,7 @@ export async function circumcentersParallel(
 ): Promise<Float64Array> {
   const nt = triangles.length / 3;
   const out = new Float64Array(new SharedArrayBuffer(16 * nt));
+  const shared = toShared(halfedges);
   const local = frame.xy;
   const inverse = 1 / frame.scale;
   const left = await runRanges('circumcentreRange', nt, threads, [
@@ -77,9 +79,11 @@ export async function circumcentersParallel(
   }
   const groups =
     edgeState !== null && cocircularEdges > 0 ? mergeCocircular(out, halfedges, edgeState, nt) : null;
-  settleVertices(sites, triangles, halfedges, out, groups, (t) =>
-    centreError(sites, frame, triangles, out, t),
-  );
+  // the short edges are found on the workers; the rest of the settling pass is rare work
+  const found = await runRanges('shortEdges', triangles.length, threads, [sites, triangles, shared, out]);
+  const candidates = (found as number[][]).flat();
+  const error = (t: number) => centreError(sites, frame, triangles, out, t);
+  settleVertices(sites, triangles, halfedges, out, groups, error, candidates);
   return out;
 }
 

@@ -32,7 +32,8 @@ const MAX_ROUNDS = 64;
  * only moves the shared boundary by the rounding, and the ring stays simple.
  *
  * `parent`: the cocircular groups' union–find (every member already holds its root's value), or
- * null; merged groups move together. `error(t)`: a bound on the distance of triangle t's computed
+ * null; merged groups move together. `candidates`: the short edges when already found (on worker
+ * threads, `shortEdges`), else every edge is visited. `error(t)`: a bound on the distance of triangle t's computed
  * centre from the exact one. Costs one filtered dot product per interior edge, and four
  * orientation tests per short edge, when nothing is merged.
  *
@@ -45,49 +46,69 @@ export function settleVertices(
   cc: Float64Array,
   parent: Int32Array | null,
   error: (t: number) => number,
+  candidates: readonly number[] | null = null,
 ): void {
-  let bound: Float64Array | null = null; // per group root: its error bound, merges included (NaN: not yet)
+  const state: MergeState = { sites, triangles, halfedges, cc, parent, error, bound: null };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let merges = 0;
-    for (let e = 0; e < triangles.length; e++) {
-      const f = halfedges[e];
-      if (f < e) continue;
-      const t = (e / 3) | 0;
-      const u = (f / 3) | 0;
-      const ux = cc[2 * u] - cc[2 * t];
-      const uy = cc[2 * u + 1] - cc[2 * t + 1];
-      if (ux === 0 && uy === 0) continue;
-      const i = triangles[e];
-      const j = triangles[e % 3 === 2 ? e - 2 : e + 1];
-      const dx = sites[2 * i + 1] - sites[2 * j + 1];
-      const dy = sites[2 * j] - sites[2 * i];
-      const length2 = ux * ux + uy * uy;
-      if (length2 > SHORT * (dx * dx + dy * dy)) continue;
-      const p = ux * dx;
-      const q = uy * dy;
-      // each product carries at most three roundings: certain beyond 8 ulps of the terms
-      const forward = p + q > DOT_ERRBOUND * (Math.abs(p) + Math.abs(q));
-      if (forward && turnsLeft(e, f, t, u, sites, triangles, halfedges, cc)) continue;
-      parent ??= identity(triangles.length / 3);
-      bound ??= new Float64Array(triangles.length / 3).fill(Number.NaN);
-      const rt = find(parent, t);
-      const ru = find(parent, u);
-      if (rt === ru) continue;
-      if (Number.isNaN(bound[rt])) bound[rt] = error(rt);
-      if (Number.isNaN(bound[ru])) bound[ru] = error(ru);
-      const length = Math.sqrt(length2);
-      // within the rounding, or too short to matter at the sites' spacing (where the exact cell
-      // turns by a tiny angle there, even a rounding far below the edge's length reverses it)
-      if (!(length <= bound[rt] + bound[ru]) && length2 > NEGLIGIBLE * (dx * dx + dy * dy)) continue;
-      merges += merge(parent, cc, rt, ru, bound, length);
-    }
+    // the first round may visit only the short edges found beforehand (see `shortEdges`)
+    if (round === 0 && candidates !== null) for (const e of candidates) merges += settleEdge(state, e);
+    else for (let e = 0; e < triangles.length; e++) merges += settleEdge(state, e);
     if (merges === 0) return;
-    spread(parent as Int32Array, cc);
+    spread(state.parent as Int32Array, cc);
   }
   throw new GeoframeError(
     'VORONOI_UNSTABLE',
     `the Voronoi vertices did not settle into a valid subdivision after ${MAX_ROUNDS} rounds of merges`,
   );
+}
+
+/** What {@link settleEdge} reads and updates. */
+interface MergeState {
+  sites: Float64Array;
+  triangles: Uint32Array;
+  halfedges: Int32Array;
+  cc: Float64Array;
+  parent: Int32Array | null;
+  error: (t: number) => number;
+  /** Per group root: its error bound, merges included (NaN: not computed yet). */
+  bound: Float64Array | null;
+}
+
+/** Tests the Voronoi edge of half-edge e (once per interior edge: e < twin) and merges it where due; 1 if merged. */
+function settleEdge(state: MergeState, e: number): number {
+  const { sites, triangles, halfedges, cc } = state;
+  const f = halfedges[e];
+  if (f < e) return 0;
+  const t = (e / 3) | 0;
+  const u = (f / 3) | 0;
+  const ux = cc[2 * u] - cc[2 * t];
+  const uy = cc[2 * u + 1] - cc[2 * t + 1];
+  if (ux === 0 && uy === 0) return 0;
+  const i = triangles[e];
+  const j = triangles[e % 3 === 2 ? e - 2 : e + 1];
+  const dx = sites[2 * i + 1] - sites[2 * j + 1];
+  const dy = sites[2 * j] - sites[2 * i];
+  const length2 = ux * ux + uy * uy;
+  if (length2 > SHORT * (dx * dx + dy * dy)) return 0;
+  const p = ux * dx;
+  const q = uy * dy;
+  // each product carries at most three roundings: certain beyond 8 ulps of the terms
+  const forward = p + q > DOT_ERRBOUND * (Math.abs(p) + Math.abs(q));
+  if (forward && turnsLeft(e, f, t, u, sites, triangles, halfedges, cc)) return 0;
+  const nt = triangles.length / 3;
+  state.parent ??= identity(nt);
+  state.bound ??= new Float64Array(nt).fill(Number.NaN);
+  const { parent, bound } = state;
+  const rt = find(parent, t);
+  const ru = find(parent, u);
+  if (rt === ru) return 0;
+  if (Number.isNaN(bound[rt])) bound[rt] = state.error(rt);
+  if (Number.isNaN(bound[ru])) bound[ru] = state.error(ru);
+  // within the rounding, or too short to matter at the sites' spacing (where the exact cell
+  // turns by a tiny angle there, even a rounding far below the edge's length reverses it)
+  if (!(Math.sqrt(length2) <= bound[rt] + bound[ru]) && length2 > NEGLIGIBLE * (dx * dx + dy * dy)) return 0;
+  return merge(parent, cc, rt, ru, bound, Math.sqrt(length2));
 }
 
 /** Scratch: the neighbour points of {@link turnsLeft} (x, y) × 4. */

@@ -71,6 +71,7 @@ export async function voronoiCellsParallel(
   box: Box,
   options: ParallelCellsOptions = {},
 ): Promise<PolygonBuffers> {
+  if (sites.length < 2) return emptyPolygons();
   checkBox(box, sites.length >> 1);
   return cellsInSafeFrameAsync(sites, box, (s, b) => parallelCells(s, b, options));
 }
@@ -92,16 +93,16 @@ async function parallelCells(
       : triangulateOrdered(sites, false);
   if (ordered === null) return collinearCells(sites, box);
   const { tri } = ordered;
+  const halfedges = toShared(tri.halfedges);
   const cc = await circumcentersParallel(
     ordered.sites,
     tri.frame,
     tri.triangles,
-    tri.halfedges,
+    halfedges,
     tri.edgeState,
     tri.cocircularEdges,
     threads,
   );
-  const halfedges = toShared(tri.halfedges);
   const walks = await planWalksParallel(n, box, toShared(tri.triangles), halfedges, tri, cc, threads);
   const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc, walks);
   const { start, place, length, coords, longest } = plan;
