@@ -1,7 +1,7 @@
 import { orient2d } from 'robust-predicates';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
 import type { LocalFrame } from './local-frame.js';
-import { circumcentreRange } from './parallel-kernels.js';
+import { circumcentreRange, shortEdges } from './parallel-kernels.js';
 import { runRanges, toShared } from './ring-workers.js';
 import { settleVertices } from './settle-vertices.js';
 
@@ -39,9 +39,10 @@ export function circumcenters(
   circumcentreRange(0, nt, sites, frame.xy, 1 / frame.scale, triangles, out, orient2d);
   const groups =
     edgeState !== null && cocircularEdges > 0 ? mergeCocircular(out, halfedges, edgeState, nt) : null;
-  settleVertices(sites, triangles, halfedges, out, groups, (t) =>
-    centreError(sites, frame, triangles, out, t),
-  );
+  // the short edges first, then the settling pass on them: the same steps as the parallel path
+  const candidates = shortEdges(0, triangles.length, sites, triangles, halfedges, out);
+  const error = (t: number) => centreError(sites, frame, triangles, out, t);
+  settleVertices(sites, triangles, halfedges, out, groups, error, candidates);
   return out;
 }
 

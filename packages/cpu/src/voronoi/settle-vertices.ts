@@ -32,8 +32,9 @@ const MAX_ROUNDS = 64;
  * only moves the shared boundary by the rounding, and the ring stays simple.
  *
  * `parent`: the cocircular groups' union–find (every member already holds its root's value), or
- * null; merged groups move together. `candidates`: the short edges when already found (on worker
- * threads, `shortEdges`), else every edge is visited. `error(t)`: a bound on the distance of triangle t's computed
+ * null; merged groups move together. `candidates`: the short edges found before any merge
+ * (`shortEdges`, on worker threads in the parallel path) for the first round, else every edge is
+ * visited; later rounds visit every edge. `error(t)`: a bound on the distance of triangle t's computed
  * centre from the exact one. Costs one filtered dot product per interior edge, and four
  * orientation tests per short edge, when nothing is merged.
  *
