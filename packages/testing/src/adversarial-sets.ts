@@ -60,6 +60,19 @@ function uniform(rnd: () => number, n: number, scale: number, ox = 0, oy = 0): F
 export function adversarialSet(kind: AdversarialKind, size: number, seed: number): AdversarialSet {
   const rnd = mulberry32(seed ^ 0x5bd1e995);
   const n = Math.max(4, size);
+  return STRUCTURED.includes(kind) ? structuredSet(kind, rnd, n) : spreadSet(kind, rnd, n);
+}
+
+const STRUCTURED: readonly AdversarialKind[] = [
+  'lattice',
+  'rotated-lattice',
+  'cocircular',
+  'collinear',
+  'near-collinear',
+];
+
+/** The randomly spread kinds: magnitudes, offsets, near-duplicates, clusters, mixed, tiny. */
+function spreadSet(kind: AdversarialKind, rnd: () => number, n: number): AdversarialSet {
   switch (kind) {
     case 'magnitude': {
       // a uniform set scaled by 10^k, k in [-300, 300]: spans and offsets at every magnitude
@@ -109,6 +122,28 @@ export function adversarialSet(kind: AdversarialKind, size: number, seed: number
       for (let k = 0; k < 8; k++) xy[2 * n + k] = far[k];
       return { xy, params: `${clusters} clusters 1e${exponent} × 1000 wide` };
     }
+    case 'mixed-magnitudes': {
+      // ±rand·10^k, k in [−K, K], K up to 30
+      const top = 1 + Math.floor(rnd() * 30);
+      const xy = new Float64Array(2 * n);
+      for (let k = 0; k < xy.length; k++) {
+        xy[k] = (rnd() < 0.5 ? -1 : 1) * rnd() * 10 ** Math.round(-top + rnd() * 2 * top);
+      }
+      return { xy, params: `10^±${top}` };
+    }
+    case 'tiny': {
+      const count = Math.floor(rnd() * 4);
+      const scale = 10 ** Math.round(-200 + rnd() * 400);
+      return { xy: uniform(rnd, count, scale), params: `${count} sites, scale ${scale}` };
+    }
+    default:
+      throw new Error(`not a spread kind: ${kind}`);
+  }
+}
+
+/** The structured kinds: lattices, cocircular and collinear sets. */
+function structuredSet(kind: AdversarialKind, rnd: () => number, n: number): AdversarialSet {
+  switch (kind) {
     case 'lattice':
     case 'rotated-lattice': {
       const side = Math.max(2, Math.round(Math.sqrt(n)));
@@ -168,20 +203,8 @@ export function adversarialSet(kind: AdversarialKind, size: number, seed: number
       }
       return { xy, params: `noise 1e${exponent}` };
     }
-    case 'mixed-magnitudes': {
-      // ±rand·10^k, k in [−K, K], K up to 30
-      const top = 1 + Math.floor(rnd() * 30);
-      const xy = new Float64Array(2 * n);
-      for (let k = 0; k < xy.length; k++) {
-        xy[k] = (rnd() < 0.5 ? -1 : 1) * rnd() * 10 ** Math.round(-top + rnd() * 2 * top);
-      }
-      return { xy, params: `10^±${top}` };
-    }
-    case 'tiny': {
-      const count = Math.floor(rnd() * 4);
-      const scale = 10 ** Math.round(-200 + rnd() * 400);
-      return { xy: uniform(rnd, count, scale), params: `${count} sites, scale ${scale}` };
-    }
+    default:
+      throw new Error(`not a structured kind: ${kind}`);
   }
 }
 
