@@ -58,4 +58,5 @@ export {
 export type { RasterPngOptions } from './raster/raster-png.js';
 export { type RasterError, VoronoiRaster } from './raster/voronoi-raster.js';
 export type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
+export { InvalidOutputError } from './voronoi/output-check.js';
 export type { VoronoiOptions } from './voronoi/voronoi-polygons.js';

@@ -169,8 +169,8 @@ export class CellRingWriter {
 
 /**
  * Finishes the open ring `c[start .. end)` (points, not array positions) in place, as
- * {@link CellRingWriter} does for every cell: a last point equal to the first is dropped, non-convex
- * vertices are removed ({@link convexify}), the ring is rotated to start at its lowest vertex and
+ * {@link CellRingWriter} does for every cell: a last point equal to the first is dropped, vertices
+ * exactly on the line of their neighbours are removed ({@link convexify}), the ring is rotated to start at its lowest vertex and
  * closed by repeating that vertex. Returns the point index just past the closed ring (`start` for an
  * empty ring). `c` must have room for one more point than the open ring.
  */
@@ -216,11 +216,12 @@ function reversePoints(c: Float64Array, lo: number, hi: number): void {
 
 /**
  * Removes, in place, every vertex of the ring `coords[start .. start + count)` (not closed) that
- * is not a strict left turn, decided exactly, and returns the new count. A clipped Voronoi cell
- * is convex, but its vertices are rounded: where several circumcentres lie within a few ulps
- * (near-cocircular sites) they can zigzag. Dropping non-convex vertices keeps the ring simple
- * and only adds ulp-sized slivers (a reflex vertex's removal grows the polygon), so the cell
- * still contains its site. Costs one filtered orientation test per vertex when nothing is removed.
+ * lies exactly on the line through its neighbours (decided exactly: a straight vertex, or a
+ * back-and-forth spike), and returns the new count. Dropping such a vertex leaves the cell's
+ * region unchanged, so its neighbours, which keep the vertex, still match it. A vertex that turns
+ * right (reflex) is kept: it comes from rounding, and dropping it from this ring only would make
+ * the cell overlap its neighbours; `settleVertices` merged the vertices where rounding would make
+ * a ring cross itself. Costs one filtered orientation test per vertex when nothing is removed.
  */
 function convexify(c: Float64Array, start: number, count: number): number {
   // robust-predicates' orient2d is negative for a counter-clockwise (left) turn in y-up; its
@@ -240,7 +241,7 @@ function convexify(c: Float64Array, start: number, count: number): number {
   };
   let top = start; // the kept vertices are c[start .. top]
   for (let r = start + 1; r < start + count; r++) {
-    while (top > start && turn(top - 1, top, r) >= 0) top--;
+    while (top > start && turn(top - 1, top, r) === 0) top--;
     top++;
     c[2 * top] = c[2 * r];
     c[2 * top + 1] = c[2 * r + 1];
@@ -250,10 +251,10 @@ function convexify(c: Float64Array, start: number, count: number): number {
   let changed = true;
   while (changed && top - first >= 2) {
     changed = false;
-    if (turn(top - 1, top, first) >= 0) {
+    if (turn(top - 1, top, first) === 0) {
       top--;
       changed = true;
-    } else if (turn(top, first, first + 1) >= 0) {
+    } else if (turn(top, first, first + 1) === 0) {
       first++;
       changed = true;
     }

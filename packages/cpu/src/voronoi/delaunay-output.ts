@@ -6,6 +6,7 @@ import {
   type PolygonBuffers,
   type Triangulation,
 } from './buffers.js';
+import { checkSiteRange } from './safe-frame.js';
 import { lineOrder } from './site-order.js';
 import { triangulate } from './triangulate.js';
 
@@ -14,8 +15,13 @@ import { triangulate } from './triangulate.js';
  * and repaired with exact predicates. `sites` is never modified. Fewer than 3 sites or all
  * collinear: no triangle, no half-edge, and `hull` lists the sites in order along their line.
  * Cocircular sites (lattices, circles) have several Delaunay triangulations; this returns one.
+ * Any finite magnitude (the local frame scales by a power of two).
+ *
+ * @throws GeoframeError `COORDINATE_RANGE` for nonzero coordinates more than 2^220 apart in
+ * magnitude, or all below 2^-1000 (the exact predicates would underflow)
  */
 export function delaunay(sites: Float64Array): Triangulation {
+  checkSiteRange(sites);
   const tri = triangulate(sites);
   if (tri !== null) return { triangles: tri.triangles, halfedges: tri.halfedges, hull: tri.hull };
   return { triangles: new Uint32Array(0), halfedges: new Int32Array(0), hull: lineOrder(sites) };

@@ -144,6 +144,39 @@ export function circumcentreRange(
 }
 
 /**
+ * The interior half-edges e of `e0 .. e1` (with twin f > e) whose Voronoi edge — between the
+ * centres `cc` of e's and f's triangles — is shorter than 2^-16 of its two sites' distance, and
+ * not of zero length: the only edges `settleVertices` may merge (it repeats the same test, so
+ * this list is the candidates of its first round).
+ */
+export function shortEdges(
+  e0: number,
+  e1: number,
+  sites: Float64Array,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  cc: Float64Array,
+): number[] {
+  const short = 2 ** -32; // squared ratio, as SHORT in settle-vertices.ts
+  const out: number[] = [];
+  for (let e = e0; e < e1; e++) {
+    const f = halfedges[e];
+    if (f < e) continue;
+    const t = (e / 3) | 0;
+    const u = (f / 3) | 0;
+    const ux = cc[2 * u] - cc[2 * t];
+    const uy = cc[2 * u + 1] - cc[2 * t + 1];
+    if (ux === 0 && uy === 0) continue;
+    const i = triangles[e];
+    const j = triangles[e % 3 === 2 ? e - 2 : e + 1];
+    const dx = sites[2 * i + 1] - sites[2 * j + 1];
+    const dy = sites[2 * j] - sites[2 * i];
+    if (ux * ux + uy * uy <= short * (dx * dx + dy * dy)) out.push(e);
+  }
+  return out;
+}
+
+/**
  * Writes a zero into every 4 KiB page `lo .. hi` of `bytes` (already zero), so the operating system
  * maps them now: a fresh large array pays its page faults on first touch, which split over threads
  * is several times faster than paid by a single copy into it. Self-contained, as the other kernels.

@@ -7,7 +7,7 @@ import {
   scatterTriangles,
   triangleLows,
 } from './order-kernels.js';
-import { certifyEdges, circumcentreRange, touchPages } from './parallel-kernels.js';
+import { certifyEdges, circumcentreRange, shortEdges, touchPages } from './parallel-kernels.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { buildStars, countStarTriangles, emitStarTriangles } from './stars/star-kernels.js';
 
@@ -45,6 +45,7 @@ const KERNELS = {
   firstOccurrences,
   certifyEdges,
   circumcentreRange,
+  shortEdges,
   touchPages,
   hilbertKeys,
   gatherSites,

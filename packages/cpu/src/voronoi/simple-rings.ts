@@ -10,7 +10,7 @@
  * For each site k with `start[k] >= 0`: walks the triangles around it from half-edge `start[k]`,
  * one circumcentre (`cc`) per triangle with consecutive duplicates written once, then finishes the
  * ring exactly as `closeRing` does (drops a last point equal to the first, removes vertices that
- * are not strict left turns, rotates it to start at its vertex of least x then y, closes it) and
+ * lie exactly on the line of their neighbours, rotates it to start at its vertex of least x then y, closes it) and
  * copies it to `coords` from point `place[k]`. `start[k] < 0` marks a cell written elsewhere.
  *
  * The convexity test uses only the floating-point orientation filter of `closeRing`; where that
@@ -86,10 +86,10 @@ export function writeSimpleRings(
     if (n > 1 && ring[2 * n - 2] === ring[0] && ring[2 * n - 1] === ring[1]) n--;
     uncertain = false;
     if (n >= 3) {
-      // convexify: a monotone stack of strict left turns, then the loop closed both ways
+      // convexify: drop vertices exactly on their neighbours' line (a stack), then close the loop
       let top = 0;
       for (let r = 1; r < n && !uncertain; r++) {
-        while (top > 0 && turn(top - 1, top, r) >= 0 && !uncertain) top--;
+        while (top > 0 && turn(top - 1, top, r) === 0 && !uncertain) top--;
         top++;
         ring[2 * top] = ring[2 * r];
         ring[2 * top + 1] = ring[2 * r + 1];
@@ -98,11 +98,11 @@ export function writeSimpleRings(
       let again = true;
       while (again && !uncertain && top - first >= 2) {
         again = false;
-        if (turn(top - 1, top, first) >= 0) {
+        if (turn(top - 1, top, first) === 0) {
           if (uncertain) break;
           top--;
           again = true;
-        } else if (turn(top, first, first + 1) >= 0) {
+        } else if (turn(top, first, first + 1) === 0) {
           if (uncertain) break;
           first++;
           again = true;

@@ -5,6 +5,7 @@ import { circumcenters, circumcentersParallel } from './circumcenters.js';
 import { bisector, inBox } from './clip-edge.js';
 import { EDGE_COCIRCULAR } from './lawson-repair.js';
 import { availableThreads, runRanges, toShared, writeSimpleRingsParallel } from './ring-workers.js';
+import { cellsInSafeFrame, cellsInSafeFrameAsync } from './safe-frame.js';
 import { writeSimpleRings } from './simple-rings.js';
 import { lineOrder } from './site-order.js';
 import {
@@ -27,8 +28,13 @@ import {
  *   vertices are circumcentres; cocircular sites (lattices, circles) share one vertex exactly.
  *
  * Sites must be unique and finite (see `uniqueSites`); the box must contain them and, with two
- * or more sites, have positive width and height. Each cell contains its site; cells tile the box.
- * `sites` is never modified.
+ * or more sites, have positive width and height. Each cell contains its site; cells tile the box
+ * (every vertex is one value shared by every cell that uses it). `sites` is never modified.
+ *
+ * Any finite magnitude: the work runs in a power-of-two scaled frame (exact; see `safeFrame`).
+ *
+ * @throws GeoframeError `COORDINATE_RANGE` where no exact answer is possible (nonzero coordinates
+ * more than 2^220 apart in magnitude, all below 2^-1000, or a box 2^380 times the sites)
  */
 export function voronoiCells(sites: Float64Array, box: Box): PolygonBuffers {
   return voronoiCellsOrdered(sites, box, sites.length >> 1 >= SORT_FROM);
@@ -65,26 +71,38 @@ export async function voronoiCellsParallel(
   box: Box,
   options: ParallelCellsOptions = {},
 ): Promise<PolygonBuffers> {
+  if (sites.length < 2) return emptyPolygons();
+  checkBox(box, sites.length >> 1);
+  return cellsInSafeFrameAsync(sites, box, (s, b) => parallelCells(s, b, options));
+}
+
+/** {@link voronoiCellsParallel} in the safe frame. */
+async function parallelCells(
+  sites: Float64Array,
+  box: Box,
+  options: ParallelCellsOptions,
+): Promise<PolygonBuffers> {
   const n = sites.length >> 1;
   const threads = options.threads ?? (await availableThreads());
-  if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) return voronoiCells(sites, box);
-  checkBox(box, n);
+  if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) {
+    return cellsOrdered(sites, box, n >= SORT_FROM, false);
+  }
   const ordered =
     n >= SORT_FROM
       ? await triangulateOrderedParallel(sites, threads, options.starsFrom)
       : triangulateOrdered(sites, false);
   if (ordered === null) return collinearCells(sites, box);
   const { tri } = ordered;
+  const halfedges = toShared(tri.halfedges);
   const cc = await circumcentersParallel(
     ordered.sites,
     tri.frame,
     tri.triangles,
-    tri.halfedges,
+    halfedges,
     tri.edgeState,
     tri.cocircularEdges,
     threads,
   );
-  const halfedges = toShared(tri.halfedges);
   const walks = await planWalksParallel(n, box, toShared(tri.triangles), halfedges, tri, cc, threads);
   const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc, walks);
   const { start, place, length, coords, longest } = plan;
@@ -116,9 +134,15 @@ export function voronoiCellsOrdered(
   sort: boolean,
   general = false,
 ): PolygonBuffers {
+  if (sites.length < 2) return emptyPolygons();
+  checkBox(box, sites.length >> 1);
+  return cellsInSafeFrame(sites, box, (s, b) => cellsOrdered(s, b, sort, general));
+}
+
+/** {@link voronoiCellsOrdered} in the safe frame. */
+function cellsOrdered(sites: Float64Array, box: Box, sort: boolean, general: boolean): PolygonBuffers {
   const n = sites.length >> 1;
   if (n === 0) return emptyPolygons();
-  checkBox(box, n);
   if (n === 1) {
     if (boxArea(box) === 0) return emptyPolygons();
     const writer = new CellRingWriter(box, 1, 5);
@@ -138,7 +162,7 @@ export function voronoiCellsOrdered(
  * 1. count: per site, its degree (half-edges leaving it) and whether its cell is *simple* — not on
  *    the hull and with every circumcentre around it inside the box. A simple cell's ring has
  *    degree + 1 points (closed), less one per cocircular edge leaving the site (the two centres
- *    are merged into one point), unless rounding makes two centres equal or the convexity pass
+ *    are merged into one point), unless rounding makes two centres equal or the straight-vertex pass
  *    drops a vertex. Other cells are walked right away with the clipping writer into a small side buffer
  *    (they are O(√n) for well-spread sites), which gives their exact length.
  * 2. offsets: the lengths in the caller's order, exclusive-scanned.

@@ -2,6 +2,7 @@ import type { Box } from '@geoframe/core';
 import { emptyLines, type LineBuffers, nextHalfedge } from './buffers.js';
 import { circumcenters } from './circumcenters.js';
 import { bisector, CLIP_VISIBLE, clipEdge, inBox } from './clip-edge.js';
+import { safeFrame, unscale } from './safe-frame.js';
 import { lineOrder } from './site-order.js';
 import { SORT_FROM, triangulateOrdered } from './triangulate.js';
 
@@ -12,7 +13,8 @@ import { SORT_FROM, triangulateOrdered } from './triangulate.js';
  * `voronoiCells` for the same input. Edges come in no particular order; an edge between two
  * cells runs with the cell of the lower site index on its left, a clipped ray of a hull site
  * with that site's cell on its left. 0 or 1 site: no edge; collinear sites: one clipped
- * bisector between each pair of neighbours along the line. Same input rules as `voronoiCells`.
+ * bisector between each pair of neighbours along the line. Same input rules as `voronoiCells`,
+ * any finite magnitude included.
  */
 export function voronoiEdges(sites: Float64Array, box: Box): LineBuffers {
   return voronoiEdgesOrdered(sites, box, sites.length >> 1 >= SORT_FROM);
@@ -23,8 +25,16 @@ export function voronoiEdges(sites: Float64Array, box: Box): LineBuffers {
  * (`sort`, faster on large input). The same edges either way, in another order. Exported for tests.
  */
 export function voronoiEdgesOrdered(sites: Float64Array, box: Box, sort: boolean): LineBuffers {
+  if (sites.length < 4) return emptyLines();
+  // in the power-of-two frame of voronoiCells (exact), scaled back at the end
+  const frame = safeFrame(sites, box);
+  const out = edgesInFrame(frame.sites, frame.box, sort);
+  unscale(out.coords, frame.scale);
+  return out;
+}
+
+function edgesInFrame(sites: Float64Array, box: Box, sort: boolean): LineBuffers {
   const n = sites.length >> 1;
-  if (n < 2) return emptyLines();
   const out = new LineWriter(3 * n + 8);
   const seg = new Float64Array(4);
   const ordered = triangulateOrdered(sites, sort);

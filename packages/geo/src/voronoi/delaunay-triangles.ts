@@ -9,6 +9,7 @@ import { delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu';
 import { delaunayEngines, dispatchOperation } from '../ops/engines.js';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
+import { checkLines, checkRings } from './output-check.js';
 
 /** Options of `delaunayTriangles`. */
 export interface DelaunayOptions {
@@ -54,6 +55,7 @@ export async function computeDelaunay(
   );
   if (options.onlyEdges) {
     const lines = delaunayEdgeLines(unique.xy, tri);
+    checkLines(lines.coords, lines.partOffsets, 'the Delaunay edges');
     const geometry = new GeometryArray({
       type: GeometryType.LineString,
       dimension: 'xy',
@@ -65,5 +67,7 @@ export async function computeDelaunay(
     return { geometry, dispatch };
   }
   const rings = delaunayTriangleRings(unique.xy, tri);
+  // the output check (both paths): finite, closed rings of 4 points
+  checkRings(rings.coords, rings.ringOffsets, (t) => `Delaunay triangle ${t}`);
   return { geometry: singleRingPolygons(rings.coords, rings.ringOffsets, input.crs), dispatch };
 }

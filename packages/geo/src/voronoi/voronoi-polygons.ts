@@ -12,6 +12,7 @@ import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geofra
 import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
+import { checkLines, checkRings, ownerOf } from './output-check.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
 export interface VoronoiOptions {
@@ -170,6 +171,7 @@ export async function computeVoronoi(
     const dispatch = ran.decision;
     let edges = ran.value;
     // the parts of the edges inside the region, its boundary included
+    checkLines(edges.coords, edges.partOffsets, 'the Voronoi edges');
     if (options.clipTo !== undefined) edges = clipLinesToRegion(edges, prepareClipRegion(options.clipTo));
     const parts = edges.partOffsets.length - 1;
     const geometry = new GeometryArray({
@@ -190,9 +192,16 @@ export async function computeVoronoi(
     voronoiCellEngines(unique.xy, box),
     options.onDispatch,
   );
+  // the output check (both paths): finite, closed rings of ≥ 4 points, or an error naming the site
+  const cellOf = (s: number) => `the cell of site ${s} (row ${sites.row[unique.inputOfSite[s]]})`;
+  checkRings(raw.coords, raw.ringOffsets, cellOf);
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
   if (options.clipTo !== undefined) {
-    cells = clippedCells(clipCellsToRegion(raw, prepareClipRegion(options.clipTo)), crs);
+    const parts = clipCellsToRegion(raw, prepareClipRegion(options.clipTo));
+    checkRings(parts.coords, parts.ringOffsets, (r) =>
+      cellOf(ownerOf(parts.geometryOffsets, ownerOf(parts.polygonOffsets, r))),
+    );
+    cells = clippedCells(parts, crs);
   }
   const cellCount = cells.length; // 0 when there is no diagram (0 sites, or 1 site and no extendTo)
 

@@ -1,0 +1,76 @@
+import { GeoframeError } from '@geoframe/core';
+
+/**
+ * The error of an engine result that fails the output check: a bug or an input the engine did
+ * not handle, never returned silently. The message names the site (or triangle) and its row.
+ */
+export class InvalidOutputError extends GeoframeError {
+  constructor(message: string) {
+    super('INVALID_OUTPUT', message);
+    this.name = 'InvalidOutputError';
+  }
+}
+
+/**
+ * The output check every Voronoi and Delaunay result passes before it is returned, on the CPU
+ * and the GPU path alike: every coordinate finite, every ring closed with at least 4 points
+ * (`allowEmpty`: a ring of 0 points is an empty cell). One pass over the coordinates.
+ *
+ * @param what names ring k in the error (e.g. "the cell of site 3 (row 7)")
+ * @throws InvalidOutputError naming the first ring that fails
+ */
+export function checkRings(
+  coords: Float64Array,
+  ringOffsets: Int32Array,
+  what: (ring: number) => string,
+  allowEmpty = false,
+): void {
+  const rings = ringOffsets.length - 1;
+  for (let r = 0; r < rings; r++) {
+    const lo = ringOffsets[r];
+    const hi = ringOffsets[r + 1];
+    const k = hi - lo;
+    if (k === 0 && allowEmpty) continue;
+    if (k < 4) throw new InvalidOutputError(`${what(r)} has a ring of ${k} points (at least 4 needed)`);
+    for (let c = 2 * lo; c < 2 * hi; c++) {
+      if (!Number.isFinite(coords[c])) {
+        throw new InvalidOutputError(`${what(r)} has a non-finite coordinate (${coords[c]})`);
+      }
+    }
+    if (coords[2 * lo] !== coords[2 * hi - 2] || coords[2 * lo + 1] !== coords[2 * hi - 1]) {
+      throw new InvalidOutputError(`${what(r)} has a ring that is not closed`);
+    }
+  }
+}
+
+/**
+ * The output check of line parts (Voronoi or Delaunay edges): every coordinate finite, every
+ * part at least 2 points.
+ *
+ * @throws InvalidOutputError naming the first part that fails
+ */
+export function checkLines(coords: Float64Array, partOffsets: Int32Array, what: string): void {
+  const parts = partOffsets.length - 1;
+  for (let p = 0; p < parts; p++) {
+    const lo = partOffsets[p];
+    const hi = partOffsets[p + 1];
+    if (hi - lo < 2) throw new InvalidOutputError(`${what}: part ${p} has ${hi - lo} points`);
+    for (let c = 2 * lo; c < 2 * hi; c++) {
+      if (!Number.isFinite(coords[c])) {
+        throw new InvalidOutputError(`${what}: part ${p} has a non-finite coordinate (${coords[c]})`);
+      }
+    }
+  }
+}
+
+/** The item whose range of `offsets` holds child `child` (binary search; for error messages). */
+export function ownerOf(offsets: Int32Array, child: number): number {
+  let lo = 0;
+  let hi = offsets.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (offsets[mid] <= child) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
