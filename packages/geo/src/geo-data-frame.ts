@@ -224,8 +224,11 @@ export class GeoDataFrame {
    * the result's `toPolygons()` is a frame with one row per input row and every column kept.
    */
   costAllocation(options: CostAllocationOptions): Promise<CostAllocationRaster<GeoDataFrame>> {
-    return computeCostAllocation(this.geometry.array, options, (cells) =>
-      this.withGeometry(cells.rename(this.geometryName)),
+    return computeCostAllocation(
+      this.geometry.array,
+      options,
+      (array) => new GeoSeries(array),
+      (cells) => this.withGeometry(cells.rename(this.geometryName)),
     );
   }
 

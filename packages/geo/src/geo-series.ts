@@ -355,7 +355,7 @@ export class GeoSeries {
    * docs/cost-allocation.md.
    */
   costAllocation(options: CostAllocationOptions): Promise<CostAllocationRaster> {
-    return computeCostAllocation(this.array, options);
+    return computeCostAllocation(this.array, options, (array) => new GeoSeries(array));
   }
 
   /**

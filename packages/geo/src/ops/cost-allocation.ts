@@ -91,6 +91,7 @@ export function prepareCostAllocation(
 export async function computeCostAllocation<Cells = GeoSeries>(
   array: GeometryArray,
   options: CostAllocationOptions,
+  toSeries: (array: GeometryArray) => GeoSeries,
   wrapCells?: (cells: GeoSeries) => Cells,
 ): Promise<CostAllocationRaster<Cells>> {
   const { problem, frame, sources } = prepareCostAllocation(array, options);
@@ -117,6 +118,7 @@ export async function computeCostAllocation<Cells = GeoSeries>(
     path,
     rowCount: array.length,
     crs: array.crs,
+    toSeries,
     wrapCells,
   });
 }

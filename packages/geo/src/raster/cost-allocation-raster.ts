@@ -5,10 +5,12 @@ import {
   type CostMetric,
   type Crs,
   type ExecutionPath,
+  type GeometryArray,
   neighbourSteps,
+  readWkt,
 } from '@geoframe/core';
 import { costAllocationCpu } from '@geoframe/cpu';
-import { GeoSeries } from '../geo-series.js';
+import type { GeoSeries } from '../geo-series.js';
 import type { CostFrame, CostSources } from '../ops/cost-sources.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
 import { type CostPngOptions, costPng } from './cost-png.js';
@@ -25,6 +27,8 @@ export interface CostAllocationParts<Cells> {
   path: ExecutionPath;
   rowCount: number;
   crs: Crs | null;
+  /** Makes a GeoSeries of a geometry column (handed in: this module must not import geo-series at run time). */
+  toSeries: (array: GeometryArray) => GeoSeries;
   /** How `toPolygons` wraps the cells (a frame keeps its attributes). */
   wrapCells?: (cells: GeoSeries) => Cells;
 }
@@ -62,6 +66,7 @@ export class CostAllocationRaster<Cells = GeoSeries> {
   private readonly problem: CostGridProblem;
   private readonly sourceCells: Int32Array;
   private readonly wrapCells: (cells: GeoSeries) => Cells;
+  private readonly toSeries: (array: GeometryArray) => GeoSeries;
 
   constructor(parts: CostAllocationParts<Cells>) {
     const { frame } = parts;
@@ -86,6 +91,7 @@ export class CostAllocationRaster<Cells = GeoSeries> {
     this.rowCount = parts.rowCount;
     this.crs = parts.crs;
     this.wrapCells = parts.wrapCells ?? ((cells) => cells as unknown as Cells);
+    this.toSeries = parts.toSeries;
   }
 
   /**
@@ -131,7 +137,7 @@ export class CostAllocationRaster<Cells = GeoSeries> {
     });
     const pick = new Int32Array(this.rowCount).fill(-1);
     for (const row of this.sourceRows) pick[row] = row;
-    return this.wrapCells(new GeoSeries(pickRows(clippedCells(parts, this.crs), pick)));
+    return this.wrapCells(this.toSeries(pickRows(clippedCells(parts, this.crs), pick)));
   }
 
   /** A PNG picture of (one slice of) the allocation; see {@link CostPngOptions}. */
@@ -189,7 +195,7 @@ export class CostAllocationRaster<Cells = GeoSeries> {
     }
     if (coords.length === 1) coords.push(coords[0]);
     const wkt = `LINESTRING ${this.dims === 3 ? 'Z ' : ''}(${coords.join(', ')})`;
-    return GeoSeries.fromWKT([wkt], { crs: this.crs });
+    return this.toSeries(readWkt([wkt], { crs: this.crs }));
   }
 
   /** The cell containing `point` (a point on a max edge belongs to the last cell). */
