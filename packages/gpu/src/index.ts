@@ -99,6 +99,7 @@ export { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchSize, dispatchThreads } f
 export {
   GpuDeviceLostError,
   GpuOutOfMemoryError,
+  GpuPrecisionError,
   GpuUnavailableError,
   GpuValidationError,
 } from './runtime/errors.js';
