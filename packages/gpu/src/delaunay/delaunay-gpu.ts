@@ -145,6 +145,11 @@ export interface DelaunayGpuOptions {
   cellsBox?: Box;
   /** Sites one bucket cell may hold before the run is declined as a cluster (0: no limit). */
   clusterLimit?: number;
+  /**
+   * `false` skips the faithful-representation guard (the cluster check stays): for benchmarks
+   * that time its cost only — the answer may then be wrong where the grid rounds sites.
+   */
+  guard?: boolean;
 }
 
 /** What a GPU Delaunay run did. */
@@ -585,23 +590,27 @@ export async function gpuDelaunayStage(
     fixed,
     grid,
     box: options.cellsBox ?? null,
-    ...(await guardSites(
-      ctx,
-      sites,
-      upload,
-      options.input,
-      options.fixed && options.order !== undefined ? orderOf : null,
-    )),
+    ...(options.guard === false
+      ? { xy: fixed, order: null }
+      : await guardSites(
+          ctx,
+          sites,
+          upload,
+          options.input,
+          options.fixed && options.order !== undefined ? orderOf : null,
+        )),
   };
-  await recordGuard(
-    ctx,
-    encoder,
-    { triangles, halfedges, triples: triplesBuffer, out: guardOut },
-    guardInput,
-    nt,
-    h,
-    pass('guard'),
-  );
+  const guarded = options.guard !== false;
+  if (guarded)
+    await recordGuard(
+      ctx,
+      encoder,
+      { triangles, halfedges, triples: triplesBuffer, out: guardOut },
+      guardInput,
+      nt,
+      h,
+      pass('guard'),
+    );
   prof?.resolve(encoder);
   // the statistics, the emitted triangle count and the guard's header in one mapping
   const words = new Uint32Array(STAR_STATS_WORDS);
@@ -663,7 +672,8 @@ export async function gpuDelaunayStage(
   }
   // stars that failed are answered by the CPU above, exactly: the guard speaks for the stars' own
   upload?.destroy();
-  if (result.fallbackReason === null) await decideGuard(ctx, guardHeader, guardOut, sites, guardInput);
+  if (result.fallbackReason === null && guarded)
+    await decideGuard(ctx, guardHeader, guardOut, sites, guardInput);
   return {
     stage: { triangles, halfedges, triangleCount: nt, path: 'gpu', flips: 0 },
     stats: result,

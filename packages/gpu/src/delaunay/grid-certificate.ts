@@ -18,9 +18,10 @@ export function onGrid(v: number, e: number): boolean {
   bits[0] = v;
   const lo = words[0];
   const hi = words[1];
-  const mhi = hi & 0xfffff;
-  if (lo === 0 && mhi === 0) return true;
   const biased = (hi >>> 20) & 0x7ff;
+  // the significand with its implicit bit (none for zero and subnormals)
+  const mhi = (hi & 0xfffff) | (biased !== 0 ? 0x100000 : 0);
+  if (lo === 0 && mhi === 0) return true; // ±0
   const zeros = lo !== 0 ? 31 - Math.clz32(lo & -lo) : 32 + 31 - Math.clz32(mhi & -mhi);
   return Math.max(biased, 1) - 1075 + zeros >= e;
 }

@@ -55,9 +55,10 @@ fn caller(k: u32) -> u32 {
 // whether an f64 (bits lo, hi) is an integer multiple of 2^e: its lowest set bit is at or above e
 fn f64_on_grid(bits: vec2u, e: i32) -> bool {
   let biased = i32((bits.y >> 20u) & 0x7ffu);
-  let m = vec2u(bits.x, bits.y & 0xfffffu);
+  // the significand with its implicit bit (none for zero and subnormals)
+  let m = vec2u(bits.x, (bits.y & 0xfffffu) | select(0u, 0x100000u, biased != 0));
   if (m.x == 0u && m.y == 0u) {
-    return true; // 0, or a power of two (the implicit bit; its exponent is at or above e)
+    return true; // ±0
   }
   return max(biased, 1) - 1075 + i32(i64_trailing_zeros(m)) >= e;
 }
@@ -191,7 +192,10 @@ fn triangle_certified(t: u32) -> bool {
 
 fn opposite(e: u32) -> u32 {
   let twin = halfedges[e];
-  return select(caller(triangles[prev_halfedge(u32(twin))]), 0xffffffffu, twin < 0);
+  if (twin < 0) {
+    return 0xffffffffu;
+  }
+  return caller(triangles[prev_halfedge(u32(twin))]);
 }
 
 fn append(kind: u32, s: vec3u, o: vec3u) {
