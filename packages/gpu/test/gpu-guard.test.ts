@@ -75,14 +75,20 @@ async function voronoiOutcome(xy: Float64Array, safe = 0): Promise<Outcome> {
     if (error instanceof GpuPrecisionError) return { path: 'declined', reason: error.reason };
     throw error;
   }
-  const cpuScaled = voronoiCells(scaled(xy, safe), boxOf(scaled(xy, safe)));
-  const cpu = { ...cpuScaled, coords: scaled(cpuScaled.coords, -safe) };
   expect(allFinite(gpu)).toBe(true);
+  // compared in the safe frame (exact power-of-two scaling), where distances neither overflow
+  // nor underflow
+  const frame = boxOf(scaled(xy, safe));
+  const cpu = voronoiCells(scaled(xy, safe), frame);
+  const gpuInFrame = { ...gpu, coords: scaled(gpu.coords, safe) };
   // the tolerance: 1e-9 of the diagonal, or a few ulps of the largest coordinate where those are
   // coarser (sites around 1e15), which neither path can do better than
-  const largest = Math.max(...[box.minX, box.minY, box.maxX, box.maxY].map(Math.abs));
-  const tol = Math.max(1e-9 * Math.hypot(box.maxX - box.minX, box.maxY - box.minY), 4 * largest * 2 ** -52);
-  return { path: 'gpu', distance: (1e-9 * cellDistance(gpu, cpu)) / tol };
+  const largest = Math.max(...[frame.minX, frame.minY, frame.maxX, frame.maxY].map(Math.abs));
+  const tol = Math.max(
+    1e-9 * Math.hypot(frame.maxX - frame.minX, frame.maxY - frame.minY),
+    4 * largest * 2 ** -52,
+  );
+  return { path: 'gpu', distance: (1e-9 * cellDistance(gpuInFrame, cpu)) / tol };
 }
 
 function expectFaithful(outcome: Outcome, label: string): void {

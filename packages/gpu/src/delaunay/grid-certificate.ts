@@ -132,6 +132,11 @@ export function geometryMoves(
   const cy = ay + (ux * vl - vx * ul) / d;
   const big = Math.max(Math.abs(ux) + Math.abs(uy), Math.abs(vx) + Math.abs(vy));
   const radius = Math.hypot(cx - ax, cy - ay);
+  // the first-order bound holds while the snap moves the denominator by a small fraction of it:
+  // a triangle a few grid units across (sites the grid nearly merges) is not certified at all
+  if (!(Math.abs(d) > 64 * eta * big)) {
+    return `the triangle of sites ${a}, ${b}, ${c} is too small for the grid (unit ${(2 ** exponent).toExponential(2)})`;
+  }
   const moved = (8 * eta * big * (6 * big + 4 * radius)) / Math.abs(d);
   // a centre that may end up inside the box must move by less than the tolerance
   if (!(moved <= tol) && !(Number.isFinite(cx) && !inBox(cx, cy, box, -moved))) {
