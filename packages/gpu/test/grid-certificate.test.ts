@@ -41,8 +41,21 @@ describe('certifyCpuTriangles', () => {
     const e = fixedGrid(xy, box).exponent;
     const tri = delaunay(xy);
     expect(certifyCpuTriangles(xy, tri.triangles, tri.halfedges, e, box)).toBeNull();
-    // a near-duplicate close to the origin: its bisector's direction is lost in the rounding
-    const dup = Float64Array.from([...xy, 1.234567, 2.345678, 1.234567 * (1 + 1e-12), 2.345678]);
+    // a near-duplicate close to the origin, moved along x only: the rounding moves the pair along
+    // their own axis, their bisector stays put, and the cells are certified
+    const along = Float64Array.from([...xy, 1.234567, 2.345678, 1.234567 * (1 + 1e-12), 2.345678]);
+    const alongTri = delaunay(along);
+    expect(
+      certifyCpuTriangles(along, alongTri.triangles, alongTri.halfedges, e, clipBox(along, null)),
+    ).toBeNull();
+    // moved diagonally: the bisector's direction is lost in the rounding, and the pair is named
+    const dup = Float64Array.from([
+      ...xy,
+      1.234567,
+      2.345678,
+      1.234567 * (1 + 1e-12),
+      2.345678 * (1 - 1e-12),
+    ]);
     const dupTri = delaunay(dup);
     const why = certifyCpuTriangles(dup, dupTri.triangles, dupTri.halfedges, e, clipBox(dup, null));
     expect(why).toMatch(/\b30[01]\b/);

@@ -101,12 +101,45 @@ export function certifyRecords(records: Uint32Array, count: number, input: Certi
   return null;
 }
 
+const EPS = 2 ** -53;
+
+/** `v` as the grid holds it: round(v / 2^e) · 2^e (a double: the rounded value has few bits). */
+function snapped(v: number, e: number): number {
+  if (onGrid(v, e)) return v;
+  const half = Math.trunc(e / 2);
+  return toGrid(v, e) * 2 ** half * 2 ** (e - half);
+}
+
+/** The circumcentre of a, b, c evaluated in f64, and a bound on that evaluation's error. */
+function centreOf(p: number[]): { x: number; y: number; err: number } {
+  const [ax, ay, bx, by, cx, cy] = p;
+  const ux = bx - ax;
+  const uy = by - ay;
+  const vx = cx - ax;
+  const vy = cy - ay;
+  const d = 2 * (ux * vy - uy * vx);
+  const ul = ux * ux + uy * uy;
+  const vl = vx * vx + vy * vy;
+  const nx = vy * ul - uy * vl;
+  const ny = ux * vl - vx * ul;
+  const x = ax + nx / d;
+  const y = ay + ny / d;
+  // each term carries at most a few roundings of EPS relative (the differences, squares, products,
+  // the subtraction): 8 EPS of each term's magnitude bounds its numerator's and denominator's error
+  const errN = 8 * EPS * (Math.abs(vy) * ul + Math.abs(uy) * vl + Math.abs(ux) * vl + Math.abs(vx) * ul);
+  const errD = 8 * EPS * (Math.abs(ux * vy) + Math.abs(uy * vx));
+  const r = Math.hypot(nx / d, ny / d);
+  const err = (errN + r * errD) / Math.abs(d) + 4 * EPS * (Math.abs(x) + Math.abs(y));
+  return { x, y, err };
+}
+
 /**
- * Why the snap could move the cell vertices of triangle `t` (caller indices) by more than the
- * tolerance, or null: its circumcentre (first-order motion under a snap of √2·2^e per difference,
- * doubled, and far from the box sides), or where it is not well inside the box, each edge's
- * bisector where it meets the box (lateral motion over the sine of its angle with the side).
- * `opposite[j]` is NONE for a hull edge (its bisector always meets the box).
+ * Why the grid's rounding could move the cell vertices of triangle `t` (indices into `sites`) by
+ * more than the tolerance, or null. The circumcentre of the input and of the snapped sites are both
+ * evaluated (with bounds on their f64 evaluation) and compared, plus a grid unit for the GPU's
+ * floor; where the centre is not well inside the box, and for hull edges (`opposite[j]` NONE),
+ * each edge's bisector is compared where it leaves the box. The snapped triangle must turn as the
+ * input's does.
  */
 export function geometryMoves(
   sites: Float64Array,
@@ -115,40 +148,38 @@ export function geometryMoves(
   t: number[],
   opposite: number[],
 ): string | null {
-  const eta = Math.SQRT2 * 2 ** exponent;
+  const unit = Math.SQRT2 * 2 ** exponent;
   const diag = Math.hypot(box.maxX - box.minX, box.maxY - box.minY);
   const tol = GUARD_TOLERANCE * diag;
-  const [a, b, c] = t;
-  const ax = sites[2 * a];
-  const ay = sites[2 * a + 1];
-  const ux = sites[2 * b] - ax;
-  const uy = sites[2 * b + 1] - ay;
-  const vx = sites[2 * c] - ax;
-  const vy = sites[2 * c + 1] - ay;
-  const d = 2 * (ux * vy - uy * vx);
-  const ul = ux * ux + uy * uy;
-  const vl = vx * vx + vy * vy;
-  const cx = ax + (vy * ul - uy * vl) / d;
-  const cy = ay + (ux * vl - vx * ul) / d;
-  const big = Math.max(Math.abs(ux) + Math.abs(uy), Math.abs(vx) + Math.abs(vy));
-  const radius = Math.hypot(cx - ax, cy - ay);
-  // the first-order bound holds while the snap moves the denominator by a small fraction of it:
-  // a triangle a few grid units across (sites the grid nearly merges) is not certified at all
-  if (!(Math.abs(d) > 64 * eta * big)) {
-    return `the triangle of sites ${a}, ${b}, ${c} is too small for the grid (unit ${(2 ** exponent).toExponential(2)})`;
+  const input = t.flatMap((i) => [sites[2 * i], sites[2 * i + 1]]);
+  const grid = input.map((v) => snapped(v, exponent));
+  const turn = (q: number[]) => Math.sign(orient2d(q[0], q[1], q[2], q[3], q[4], q[5]));
+  if (turn(input) === 0 || turn(input) !== turn(grid)) {
+    return `the triangle of sites ${t.join(', ')} turns differently on the grid (unit ${(2 ** exponent).toExponential(2)})`;
   }
-  const moved = (8 * eta * big * (6 * big + 4 * radius)) / Math.abs(d);
+  const a = centreOf(input);
+  const g = centreOf(grid);
+  const moved = Math.hypot(a.x - g.x, a.y - g.y) + a.err + g.err + unit;
   // a centre that may end up inside the box must move by less than the tolerance
-  if (!(moved <= tol) && !(Number.isFinite(cx) && !inBox(cx, cy, box, -moved))) {
-    return `the circumcentre of sites ${a}, ${b}, ${c} may move ${moved.toExponential(2)} under the grid's rounding (tolerance ${tol.toExponential(2)})`;
+  if (!(moved <= tol) && !(Number.isFinite(a.x) && !inBox(a.x, a.y, box, -moved))) {
+    return `the circumcentre of sites ${t.join(', ')} moves ${moved.toExponential(2)} under the grid's rounding (tolerance ${tol.toExponential(2)})`;
   }
-  if (Number.isFinite(cx) && inBox(cx, cy, box, 2 * moved + 1e-6 * diag) && opposite.every((o) => o !== NONE))
+  if (
+    Number.isFinite(a.x) &&
+    inBox(a.x, a.y, box, 2 * moved + 1e-6 * diag) &&
+    opposite.every((o) => o !== NONE)
+  )
     return null;
   for (let j = 0; j < 3; j++) {
-    const p = t[j];
-    const q = t[(j + 1) % 3];
-    const why = clipMoves(sites, p, q, box, eta, tol);
-    if (why !== null) return why;
+    const k = (j + 1) % 3;
+    const why = clipMoves(
+      [input[2 * j], input[2 * j + 1], input[2 * k], input[2 * k + 1]],
+      [grid[2 * j], grid[2 * j + 1], grid[2 * k], grid[2 * k + 1]],
+      box,
+      unit,
+      tol,
+    );
+    if (why !== null) return `sites ${t[j]}, ${t[k]}: ${why}`;
   }
   return null;
 }
@@ -157,23 +188,34 @@ function inBox(x: number, y: number, box: Box, margin: number): boolean {
   return x - box.minX > margin && box.maxX - x > margin && y - box.minY > margin && box.maxY - y > margin;
 }
 
-/** The motion bound of where the bisector of sites p, q leaves the box, both ways. */
-function clipMoves(
-  sites: Float64Array,
-  p: number,
-  q: number,
-  box: Box,
-  eta: number,
-  tol: number,
-): string | null {
-  const px = sites[2 * p];
-  const py = sites[2 * p + 1];
-  const ex = sites[2 * q] - px;
-  const ey = sites[2 * q + 1] - py;
+/**
+ * Signed distance from (x, y) to the bisector of p, q (p = [px, py, qx, qy]), and a bound on its
+ * f64 evaluation error.
+ */
+function bisectorOffset(p: number[], x: number, y: number): [number, number] {
+  const ex = p[2] - p[0];
+  const ey = p[3] - p[1];
+  const sx = 2 * x - p[0] - p[2];
+  const sy = 2 * y - p[1] - p[3];
   const length = Math.hypot(ex, ey);
-  const mx = px + ex / 2;
-  const my = py + ey / 2;
-  // the bisector's unit direction, perpendicular to the edge
+  const value = (ex * sx + ey * sy) / (2 * length);
+  const terms = Math.abs(ex) * (2 * Math.abs(x) + Math.abs(p[0]) + Math.abs(p[2]));
+  const more = Math.abs(ey) * (2 * Math.abs(y) + Math.abs(p[1]) + Math.abs(p[3]));
+  return [value, (16 * EPS * (terms + more)) / length];
+}
+
+/**
+ * How far the snapped bisector of an edge (input `p`, snapped `q`, each [px, py, qx, qy]) meets the
+ * box from where the input's does, both ways: the snapped line's offset at the input's exit point,
+ * over the sine of the line's angle with the side it leaves by (the smaller one near a corner),
+ * doubled, plus a grid unit.
+ */
+function clipMoves(p: number[], q: number[], box: Box, unit: number, tol: number): string | null {
+  const ex = p[2] - p[0];
+  const ey = p[3] - p[1];
+  const length = Math.hypot(ex, ey);
+  const mx = p[0] + ex / 2;
+  const my = p[1] + ey / 2;
   const dx = -ey / length;
   const dy = ex / length;
   const diag = Math.hypot(box.maxX - box.minX, box.maxY - box.minY);
@@ -181,14 +223,15 @@ function clipMoves(
     const tx = dx === 0 ? Infinity : Math.max((box.minX - mx) / (sign * dx), (box.maxX - mx) / (sign * dx));
     const ty = dy === 0 ? Infinity : Math.max((box.minY - my) / (sign * dy), (box.maxY - my) / (sign * dy));
     const t = Math.min(tx, ty);
-    // lateral motion of the line at the exit: the midpoint's, plus the turn of its direction
-    const lateral = eta + (Math.abs(t) * 2 * eta) / length;
-    // near a corner either side may be hit: the smaller sine
+    const [x, y] = [mx + sign * t * dx, my + sign * t * dy];
+    const [onInput, errInput] = bisectorOffset(p, x, y);
+    const [onGridLine, errGrid] = bisectorOffset(q, x, y);
+    const lateral = Math.abs(onGridLine - onInput) + errInput + errGrid;
     const nearCorner = Math.abs(tx - ty) <= 1e-6 * diag;
     const sine = nearCorner ? Math.min(Math.abs(dx), Math.abs(dy)) : tx < ty ? Math.abs(dx) : Math.abs(dy);
-    const moved = (4 * lateral) / sine;
+    const moved = (2 * lateral) / sine + unit;
     if (!(moved <= tol)) {
-      return `the bisector of sites ${p}, ${q} may meet the box ${moved.toExponential(2)} away under the grid's rounding (tolerance ${tol.toExponential(2)})`;
+      return `their bisector meets the box ${moved.toExponential(2)} away under the grid's rounding (tolerance ${tol.toExponential(2)})`;
     }
   }
   return null;
