@@ -1,6 +1,6 @@
 import { clipBox } from '@geoframe/core';
 import { delaunay } from '@geoframe/cpu';
-import { SeededRandom } from '@geoframe/testing';
+import { generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { certifyCpuTriangles, onGrid } from '../src/delaunay/grid-certificate.js';
 import { fixedGrid, fixedToNumber, toGrid } from '../src/voronoi/fixed/fixed-grid.js';
@@ -48,6 +48,14 @@ describe('certifyCpuTriangles', () => {
     expect(
       certifyCpuTriangles(along, alongTri.triangles, alongTri.halfedges, e, clipBox(along, null)),
     ).toBeNull();
+    // the shared near-duplicate sets (copies 1e-12 away in x) stay certified too
+    for (const seed of [45, 11, 12]) {
+      const near = generatePoints('near-duplicates', 1000, seed);
+      const nearTri = delaunay(near);
+      const nearBox = clipBox(near, null);
+      const exponent = fixedGrid(near, nearBox).exponent;
+      expect(certifyCpuTriangles(near, nearTri.triangles, nearTri.halfedges, exponent, nearBox)).toBeNull();
+    }
     // moved diagonally: the bisector's direction is lost in the rounding, and the pair is named
     const dup = Float64Array.from([
       ...xy,

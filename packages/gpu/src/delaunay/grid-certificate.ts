@@ -110,6 +110,17 @@ function snapped(v: number, e: number): number {
   return toGrid(v, e) * 2 ** half * 2 ** (e - half);
 }
 
+/** The triangle's coordinates rotated to start at the vertex opposite its longest edge (same turn). */
+function fromShortSides(p: number[]): number[] {
+  const side = (i: number, j: number) => Math.hypot(p[2 * j] - p[2 * i], p[2 * j + 1] - p[2 * i + 1]);
+  const opposite = [side(1, 2), side(2, 0), side(0, 1)];
+  const first = opposite.indexOf(Math.max(...opposite));
+  return [0, 1, 2].flatMap((k) => {
+    const i = (first + k) % 3;
+    return [p[2 * i], p[2 * i + 1]];
+  });
+}
+
 /** The circumcentre of a, b, c evaluated in f64, and a bound on that evaluation's error. */
 function centreOf(p: number[]): { x: number; y: number; err: number } {
   const [ax, ay, bx, by, cx, cy] = p;
@@ -151,7 +162,9 @@ export function geometryMoves(
   const unit = Math.SQRT2 * 2 ** exponent;
   const diag = Math.hypot(box.maxX - box.minX, box.maxY - box.minY);
   const tol = GUARD_TOLERANCE * diag;
-  const input = t.flatMap((i) => [sites[2 * i], sites[2 * i + 1]]);
+  // evaluated from the vertex opposite the longest edge: the differences from it are the two
+  // shorter edges, so a short edge (a near-duplicate pair) is formed exactly and d keeps its bits
+  const input = fromShortSides(t.flatMap((i) => [sites[2 * i], sites[2 * i + 1]]));
   const grid = input.map((v) => snapped(v, exponent));
   const turn = (q: number[]) => Math.sign(orient2d(q[0], q[1], q[2], q[3], q[4], q[5]));
   if (turn(input) === 0 || turn(input) !== turn(grid)) {
@@ -179,7 +192,7 @@ export function geometryMoves(
       unit,
       tol,
     );
-    if (why !== null) return `sites ${t[j]}, ${t[k]}: ${why}`;
+    if (why !== null) return `an edge of the triangle of sites ${t.join(', ')}: ${why}`;
   }
   return null;
 }
