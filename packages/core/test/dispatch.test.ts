@@ -128,6 +128,21 @@ describe('runDispatched', () => {
     });
   }
 
+  for (const device of ['auto', 'gpu'] as const) {
+    it(`under '${device}', a GPU_PRECISION decline runs the CPU with a fallback event naming it`, async () => {
+      const result = await runDispatched(gpuDecision, device, {
+        gpu: async () => {
+          throw new GeoframeError('GPU_PRECISION', 'the grid rounds 3 sites near the origin');
+        },
+        cpu: () => 'cpu',
+      });
+      expect(result).toBe('cpu');
+      expect(seen.map((e) => e.type)).toEqual(['dispatch', 'fallback']);
+      expect(seen[1].reason).toContain('GPU_PRECISION');
+      expect(seen[1].reason).toContain('rounds 3 sites');
+    });
+  }
+
   it('a validation error (a kernel bug) is never hidden by a fallback', async () => {
     const failing = runDispatched(gpuDecision, 'auto', {
       gpu: async () => {

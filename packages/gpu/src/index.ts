@@ -107,6 +107,7 @@ export {
   GpuDeviceLostError,
   GpuLoopLimitError,
   GpuOutOfMemoryError,
+  GpuPrecisionError,
   GpuTimeoutError,
   GpuUnavailableError,
   GpuValidationError,

@@ -22,6 +22,12 @@ export const RECOVERABLE_GPU_ERRORS: ReadonlySet<string> = new Set([
   'GPU_PRECISION',
 ]);
 
+/**
+ * Codes a CPU run replaces under `'gpu'` too: the GPU declined an input it cannot answer exactly
+ * (adr/0020), and the operation's contract is the CPU's output, so the caller still gets it.
+ */
+export const DECLINED_GPU_ERRORS: ReadonlySet<string> = new Set(['GPU_PRECISION']);
+
 /** Whether `error` is a GPU failure that {@link runDispatched} may answer with a CPU run. */
 export function isRecoverableGpuError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -55,6 +61,8 @@ export interface Dispatched<T> {
  * `'auto'`, the CPU runs instead and a `fallback` event says why; with `'gpu'` the typed error
  * reaches the caller. Listeners (`onDispatch`) still see every event, and `listener`, when
  * given, sees this run's events only.
+ * A `GPU_PRECISION` decline runs the CPU under `'gpu'` too (the same event): the contract is the
+ * CPU's output.
  */
 export async function runDispatched<T>(
   decision: DispatchEvent,
@@ -83,8 +91,9 @@ export async function runDispatched<T>(
   try {
     return { value: await paths.gpu(report), decision: ran };
   } catch (error) {
-    if (device !== 'auto' || !isRecoverableGpuError(error)) throw error;
+    if (!isRecoverableGpuError(error)) throw error;
     const code = (error as { code: string }).code;
+    if (device !== 'auto' && !DECLINED_GPU_ERRORS.has(code)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     const fallback: DispatchEvent = {
       ...decision,

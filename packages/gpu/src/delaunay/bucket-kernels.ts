@@ -9,7 +9,7 @@ const HEADER = /* wgsl */ `
 ${HALFEDGE_WGSL}
 ${FIXED_WGSL}
 struct Params {
-  sites: u32, grid_w: u32, shift: u32, pad: u32,
+  sites: u32, grid_w: u32, shift: u32, limit: u32,
   min_x: vec2u, min_y: vec2u,
 }
 @group(0) @binding(0) var<uniform> params: Params;
@@ -26,7 +26,9 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
 /**
  * Bucket grid, pass 1: each site's cell, `((x − minX) >> shift, (y − minY) >> shift)` row-major,
  * into `cell_of`, and one count per cell. Params: sites, grid width, shift, 0, min x (i64), min y
- * (i64). Bindings: 1 fixed sites, 2 cell of each site, 3 counts (cleared, cells + 1 entries).
+ * (i64), limit. Bindings: 1 fixed sites, 2 cell of each site, 3 counts (cleared, cells + 1
+ * entries), 4 guard words: word 2 counts the cells that reach `limit` sites (0: no limit), the
+ * clusters the star search would take too long over (adr/0020).
  */
 export const CELL_COUNT_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/cell-count',
@@ -34,13 +36,17 @@ export const CELL_COUNT_KERNEL: KernelSpec<Record<string, never>> = {
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
 @group(0) @binding(2) var<storage, read_write> cell_of: array<u32>;
 @group(0) @binding(3) var<storage, read_write> counts: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> guard: array<atomic<u32>>;
 ${MAIN}
   let p = sites[i];
   let cx = u64_shr(i64_sub(p.xy, params.min_x), params.shift).x;
   let cy = u64_shr(i64_sub(p.zw, params.min_y), params.shift).x;
   let c = cy * params.grid_w + cx;
   cell_of[i] = c;
-  atomicAdd(&counts[c], 1u);
+  // one thread a cell reaches the limit: the flag costs no contention on ordinary input
+  if (atomicAdd(&counts[c], 1u) + 1u == params.limit) {
+    atomicAdd(&guard[2], 1u);
+  }
 }
 `,
 };

@@ -23,6 +23,16 @@ import { gridOfBounds, TO_GRID_KERNEL } from '../voronoi/fixed/to-grid-kernel.js
 import { sitesInOrder } from '../voronoi/hilbert-order/hilbert-order.js';
 import { submitAndRead, submitForRead } from '../voronoi/transfer/staging.js';
 import { BUCKET_WORKGROUP_SIZE, CELL_COUNT_KERNEL, CELL_SCATTER_KERNEL } from './bucket-kernels.js';
+import {
+  CLUSTER_LIMIT,
+  checkClusters,
+  decideGuard,
+  GUARD_BYTES,
+  type GuardInput,
+  guardSites,
+  recordGuard,
+} from './guard.js';
+import { GUARD_HEADER_WORDS } from './guard-kernel.js';
 import { hullOfCandidates } from './hull-chain.js';
 import {
   EXTREMES_ITEMS,
@@ -133,6 +143,24 @@ export interface DelaunayGpuOptions {
    * engine's). Without it, a failure under `fallback: 'cpu'` throws a `GpuDeclinedError`.
    */
   cpuDelaunay?: CpuStages['delaunay'];
+  /**
+   * With `fixed`: the caller's f64 sites (`vec4u` of bits, caller order) and the order (curve →
+   * caller) already on the device, which the faithful-representation guard reads (adr/0020);
+   * uploaded here otherwise.
+   */
+  input?: { xy: GPUBuffer; order: GPUBuffer };
+  /**
+   * The clip box whose cells will be built from this triangulation: the guard then also bounds
+   * how far the grid's rounding can move their vertices (Voronoi). Default: predicates only.
+   */
+  cellsBox?: Box;
+  /** Sites one bucket cell may hold before the run is declined as a cluster (0: no limit). */
+  clusterLimit?: number;
+  /**
+   * `false` skips the faithful-representation guard (the cluster check stays): for benchmarks
+   * that time its cost only — the answer may then be wrong where the grid rounds sites.
+   */
+  guard?: boolean;
 }
 
 /** What a GPU Delaunay run did. */
@@ -192,6 +220,11 @@ export interface DelaunayGpuStats {
   encodeMs: number;
   /** Wall time from the main submission to its statistics in host memory (GPU work and mapping), ms. */
   resultMs: number;
+  /**
+   * The faithful-representation guard (adr/0020): triangles and hull turns touching a site the
+   * grid rounds, and those of them its float bound left to the host's exact decision.
+   */
+  guard?: { touched: number; uncertain: number };
 }
 
 /** A GPU Delaunay stage: the pipeline's {@link DelaunayStage} plus what happened. */
@@ -316,6 +349,32 @@ export async function gpuDelaunayStage(
     );
   }
 
+  // the guard's words: cleared, then the cluster count (word 2) goes into the hull's submission
+  const guardOut = buffer('guard', GUARD_BYTES);
+  first.clearBuffer(guardOut, 0, 4 * GUARD_HEADER_WORDS);
+  const e = grid.exponent;
+  const star: StarGrid = starGridOf(
+    n,
+    toGrid(bounds.minX, e),
+    toGrid(bounds.minY, e),
+    toGrid(bounds.maxX, e),
+    toGrid(bounds.maxY, e),
+    options.sitesPerCell ?? 1,
+  );
+  const cells = star.width * star.height;
+  const clusterLimit = options.clusterLimit ?? CLUSTER_LIMIT;
+  const gridParams = [n, star.width, star.shift, clusterLimit, ...star.minWords];
+  const cellOf = buffer('cell-of', 4 * n);
+  const cellStart = buffer('cell-start', 4 * (cells + 1));
+  first.clearBuffer(cellStart, 0, 4 * (cells + 1));
+  await recordDispatches(
+    ctx,
+    first,
+    'delaunay/cell-count',
+    [plan(CELL_COUNT_KERNEL, gridParams, [fixed, cellOf, cellStart, guardOut], n, BUCKET_WORKGROUP_SIZE)],
+    maxPerDimension,
+  );
+
   // hull candidates: 8 extremes, octagon filter, compaction
   const hullStart = performance.now();
   const chunk = EXTREMES_WORKGROUP_SIZE * EXTREMES_ITEMS;
@@ -367,8 +426,11 @@ export async function gpuDelaunayStage(
     { source: candidateCount, bytes: 4 },
     { source: candidates, bytes: 4 * head },
     { source: headGrid, bytes: 16 * head },
+    { source: guardOut, bytes: 4 * GUARD_HEADER_WORDS },
   ]);
+  const clusterHeader = new Uint32Array(GUARD_HEADER_WORDS);
   const { value: read } = await hullRead.read((range, offsets) => {
+    clusterHeader.set(new Uint32Array(range, offsets[3], GUARD_HEADER_WORDS));
     const m = new Uint32Array(range, offsets[0], 1)[0];
     const ids = new Uint32Array(m);
     ids.set(new Uint32Array(range, offsets[1], Math.min(m, head)));
@@ -380,6 +442,8 @@ export async function gpuDelaunayStage(
     }
     return { ids, xy };
   });
+  if (clusterHeader[2] > 0) upload?.destroy();
+  checkClusters(clusterHeader, clusterLimit);
   const { ids, xy: candidateXy } = read;
   const m = ids.length;
   if (m > head) {
@@ -406,18 +470,6 @@ export async function gpuDelaunayStage(
   ctx.device.queue.writeBuffer(triplesBuffer, 0, triples);
   const hullMs = performance.now() - hullStart;
 
-  // bucket grid
-  const e = grid.exponent;
-  const star: StarGrid = starGridOf(
-    n,
-    toGrid(bounds.minX, e),
-    toGrid(bounds.minY, e),
-    toGrid(bounds.maxX, e),
-    toGrid(bounds.maxY, e),
-    options.sitesPerCell ?? 1,
-  );
-  const cells = star.width * star.height;
-  const gridParams = [n, star.width, star.shift, 0, ...star.minWords];
   const encoder = ctx.device.createCommandEncoder({ label: 'delaunay stars' });
   const prof = options.profiler;
   const pass = (name: string): GPUComputePassDescriptor | undefined => prof?.passDescriptor(name);
@@ -425,8 +477,6 @@ export async function gpuDelaunayStage(
   const record = (label: string, dispatches: PlannedDispatch[], passName: string) =>
     recordDispatches(ctx, encoder, label, dispatches, maxPerDimension, pass(passName));
   const hullNbr = buffer('hull-neighbours', 8 * n);
-  const cellOf = buffer('cell-of', 4 * n);
-  const cellStart = buffer('cell-start', 4 * (cells + 1));
   const cursor = buffer('cell-cursor', 4 * cells);
   const cellSites = buffer('cell-sites', 4 * n);
   const stars = buffer('stars', 4 * STAR_CAPACITY * n);
@@ -454,16 +504,12 @@ export async function gpuDelaunayStage(
   const triangles = buffer('triangles', 12 * nt);
   const halfedges = buffer('halfedges', 12 * nt);
   encoder.clearBuffer(hullNbr, 0, 8 * n);
-  encoder.clearBuffer(cellStart, 0, 4 * (cells + 1));
   encoder.clearBuffer(cursor, 0, 4 * cells);
   encoder.clearBuffer(stats, 0, 4 * STAR_STATS_WORDS);
   encoder.clearBuffer(counts, 4 * n, 4);
   await record(
     'delaunay/buckets',
-    [
-      plan(HULL_SCATTER_KERNEL, [h], [triplesBuffer, hullNbr], h, EXTREMES_WORKGROUP_SIZE),
-      plan(CELL_COUNT_KERNEL, gridParams, [fixed, cellOf, cellStart], n, BUCKET_WORKGROUP_SIZE),
-    ],
+    [plan(HULL_SCATTER_KERNEL, [h], [triplesBuffer, hullNbr], h, EXTREMES_WORKGROUP_SIZE)],
     'hull + cell count',
   );
   await encodeScan(ctx, encoder, { input: cellStart, output: cellStart, count: cells + 1 });
@@ -551,21 +597,48 @@ export async function gpuDelaunayStage(
     halfedgeCount: 3 * nt,
     pass: pass('twins'),
   });
+  // the faithful-representation guard over the triangles touching sites the grid rounds
+  const guardInput: GuardInput = {
+    fixed,
+    grid,
+    box: options.cellsBox ?? null,
+    ...(options.guard === false
+      ? { xy: fixed, order: null }
+      : await guardSites(
+          ctx,
+          sites,
+          upload,
+          options.input,
+          options.fixed && options.order !== undefined ? orderOf : null,
+        )),
+  };
+  const guarded = options.guard !== false;
+  if (guarded)
+    await recordGuard(
+      ctx,
+      encoder,
+      { triangles, halfedges, triples: triplesBuffer, out: guardOut },
+      guardInput,
+      nt,
+      h,
+      pass('guard'),
+    );
   prof?.resolve(encoder);
-  // the statistics and the emitted triangle count in one mapping
+  // the statistics, the emitted triangle count and the guard's header in one mapping
   const words = new Uint32Array(STAR_STATS_WORDS);
   const emittedWord = new Uint32Array(1);
+  const guardHeader = new Uint32Array(GUARD_HEADER_WORDS);
   const submitted = performance.now();
   await submitAndRead(ctx, encoder, 'delaunay/statistics', [
     { source: stats, target: words },
     { source: counts, sourceOffset: 4 * n, target: emittedWord },
+    { source: guardOut, target: guardHeader },
   ]);
   const resultMs = performance.now() - submitted;
   const encodeMs = submitted - hullStart - hullMs;
   const emitted = emittedWord[0];
   tailCount.destroy();
   exactArgs.destroy();
-  upload?.destroy();
 
   const result: DelaunayGpuStats = {
     path: 'gpu',
@@ -602,13 +675,19 @@ export async function gpuDelaunayStage(
   if (words[0] > 0) result.fallbackReason = `${words[0]} stars not final`;
   else if (words[6] > 0) result.fallbackReason = `${words[6]} stars disagree with a neighbour`;
   else if (emitted !== nt) result.fallbackReason = `${emitted} triangles, expected 2n - 2 - h = ${nt}`;
+  result.guard = { touched: guardHeader[1], uncertain: guardHeader[0] };
   if (result.fallbackReason !== null && options.fallback !== 'never') {
+    upload?.destroy();
     const triangulate =
       options.cpuDelaunay ?? requireCpu(undefined, 'delaunay on the GPU', result.fallbackReason).delaunay;
     const cpu = cpuStageOf(await triangulate(await ordered()));
     if (cpu === null) return null; // not reached: the hull said there is a triangle
     return { stage: cpu, stats: { ...result, path: 'cpu' } };
   }
+  // stars that failed are answered by the CPU above, exactly: the guard speaks for the stars' own
+  upload?.destroy();
+  if (result.fallbackReason === null && guarded)
+    await decideGuard(ctx, guardHeader, guardOut, sites, guardInput);
   return {
     stage: { triangles, halfedges, triangleCount: nt, path: 'gpu', flips: 0 },
     stats: result,

@@ -106,3 +106,20 @@ export class GpuLoopLimitError extends GeoframeError {
     this.flags = flags;
   }
 }
+
+/**
+ * The GPU declines an input it cannot answer exactly as the CPU would: its fixed-point grid
+ * rounds sites in a way that could change a predicate or move a vertex past the tolerance, or
+ * the input is too clustered for the star search to finish in bounded time (adr/0020). Not a
+ * failure of the device: dispatch answers it with the CPU under `'auto'` and `'gpu'` alike and
+ * emits a `fallback` event carrying `reason`.
+ */
+export class GpuPrecisionError extends GeoframeError {
+  /** What the guard found, in words (e.g. "3 triangles touching rounded sites are uncertain"). */
+  readonly reason: string;
+  constructor(reason: string) {
+    super('GPU_PRECISION', `the GPU's fixed-point grid cannot answer this input exactly: ${reason}`);
+    this.name = 'GpuPrecisionError';
+    this.reason = reason;
+  }
+}

@@ -1,10 +1,11 @@
 import { type Box, boxArea } from '@geoframe/core';
 import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
+import { certifyCpuTriangles } from '../delaunay/grid-certificate.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
-import { GpuOutOfMemoryError, GpuUnavailableError } from '../runtime/errors.js';
+import { GpuOutOfMemoryError, GpuPrecisionError, GpuUnavailableError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { createFaultBuffer, throwOnFault } from '../runtime/kernel-fault.js';
 import { MemoryScope } from '../runtime/memory-scope.js';
@@ -104,6 +105,11 @@ export interface VoronoiGpuOptions {
    * pipeline emit again at the exact size.
    */
   outputGuess?: number;
+  /**
+   * `false` skips the faithful-representation guard (adr/0020; the cluster check stays): for
+   * benchmarks that time its cost only — cells may then be wrong where the grid rounds sites.
+   */
+  guard?: boolean;
 }
 
 /**
@@ -408,8 +414,11 @@ class PipelineRun {
   async prepare(box: Box, forCells = false): Promise<PreparedSites | null> {
     const { ctx, sites } = this;
     const n = sites.length >> 1;
-    if (!(boxArea(box) > 0)) {
-      throw new RangeError('the clip box of two or more sites must have positive width and height');
+    // compared, not multiplied: the area of a box 1e-300 wide underflows to 0
+    if (!(box.maxX > box.minX && box.maxY > box.minY)) {
+      throw new RangeError(
+        `the clip box of two or more sites must have positive width and height, got [${box.minX}, ${box.maxX}] × [${box.minY}, ${box.maxY}]`,
+      );
     }
     // the worker threads map the output's pages while this thread and the GPU order the sites
     // and triangulate (its first parallel pass comes after delaunator, long after this is done)
@@ -447,6 +456,9 @@ class PipelineRun {
         order: device.readOrder,
         bounds: extent,
         cpuDelaunay: this.options.cpu?.delaunay,
+        input: { xy: input, order: device.orderBuffer },
+        cellsBox: box,
+        guard: this.options.guard,
       });
       delaunay = result?.stage ?? null;
       gpuStats = result?.stats ?? null;
@@ -457,6 +469,18 @@ class PipelineRun {
     } else {
       const cpu = requireCpu(this.options.cpu, 'voronoi on the GPU', "delaunay: 'cpu' was asked for");
       delaunay = cpuStageOf(await cpu.delaunay(sitesInOrder(sites, await device.readOrder())));
+    }
+    if (delaunay !== null && delaunay.path === 'cpu' && this.options.guard !== false) {
+      // the CPU's triangles are exact on the input; the cells built on the grid must still be
+      // within the tolerance of the input's (adr/0020)
+      const why = certifyCpuTriangles(
+        sitesInOrder(sites, await device.readOrder()),
+        delaunay.triangles as Uint32Array,
+        delaunay.halfedges as Int32Array,
+        grid.exponent,
+        box,
+      );
+      if (why !== null) throw new GpuPrecisionError(why);
     }
     this.lap('delaunay');
     if (gpuStats) {
