@@ -1,4 +1,4 @@
-import { type Box, boxArea } from '@geoframe/core';
+import type { Box } from '@geoframe/core';
 import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
 import { certifyCpuTriangles } from '../delaunay/grid-certificate.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
