@@ -136,7 +136,7 @@ describe('runDispatched', () => {
         },
         cpu: () => 'cpu',
       });
-      expect(result).toBe('cpu');
+      expect(result.value).toBe('cpu');
       expect(seen.map((e) => e.type)).toEqual(['dispatch', 'fallback']);
       expect(seen[1].reason).toContain('GPU_PRECISION');
       expect(seen[1].reason).toContain('rounds 3 sites');

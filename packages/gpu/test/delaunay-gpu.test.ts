@@ -119,9 +119,11 @@ function clustered(seed: number): Float64Array {
   return uniqueSites(new Float64Array(xy)).xy;
 }
 
-const CASES: { name: string; xy: () => Float64Array; gpu: boolean }[] = [
+// `clusterLimit` 0: the star search itself on a dense cluster (the pipeline declines such input
+// up front by default, adr/0020; its own tests are in gpu-guard.test.ts)
+const CASES: { name: string; xy: () => Float64Array; gpu: boolean; clusterLimit?: number }[] = [
   { name: 'uniform 20000', xy: () => generatePoints('uniform', 20_000, 3), gpu: true },
-  { name: 'clustered σ = 1e-6 plus outliers', xy: () => clustered(5), gpu: true },
+  { name: 'clustered σ = 1e-6 plus outliers', xy: () => clustered(5), gpu: true, clusterLimit: 0 },
   { name: 'lattice 100 × 100', xy: () => generatePoints('lattice', 10_000), gpu: true },
   { name: 'lattice 60 × 60 at 1e7', xy: () => generatePoints('lattice-offset', 3600), gpu: true },
   { name: 'circle 1000', xy: () => generatePoints('circle', 1000), gpu: true },
@@ -161,7 +163,11 @@ describe('GPU Delaunay by per-site stars', () => {
         async () => {
           const ctx = await requireGpu();
           const sites = c.xy();
-          const out = await delaunayGpu(ctx, sites, { fallback: 'never', ...v.options });
+          const out = await delaunayGpu(ctx, sites, {
+            fallback: 'never',
+            clusterLimit: c.clusterLimit,
+            ...v.options,
+          });
           expect(out).not.toBeNull();
           if (out === null) return;
           const { stats } = out;
@@ -334,9 +340,9 @@ describe('GPU Delaunay by per-site stars', () => {
     // the host (a CPU fallback here: the hull candidates' grid values come from the device)
     for (const [options, lazy] of [
       [{ fallback: 'never' as const }, false],
-      [{ ringLimit: 1 }, false],
+      [{ ringLimit: 1, cpuDelaunay: CPU_STAGES.delaunay }, false],
       [{ fallback: 'never' as const }, true],
-      [{ ringLimit: 1 }, true],
+      [{ ringLimit: 1, cpuDelaunay: CPU_STAGES.delaunay }, true],
     ] as const) {
       let reads = 0;
       const result = await gpuDelaunayStage(ctx, caller, {

@@ -4,6 +4,7 @@ import { delaunayGpu, GpuPrecisionError, voronoiCellsGpu } from '@geoframe/gpu';
 import { SeededRandom } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect } from 'vitest';
+import { CPU_STAGES } from './cpu-stages.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 /** Distance from (x, y) to the closed polyline of ring `r`. */
@@ -70,7 +71,7 @@ async function voronoiOutcome(xy: Float64Array, safe = 0): Promise<Outcome> {
   const box = boxOf(xy);
   let gpu: PolygonBuffers;
   try {
-    gpu = (await voronoiCellsGpu(ctx, xy, box)).cells;
+    gpu = (await voronoiCellsGpu(ctx, xy, box, { cpu: CPU_STAGES })).cells;
   } catch (error) {
     if (error instanceof GpuPrecisionError) return { path: 'declined', reason: error.reason };
     throw error;
@@ -139,7 +140,7 @@ async function expectDelaunayFaithful(xy: Float64Array, label: string): Promise<
   const ctx = await requireGpu();
   let out: Awaited<ReturnType<typeof delaunayGpu>>;
   try {
-    out = await delaunayGpu(ctx, xy);
+    out = await delaunayGpu(ctx, xy, { cpuDelaunay: CPU_STAGES.delaunay });
   } catch (error) {
     if (error instanceof GpuPrecisionError) return 'declined';
     throw error;

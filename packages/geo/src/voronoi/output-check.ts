@@ -74,3 +74,38 @@ export function ownerOf(offsets: Int32Array, child: number): number {
   }
   return lo;
 }
+
+/**
+ * The rings without repeated consecutive points (a zero-length edge: the GPU writes a Voronoi
+ * vertex once per Delaunay triangle, so cocircular sites give a cell the same vertex twice, where
+ * the CPU's ring writer keeps it once). The input itself when nothing repeats (one scan);
+ * otherwise compacted copies, every ring still closed.
+ */
+export function withoutRepeatedPoints<T extends { coords: Float64Array; ringOffsets: Int32Array }>(
+  rings: T,
+): T {
+  const { coords, ringOffsets } = rings;
+  const count = ringOffsets.length - 1;
+  let repeats = 0;
+  for (let r = 0; r < count; r++) {
+    for (let p = ringOffsets[r] + 1; p < ringOffsets[r + 1]; p++) {
+      if (coords[2 * p] === coords[2 * p - 2] && coords[2 * p + 1] === coords[2 * p - 1]) repeats++;
+    }
+  }
+  if (repeats === 0) return rings;
+  const out = new Float64Array(coords.length - 2 * repeats);
+  const offsets = new Int32Array(ringOffsets.length);
+  let w = 0;
+  for (let r = 0; r < count; r++) {
+    const lo = ringOffsets[r];
+    for (let p = lo; p < ringOffsets[r + 1]; p++) {
+      const same = p > lo && coords[2 * p] === coords[2 * p - 2] && coords[2 * p + 1] === coords[2 * p - 1];
+      if (same) continue;
+      out[2 * w] = coords[2 * p];
+      out[2 * w + 1] = coords[2 * p + 1];
+      w++;
+    }
+    offsets[r + 1] = w;
+  }
+  return { ...rings, coords: out, ringOffsets: offsets };
+}
