@@ -211,8 +211,9 @@ export class GeoDataFrame {
    * attributes). With `onlyEdges`, a one-row frame holding only the edges.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoDataFrame> {
-    checkVoronoiCrs(this.crs, voronoiOptionsOf(options));
-    const result = await computeVoronoi(this.geometry.array, voronoiOptionsOf(options));
+    const unwrapped = voronoiOptionsOf(options);
+    checkVoronoiCrs(this.crs, unwrapped);
+    const result = await computeVoronoi(this.geometry.array, unwrapped);
     const cells = new GeoSeries(result.geometry, { name: this.geometryName });
     if (options.onlyEdges) return GeoDataFrame.fromSeries(cells);
     const base = options.ordered ? this : this.take(result.rows);

@@ -321,8 +321,9 @@ export class GeoSeries {
    * Emits a dispatch event saying where it ran. The series is not modified.
    */
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
-    checkVoronoiCrs(this.crs, voronoiOptionsOf(options));
-    const result = await computeVoronoi(this.array, voronoiOptionsOf(options));
+    const unwrapped = voronoiOptionsOf(options);
+    checkVoronoiCrs(this.crs, unwrapped);
+    const result = await computeVoronoi(this.array, unwrapped);
     return new GeoSeries(result.geometry, { name: this.name });
   }
 

@@ -12,7 +12,7 @@ import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geofra
 import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
-import { checkLines, checkRings, ownerOf, withoutRepeatedPoints } from './output-check.js';
+import { checkLines, checkRings, ownerOf } from './output-check.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
 export interface VoronoiOptions {
@@ -185,15 +185,13 @@ export async function computeVoronoi(
     return { geometry, rows: Int32Array.of(-1), dispatch, sites: n };
   }
 
-  const { value: ran, decision: dispatch } = await dispatchOperation(
+  const { value: raw, decision: dispatch } = await dispatchOperation(
     'voronoiPolygons',
     n,
     device,
     voronoiCellEngines(unique.xy, box),
     options.onDispatch,
   );
-  // the GPU writes a vertex once per triangle: cocircular sites repeat it in a ring (the CPU never)
-  const raw = withoutRepeatedPoints(ran);
   // the output check (both paths): finite, closed rings of ≥ 4 points, or an error naming the site
   const cellOf = (s: number) => `the cell of site ${s} (row ${sites.row[unique.inputOfSite[s]]})`;
   checkRings(raw.coords, raw.ringOffsets, cellOf);
