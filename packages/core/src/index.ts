@@ -39,6 +39,13 @@ export {
 export { type FromArrowOptions, geometryArrayFromArrow } from './arrow/read-arrow.js';
 export { geometryArrayToArrow, type ToArrowOptions } from './arrow/write-arrow.js';
 export {
+  type CvtIteration,
+  type CvtMethod,
+  type CvtRasterProblem,
+  type CvtRun,
+  cvtConverged,
+} from './cvt/cvt-problem.js';
+export {
   type AdapterClass,
   type AdapterInfoLike,
   type AdapterSummary,

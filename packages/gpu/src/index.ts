@@ -5,6 +5,7 @@ export {
   costAllocationGpu,
   DEFAULT_INNER,
 } from './cost/index.js';
+export { type CvtRasterGpuOptions, cvtRasterGpu } from './cvt/index.js';
 export {
   type DelaunayGpuOptions,
   type DelaunayGpuOutput,
