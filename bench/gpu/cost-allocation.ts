@@ -15,12 +15,18 @@
 //   pack.sh bench/gpu/cost-allocation.ts   (or: npx esbuild bench/gpu/cost-allocation.ts --bundle
 //     --platform=node --format=esm --external:webgpu --outfile=.gpu/bundle/cost-allocation.mjs)
 //   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
-//        [--no-cpu] [--no-skimage] [--runs N] [--warmup N] [--small]
+//        [--labels carried,descend] [--overlap on,off] [--cpu gradient-64,2d-8192 | --no-cpu]
+//        [--no-skimage] [--runs N] [--warmup N] [--small]
 // `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
-// 1 is the plain front wave, one Jacobi step per active tile per round).
+// 1 is the plain front wave, one Jacobi step per active tile per round). `--labels` and
+// `--overlap`: one row per value of those options of costAllocationGpu (defaults: carried, on).
+// `--cpu list`: the CPU engine only on these instances, each in its own child process, all at
+// once, while the GPU rows run (one thread each on a many-core host; their labels come back
+// through a file for the "labels ≠ CPU" column). After each row, a profile line: host wall ms per
+// step and GPU ms per step of the last profiled run, tile visits and local iterations per phase.
 // `--small` shrinks the instances for a software GPU (checks the script only).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CostAllocation, CostGridProblem } from '../../packages/core/src/index.js';
@@ -47,6 +53,10 @@ function flag(name: string): boolean {
 }
 const only = option('--only')?.split(',') ?? null;
 const inners = (option('--inner') ?? '64').split(',').map(Number);
+const labelModes = (option('--labels') ?? 'carried').split(',') as ('carried' | 'descend')[];
+const overlaps = (option('--overlap') ?? 'on').split(',').map((o) => o !== 'off');
+const cpuList = option('--cpu')?.split(',') ?? null;
+const cpuChild = option('--cpu-child');
 const noCpu = flag('--no-cpu');
 const noSkimage = flag('--no-skimage');
 const args = parseBenchArgs(argv);
@@ -151,15 +161,74 @@ function skimageMs(problem: CostGridProblem, dir: string): number | null {
   return run.status === 0 ? Number(run.stdout.trim()) : null;
 }
 
+/** The child's side of `--cpu`: one instance on the CPU engine, labels to a file, ms to stdout. */
+async function runCpuChild(spec: string): Promise<void> {
+  const [name, file] = spec.split('=');
+  const instance = instances().find((i) => i.name === name);
+  const cpu = await loadCpu();
+  if (!instance || !cpu) throw new Error(`cpu child: no instance ${name} or no CPU engine`);
+  let result: CostAllocation | null = null;
+  const ms = await wallMs(async () => {
+    result = await cpu(instance.problem);
+  });
+  writeFileSync(file, (result as unknown as CostAllocation).labels);
+  console.log(ms);
+}
+
+/** The CPU engine on each listed instance in a child process of its own, all started at once. */
+function startCpuChildren(dir: string): Map<string, Promise<{ ms: number; labels: Int32Array } | null>> {
+  const runs = new Map<string, Promise<{ ms: number; labels: Int32Array } | null>>();
+  for (const { name } of instances()) {
+    if (noCpu || (cpuList !== null && !cpuList.includes(name))) continue;
+    const file = join(dir, `${name}.labels`);
+    const child = spawn(
+      process.execPath,
+      [process.argv[1], '--cpu-child', `${name}=${file}`, ...(args.small ? ['--small'] : [])],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    runs.set(
+      name,
+      new Promise((resolve) =>
+        child.on('close', (code) => {
+          if (code !== 0) return resolve(null);
+          const bytes = readFileSync(file);
+          resolve({
+            ms: Number(out.trim()),
+            labels: new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4),
+          });
+        }),
+      ),
+    );
+  }
+  return runs;
+}
+
+if (cpuChild) {
+  await runCpuChild(cpuChild);
+  process.exit(0);
+}
+
 const ctx = await createBenchContext();
 console.log(
   `cost allocation — ${describeDevice(ctx)}; GPU and wall ms: median of ${args.runs} after ${args.warmup} warm-up; CPU and MCP_Geometric: one run\n`,
 );
-const cpu = await loadCpu();
 const dir = mkdtempSync(join(tmpdir(), 'cost-bench-'));
+const cpuRuns = startCpuChildren(dir);
 const rows: string[][] = [];
 const fmt = (x: number | null | undefined, digits = 2) =>
   x === null || x === undefined ? 'n/a' : x.toFixed(digits);
+const steps = (r: Record<string, number> | undefined) =>
+  r
+    ? Object.entries(r)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ')
+    : 'n/a';
+type GpuResult = Awaited<ReturnType<typeof costAllocationGpu>>;
+const gpuLabels = new Map<string, Int32Array>();
 try {
   for (const { name, problem, paper } of instances()) {
     const cells = problem.values.length;
@@ -168,52 +237,64 @@ try {
     const reads: number[] = [];
     for (let i = 0; i < 3; i++) reads.push(await wallMs(() => readback(ctx, copy, target)));
     copy.destroy();
-    let ref: CostAllocation | null = null;
-    let cpuMs: number | null = null;
-    if (cpu) {
-      cpuMs = await wallMs(async () => {
-        ref = await cpu(problem);
-      });
-    }
     const mcpMs = skimageMs(problem, dir);
     for (const inner of inners) {
-      let last: Awaited<ReturnType<typeof costAllocationGpu>> | null = null;
-      const gpuMs: number[] = [];
-      const wall: number[] = [];
-      for (let i = 0; i < args.warmup + args.runs; i++) {
-        const w = await wallMs(async () => {
-          last = await costAllocationGpu(ctx, problem, { inner });
-        });
-        const profiled = await costAllocationGpu(ctx, problem, { inner, profile: true });
-        if (i < args.warmup) continue;
-        wall.push(w);
-        if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);
+      for (const labels of labelModes) {
+        for (const overlap of overlaps) {
+          let last: GpuResult | null = null;
+          let profiled: GpuResult | null = null;
+          const gpuMs: number[] = [];
+          const wall: number[] = [];
+          for (let i = 0; i < args.warmup + args.runs; i++) {
+            const w = await wallMs(async () => {
+              last = await costAllocationGpu(ctx, problem, { inner, labels, overlap });
+            });
+            profiled = await costAllocationGpu(ctx, problem, { inner, labels, overlap, profile: true });
+            if (i < args.warmup) continue;
+            wall.push(w);
+            if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);
+          }
+          const result = last! as GpuResult;
+          gpuLabels.set(name, result.labels);
+          const { rounds, visits, localIterations, labelPass } = result.stats;
+          rows.push([
+            name,
+            String(cells),
+            String(problem.sources.length),
+            String(inner),
+            `${labels}${overlap ? '' : ', no overlap'}`,
+            `${rounds.cost}+${rounds.label}${labelPass === 'fallback' ? ' (fallback)' : ''}`,
+            paper ? String(paper[0]) : '—',
+            gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
+            fmt(median(wall)),
+            fmt(median(reads)),
+            paper ? fmt(paper[1]) : '—',
+            fmt(mcpMs, 1),
+          ]);
+          console.log(rows.at(-1)!.join('  '));
+          const p = profiled! as GpuResult;
+          console.log(
+            `    host ms: ${steps(p.stats.hostMs)} | GPU ms: ${steps(p.stats.gpuSteps)} | visits ${visits.cost}+${visits.label}, local iterations ${localIterations.cost}+${localIterations.label}, batches ${result.stats.batches}`,
+          );
+        }
       }
-      const result = last!;
-      let differ: number | null = null;
-      if (ref) {
-        differ = 0;
-        for (let c = 0; c < cells; c++) if ((ref as CostAllocation).labels[c] !== result.labels[c]) differ++;
-      }
-      const { rounds } = result.stats;
-      rows.push([
-        name,
-        String(cells),
-        String(problem.sources.length),
-        String(inner),
-        `${rounds.cost}+${rounds.label}`,
-        paper ? String(paper[0]) : '—',
-        gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
-        fmt(median(wall)),
-        fmt(median(reads)),
-        paper ? fmt(paper[1]) : '—',
-        fmt(cpuMs, 1),
-        fmt(mcpMs, 1),
-        differ === null ? 'n/a' : String(differ),
-      ]);
-      console.log(rows.at(-1)!.join('  '));
     }
   }
+  const cpuRows: string[][] = [];
+  for (const [name, run] of cpuRuns) {
+    const cpu = await run;
+    const labels = gpuLabels.get(name);
+    let differ: number | null = null;
+    if (cpu && labels) {
+      differ = 0;
+      for (let c = 0; c < labels.length; c++) if (cpu.labels[c] !== labels[c]) differ++;
+    }
+    cpuRows.push([name, fmt(cpu?.ms, 1), differ === null ? 'n/a' : String(differ)]);
+    console.log(cpuRows.at(-1)!.join('  '));
+  }
+  console.log(
+    `\n${markdownTable(['instance', 'CPU engine ms (own process)', 'labels ≠ CPU (last GPU row)'], cpuRows)}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -224,15 +305,14 @@ console.log(
       'cells',
       'sources',
       'inner',
+      'labels',
       'rounds (cost+label)',
       'paper iterations',
       'GPU ms',
       'wall ms',
       'readback ms',
       'paper GTX 480 ms',
-      'CPU engine ms',
       'MCP_Geometric ms',
-      'labels ≠ CPU',
     ],
     rows,
   )}`,

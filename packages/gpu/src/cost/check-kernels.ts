@@ -15,7 +15,7 @@ export interface PrepareConstants {
  * fast-math can assume away) → −1, a barrier; 'compliance' → 1/v. A value that is not valid
  * (negative, infinite; for 'compliance' also 0) puts the lowest such cell into `bad[0]`, so the
  * host can name it; a subnormal value (or 1/v), which a device may flush to 0, puts it into
- * `bad[2]` (the GPU declines: its bound would not hold). Classified on the bits alone.
+ * `bad[3]` (the GPU declines: its bound would not hold). Classified on the bits alone.
  */
 export const PREPARE_KERNEL: KernelSpec<PrepareConstants> = {
   name: 'cost/prepare',
@@ -45,7 +45,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
   let u = ${compliance ? '1.0 / bitcast<f32>(magnitude)' : 'bitcast<f32>(magnitude)'};
   let um = bitcast<u32>(u) & 0x7fffffffu;
   if ((magnitude != 0u && magnitude < 0x00800000u) || (um != 0u && um < 0x00800000u) || um >= INF) {
-    atomicMin(&bad[2], i);
+    atomicMin(&bad[3], i);
   }
   values[i] = u;
 }

@@ -2,7 +2,7 @@ import { type CostAllocation, type CostGridProblem, GeoframeError } from '@geofr
 import { GpuOutOfMemoryError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
-import { createBuffers, finish, prepareAndSeed } from './cost-device.js';
+import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-device.js';
 import { type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
 import { prepareCost, valueError } from './cost-setup.js';
 
@@ -23,20 +23,56 @@ export interface CostGpuOptions {
    * (Jacobi) step over the active tiles; more lets a tile settle in workgroup memory first.
    */
   inner?: number;
+  /**
+   * How labels are found (the result is the same): `'carried'` (default) — labels ride along
+   * the cost rounds and the label pass only repairs them, falling back to `'descend'` where
+   * tight steps can form cycles (zero-cost cells); `'descend'` — the label pass descends from
+   * "none" after the cost pass, as many rounds again.
+   */
+  labels?: 'carried' | 'descend';
+  /**
+   * Submit the next batch of rounds before reading the current one's convergence words (default
+   * true); false only to measure what it saves.
+   */
+  overlap?: boolean;
   /** Time the passes with timestamp queries where the device has them (`stats.gpuMs`). */
   profile?: boolean;
+}
+
+/** Per phase: cost, label, hops (0 where not run). */
+export interface PerPhase {
+  cost: number;
+  label: number;
+  hops: number;
 }
 
 /** How a run went. */
 export interface CostGpuStats {
   /** Rounds of all phases together (each round: one dispatch over the active tiles). */
   iterations: number;
-  /** Rounds per phase: cost, label, hops (0 without backlink). */
-  rounds: { cost: number; label: number; hops: number };
+  /** Rounds per phase (the label pass: all its runs together). */
+  rounds: PerPhase;
+  /** Tile visits per phase (a workgroup that took a tile in a round). */
+  visits: PerPhase;
+  /** Local iterations per phase (summed over tile visits). */
+  localIterations: PerPhase;
   /** Host round trips to read the convergence words. */
   batches: number;
-  /** GPU time of the relax and backlink passes (timestamp queries), when profiled. */
+  /**
+   * The label pass that gave the labels: `'carried'` (repairing the labels of the cost pass),
+   * `'descend'` (asked for), or `'fallback'` (carried labels met a flat tight step: descended).
+   */
+  labelPass: 'carried' | 'descend' | 'fallback';
+  /** GPU time of all passes (timestamp queries), when profiled. */
   gpuMs?: number;
+  /** GPU time per step (seed, cost, label, hops, finish), when profiled. */
+  gpuSteps?: Record<'seed' | 'cost' | 'label' | 'hops' | 'finish', number>;
+  /**
+   * Host wall time per step, ms: setup (checks, buffers, upload), seed (recorded and submitted),
+   * cost, label, hops (until the host has the phase's last convergence words), finish (checks,
+   * readback and the copy into host arrays).
+   */
+  hostMs: Record<'setup' | 'seed' | 'cost' | 'label' | 'hops' | 'finish', number>;
   tiles: number;
 }
 
@@ -47,8 +83,9 @@ export const DEFAULT_INNER = 64;
  * Cost allocation on the GPU: for every cell of `problem`'s grid, the source reachable most
  * cheaply and that cost, as the least fixed point of lexicographic relaxation (cost in f32, then
  * source id) — what a Dijkstra with the same f32 step arithmetic computes, for any number of
- * sources (adr/0018-cost-allocation-gpu.md). Three (with `backlink`, four) bounded fixed-point
- * phases over tiles in workgroup memory; every run terminates.
+ * sources (adr/0018-cost-allocation-gpu.md). Bounded fixed-point phases (cost with labels
+ * carried, label repair, hops with `backlink`) over tiles in workgroup memory; every run
+ * terminates.
  *
  * @throws CostProblemError for an invalid problem (naming the cell or source).
  * @throws GpuOutOfMemoryError when a per-cell buffer exceeds the device's
@@ -63,6 +100,13 @@ export async function costAllocationGpu(
   problem: CostGridProblem,
   options: CostGpuOptions = {},
 ): Promise<CostAllocation & { stats: CostGpuStats }> {
+  let lap = performance.now();
+  const laps = () => {
+    const now = performance.now();
+    const ms = now - lap;
+    lap = now;
+    return ms;
+  };
   ctx.assertUsable();
   const setup = prepareCost(problem);
   const inner = options.inner ?? DEFAULT_INNER;
@@ -75,39 +119,67 @@ export async function costAllocationGpu(
   const backlink = options.backlink === true;
   const buffers = await createBuffers(ctx, problem, setup, backlink);
   const params = await roundParams(ctx, setup, inner);
-  const profiler =
-    options.profile && ctx.features.timestampQuery ? new GpuProfiler(ctx, { maxPasses: 2 }) : null;
+  const profilers: [GpuProfiler, GpuProfiler] | null =
+    options.profile && ctx.features.timestampQuery
+      ? [new GpuProfiler(ctx, { maxPasses: 2 }), new GpuProfiler(ctx, { maxPasses: 2 })]
+      : null;
   const owned: GPUBuffer[] = [params, ...Object.values(buffers).filter((b): b is GPUBuffer => b !== null)];
   try {
-    const none: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0 };
-    const seeded = await prepareAndSeed(
-      ctx,
-      setup,
-      problem.metric === 'compliance',
-      buffers,
-      params,
-      profiler,
-    );
-    if (seeded.invalidCell >= 0) throw valueError(problem, setup, seeded.invalidCell);
-    if (seeded.subnormalCell >= 0) {
-      const c = seeded.subnormalCell;
+    const hostMs = { setup: laps(), seed: 0, cost: 0, label: 0, hops: 0, finish: 0 };
+    const compliance = problem.metric === 'compliance';
+    const seedGpu = await prepareAndSeed(ctx, setup, compliance, buffers, params, profilers?.[0] ?? null);
+    hostMs.seed = laps();
+    const carry = options.labels !== 'descend';
+    const phase = { carry, overlap: options.overlap !== false };
+    const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, phase);
+    hostMs.cost = laps();
+    let label = await runPhase(ctx, setup, 'label', buffers, params, profilers, phase);
+    const labelPass = !carry ? 'descend' : label.flat ? 'fallback' : 'carried';
+    if (label.flat) {
+      // tight steps that do not raise the cost may form cycles, where repaired labels could
+      // settle below the answer: descend from "none" instead (adr/0018)
+      await resetLabels(ctx, setup, buffers, params);
+      const descent = await runPhase(ctx, setup, 'label', buffers, params, profilers, {
+        ...phase,
+        carry: false,
+      });
+      label = sumPhases(label, descent);
+    }
+    hostMs.label = laps();
+    const hops = backlink ? await runPhase(ctx, setup, 'hops', buffers, params, profilers, phase) : NONE_RUN;
+    hostMs.hops = laps();
+    const out = await finish(ctx, setup, buffers, params, profilers?.[0] ?? null, owned);
+    hostMs.finish = laps();
+    if (out.invalidCell >= 0) throw valueError(problem, setup, out.invalidCell);
+    if (out.subnormalCell >= 0) {
+      const c = out.subnormalCell;
       throw declined(`cell ${c}'s value ${problem.values[c]} is outside f32's normal range on the device`);
     }
-    const cost = await runPhase(ctx, setup, 'cost', buffers, params, profiler);
-    const label = await runPhase(ctx, setup, 'label', buffers, params, profiler);
-    const hops = backlink ? await runPhase(ctx, setup, 'hops', buffers, params, profiler) : none;
-    const out = await finish(ctx, setup, buffers, params, profiler, owned);
     const result: CostAllocation & { stats: CostGpuStats } = {
       labels: out.labels,
       cost: out.cost,
       stats: {
         iterations: cost.rounds + label.rounds + hops.rounds,
         rounds: { cost: cost.rounds, label: label.rounds, hops: hops.rounds },
+        visits: { cost: cost.visits, label: label.visits, hops: hops.visits },
+        localIterations: { cost: cost.iterations, label: label.iterations, hops: hops.iterations },
         batches: cost.batches + label.batches + hops.batches,
+        labelPass,
+        hostMs,
         tiles: setup.tiles[3],
       },
     };
-    if (profiler) result.stats.gpuMs = seeded.gpuMs + cost.gpuMs + label.gpuMs + hops.gpuMs + out.gpuMs;
+    if (profilers) {
+      const gpuSteps = {
+        seed: seedGpu,
+        cost: cost.gpuMs,
+        label: label.gpuMs,
+        hops: hops.gpuMs,
+        finish: out.gpuMs,
+      };
+      result.stats.gpuSteps = gpuSteps;
+      result.stats.gpuMs = Object.values(gpuSteps).reduce((a, b) => a + b, 0);
+    }
     if (out.backlink) result.backlink = out.backlink;
     if (out.inconsistentCell >= 0) {
       const c = out.inconsistentCell;
@@ -119,7 +191,20 @@ export async function costAllocationGpu(
     if (out.overflowCell >= 0) throw declined(`the cost of cell ${out.overflowCell} overflows f32`);
     return result;
   } finally {
-    profiler?.destroy();
+    for (const p of profilers ?? []) p.destroy();
     for (const b of owned) b.destroy();
   }
+}
+
+const NONE_RUN: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0, visits: 0, iterations: 0, flat: false };
+
+function sumPhases(a: PhaseRounds, b: PhaseRounds): PhaseRounds {
+  return {
+    rounds: a.rounds + b.rounds,
+    batches: a.batches + b.batches,
+    gpuMs: a.gpuMs + b.gpuMs,
+    visits: a.visits + b.visits,
+    iterations: a.iterations + b.iterations,
+    flat: a.flat || b.flat,
+  };
 }

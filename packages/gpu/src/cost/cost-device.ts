@@ -25,10 +25,10 @@ export async function createBuffers(
     createBufferChecked(ctx, { label, size: setup.cells * 4, usage: BufferUsage.STORAGE | usage });
   const bad = await createBufferChecked(ctx, {
     label: 'cost bad cells',
-    size: 12,
+    size: 16,
     usage: BufferUsage.STORAGE | copy,
   });
-  ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(NONE, NONE, NONE));
+  ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(NONE, NONE, NONE, NONE));
   return {
     values: await uploadStorage(ctx, problem.values, 'cost values'),
     dist: await cellBuffer('cost dist', copy),
@@ -80,8 +80,9 @@ function cellOrNone(word: number): number {
 
 /**
  * Converts and checks the values, marks every cell unreached and seeds the sources' cells, in
- * one pass; returns its GPU time (with a profiler), the lowest invalid cell and the lowest cell
- * whose value is subnormal for the device (or −1).
+ * one pass; returns its GPU time (with a profiler, else 0). What the check finds is read with the
+ * output ({@link finish}): an invalid value is left as it is, which every pass treats as a
+ * barrier (negative) or a step past maxCost (+∞), so the run ends and is refused there.
  */
 export async function prepareAndSeed(
   ctx: GpuContext,
@@ -90,11 +91,11 @@ export async function prepareAndSeed(
   buffers: CostBuffers,
   params: GPUBuffer,
   profiler: GpuProfiler | null,
-): Promise<{ gpuMs: number; invalidCell: number; subnormalCell: number }> {
+): Promise<number> {
   const b = buffers;
   const [prepare, fill, seeds] = await Promise.all([
     ctx.pipelines.get(PREPARE_KERNEL, { compliance: compliance ? 1 : 0 }),
-    ctx.pipelines.get(FILL_KERNEL, { hops: b.hops ? 1 : 0 }),
+    ctx.pipelines.get(FILL_KERNEL, { hops: b.hops ? 1 : 0, dist: 1 }),
     ctx.pipelines.get(SEED_KERNEL, {}),
   ]);
   const encoder = ctx.device.createCommandEncoder({ label: 'cost/seed' });
@@ -133,17 +134,37 @@ export async function prepareAndSeed(
   );
   pass.end();
   profiler?.resolve(encoder);
-  const staged = await stageReadback(
-    ctx,
-    encoder,
-    [{ buffer: b.bad, offset: 0, bytes: 12 }],
-    'cost bad cells',
-  );
   ctx.device.queue.submit([encoder.finish()]);
-  const [bad] = await staged.read();
-  const gpuMs = profiler ? (await profiler.profile()).totalMs : 0;
-  const cells = new Uint32Array(bad.buffer, bad.byteOffset, 3);
-  return { gpuMs, invalidCell: cellOrNone(cells[0]), subnormalCell: cellOrNone(cells[2]) };
+  return profiler ? (await profiler.profile()).totalMs : 0;
+}
+
+/**
+ * Labels back to their start for the monotone label pass: none, then each source's cell the
+ * lowest id in it (the seed pass again; the costs it writes are the ones already there).
+ */
+export async function resetLabels(
+  ctx: GpuContext,
+  setup: CostSetup,
+  buffers: CostBuffers,
+  params: GPUBuffer,
+): Promise<void> {
+  const b = buffers;
+  const [fill, seeds] = await Promise.all([
+    ctx.pipelines.get(FILL_KERNEL, { hops: 0, dist: 0 }),
+    ctx.pipelines.get(SEED_KERNEL, {}),
+  ]);
+  const encoder = ctx.device.createCommandEncoder({ label: 'cost/reset labels' });
+  const pass = encoder.beginComputePass({ label: 'cost/reset labels' });
+  linear(ctx, pass, fill, params, [[3, b.labels]], setup.cells);
+  const seeded: Binding[] = [
+    [1, b.values],
+    [2, b.dist],
+    [3, b.labels],
+    [5, b.sources],
+  ];
+  linear(ctx, pass, seeds, params, seeded, setup.sources.length);
+  pass.end();
+  ctx.device.queue.submit([encoder.finish()]);
 }
 
 /** What {@link finish} brings back. */
@@ -151,6 +172,10 @@ export interface CostOutput {
   cost: Float32Array;
   labels: Int32Array;
   backlink?: Uint8Array;
+  /** The lowest cell whose value is invalid (the host names it), −1 when none. */
+  invalidCell: number;
+  /** The lowest cell whose value (or 1/v) is subnormal for the device, −1 when none. */
+  subnormalCell: number;
   /** The lowest reached cell without a label (or backlink), −1 when none. */
   inconsistentCell: number;
   /** The lowest cell whose cost overflowed f32, −1 when none. */
@@ -205,19 +230,21 @@ export async function finish(
   const parts = [
     { buffer: b.dist, offset: 0, bytes: setup.cells * 4 },
     { buffer: b.labels, offset: 0, bytes: setup.cells * 4 },
-    { buffer: b.bad, offset: 4, bytes: 8 },
+    { buffer: b.bad, offset: 0, bytes: 16 },
   ];
   if (link) parts.push({ buffer: link, offset: 0, bytes: words * 4 });
   const staged = await stageReadback(ctx, encoder, parts, 'cost');
   ctx.device.queue.submit([encoder.finish()]);
   const [d, l, bad, links] = await staged.read();
   const gpuMs = profiler ? (await profiler.profile()).totalMs : 0;
-  const found = new Uint32Array(bad.buffer, bad.byteOffset, 2);
+  const found = new Uint32Array(bad.buffer, bad.byteOffset, 4);
   const out: CostOutput = {
     cost: new Float32Array(d.buffer, d.byteOffset, setup.cells),
     labels: new Int32Array(l.buffer, l.byteOffset, setup.cells),
-    inconsistentCell: cellOrNone(found[0]),
-    overflowCell: cellOrNone(found[1]),
+    invalidCell: cellOrNone(found[0]),
+    subnormalCell: cellOrNone(found[3]),
+    inconsistentCell: cellOrNone(found[1]),
+    overflowCell: cellOrNone(found[2]),
     gpuMs,
   };
   if (links) out.backlink = links.subarray(0, setup.cells);

@@ -5,12 +5,13 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage, MapMode } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, MAX_BATCH, TAIL_WORDS } from './cost-wgsl.js';
+
+export { MAX_BATCH } from './cost-wgsl.js';
+
 import { NEXT_ROUND_KERNEL } from './seed-kernels.js';
 import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
 
-/** Most rounds recorded between two reads of the `changed` words (an even number). */
-export const MAX_BATCH = 64;
 /** Rounds in the first batch; later batches double up to {@link MAX_BATCH}. */
 export const FIRST_BATCH = 8;
 const PARAM_STRIDE = 256;
@@ -25,21 +26,22 @@ export interface CostBuffers {
   /**
    * Per tile, whether it is in a round's list, for two rounds (words [0, T) and [T, 2T), T tiles);
    * the two rounds' lists of active tiles ([2T, 3T), [3T, 4T)); their lengths (4T, 4T + 1); then
-   * MAX_BATCH `changed` words. Round r reads half r % 2 and fills the other.
+   * the tail: MAX_BATCH `changed` words, the label pass's `flat` word, the phase's counters of tile
+   * visits and local iterations. Round r reads half r % 2 and fills the other.
    */
   flags: GPUBuffer;
   /** Indirect dispatch arguments of the two rounds' lists: 2 × (x, y, 1). */
   args: GPUBuffer;
   /**
-   * Three words (2³² − 1: none): the lowest cell with an invalid value, with an inconsistent
-   * output, with a value or cost out of f32's normal range (the GPU declines).
+   * Four words (2³² − 1: none): the lowest cell with an invalid value, with an inconsistent
+   * output, whose cost overflows f32, whose value is subnormal for the device (the GPU declines).
    */
   bad: GPUBuffer;
 }
 
 /** Words of {@link CostBuffers.flags} for `tiles` tiles. */
 export function flagWords(tiles: number): number {
-  return 4 * tiles + 2 + MAX_BATCH;
+  return 4 * tiles + 2 + TAIL_WORDS;
 }
 
 /** What one phase cost: rounds run (the last found nothing to change), batches (host round trips). */
@@ -47,6 +49,14 @@ export interface PhaseRounds {
   rounds: number;
   batches: number;
   gpuMs: number;
+  /** Tile visits (workgroups that took a tile) and their local iterations, over all rounds. */
+  visits: number;
+  iterations: number;
+  /**
+   * The label pass from carried labels met a flat tight step (its fixed point may then not be
+   * unique): it stopped early, and the caller runs the monotone label pass instead.
+   */
+  flat: boolean;
 }
 
 /** The parameter blocks of a batch's rounds: slot j reads half j % 2 and writes changed word j. */
@@ -73,6 +83,7 @@ function bindGroups(
   ctx: GpuContext,
   pipeline: GPUComputePipeline,
   phase: RelaxPhase,
+  carry: boolean,
   buffers: CostBuffers,
   params: GPUBuffer,
 ): GPUBindGroup[] {
@@ -81,7 +92,7 @@ function bindGroups(
     { binding: 2, resource: { buffer: buffers.dist } },
     { binding: 6, resource: { buffer: buffers.flags } },
   ];
-  if (phase !== 'cost') entries.push({ binding: 3, resource: { buffer: buffers.labels } });
+  if (phase !== 'cost' || carry) entries.push({ binding: 3, resource: { buffer: buffers.labels } });
   if (phase === 'hops') {
     entries.push({ binding: 4, resource: { buffer: buffers.hops! } });
     entries.push({ binding: 5, resource: { buffer: buffers.sources } });
@@ -98,13 +109,33 @@ function bindGroups(
   );
 }
 
+/** How a phase runs: labels carried (see TileRelaxConstants.carry), batches overlapped. */
+export interface PhaseOptions {
+  carry: boolean;
+  /**
+   * Record and submit the next batch before reading the current one's `changed` words, so the
+   * GPU never waits for the host between batches (the batch after the last is empty
+   * dispatches). Default of the engine; off only to measure what it saves.
+   */
+  overlap: boolean;
+}
+
+/** A submitted batch: its size and the mapping of its tail words. */
+interface Batch {
+  size: number;
+  staging: GPUBuffer;
+  mapped: Promise<void>;
+  profiler: GpuProfiler | null;
+}
+
 /**
  * Runs one relax phase to its fixed point: every tile active at first; batches of rounds (an
  * indirect dispatch over the round's list of active tiles, then {@link NEXT_ROUND_KERNEL}; all
  * in one compute pass) until a round changes nothing. The round count is bounded
  * by the cell count plus one (Bellman-Ford: a least-cost path has fewer steps than there are cells,
  * and each round extends every unfinished path by at least one step), so a run that goes past it
- * is a bug and throws rather than looping.
+ * is a bug and throws rather than looping. `profilers`: two, used in turn (two batches may be in
+ * flight).
  */
 export async function runPhase(
   ctx: GpuContext,
@@ -112,11 +143,13 @@ export async function runPhase(
   phase: RelaxPhase,
   buffers: CostBuffers,
   params: GPUBuffer,
-  profiler: GpuProfiler | null,
+  profilers: [GpuProfiler, GpuProfiler] | null,
+  options: PhaseOptions,
 ): Promise<PhaseRounds> {
   const connectivity = setup.connectivity;
-  const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, { connectivity, phase });
-  const groups = bindGroups(ctx, pipeline, phase, buffers, params);
+  const carry = options.carry && phase !== 'hops';
+  const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, { connectivity, phase, carry: carry ? 1 : 0 });
+  const groups = bindGroups(ctx, pipeline, phase, carry, buffers, params);
   const tiles = setup.tiles[3];
   const next = await ctx.pipelines.get(NEXT_ROUND_KERNEL, {
     maxX: ctx.limits.maxComputeWorkgroupsPerDimension,
@@ -132,7 +165,7 @@ export async function runPhase(
       ],
     }),
   );
-  // the first round: every tile active, listed in order
+  // the first round: every tile active, listed in order; the tail (flat word, counters) zeroed
   const initial = new Uint32Array(flagWords(tiles));
   initial.fill(1, 0, tiles);
   for (let t = 0; t < tiles; t++) initial[2 * tiles + t] = t;
@@ -140,58 +173,94 @@ export async function runPhase(
   ctx.device.queue.writeBuffer(buffers.flags, 0, initial);
   const [x, y] = dispatchSize(tiles, ctx.limits.maxComputeWorkgroupsPerDimension);
   ctx.device.queue.writeBuffer(buffers.args, 0, Uint32Array.of(x, y, 1, 0, 1, 1));
-  const changedAt = (4 * tiles + 2) * 4;
-  const staging = await createBufferChecked(ctx, {
-    label: 'cost changed readback',
-    size: MAX_BATCH * 4,
-    usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
-  });
-  const limit = setup.cells + 2;
-  let rounds = 0;
-  let batches = 0;
-  let gpuMs = 0;
-  let batch = FIRST_BATCH;
-  try {
-    for (;;) {
+  const tailAt = (4 * tiles + 2) * 4;
+  const stagings = await Promise.all(
+    [0, 1].map((k) =>
+      createBufferChecked(ctx, {
+        label: `cost changed readback ${k}`,
+        size: TAIL_WORDS * 4,
+        usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
+      }),
+    ),
+  );
+  let submitted = 0;
+  const submit = (size: number): Batch => {
+    const staging = stagings[submitted % 2];
+    const profiler = profilers ? profilers[submitted % 2] : null;
+    submitted++;
+    const encoder = ctx.device.createCommandEncoder({ label: `cost/${phase}` });
+    encoder.clearBuffer(buffers.flags, tailAt, MAX_BATCH * 4);
+    const pass = encoder.beginComputePass(
+      profiler ? profiler.passDescriptor(`cost/${phase}`) : { label: `cost/${phase}` },
+    );
+    for (let j = 0; j < size; j++) {
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, groups[j]);
+      pass.dispatchWorkgroupsIndirect(buffers.args, (j % 2) * 12);
+      pass.setPipeline(next);
+      pass.setBindGroup(0, nextGroups[j]);
+      pass.dispatchWorkgroups(1);
+    }
+    pass.end();
+    encoder.copyBufferToBuffer(buffers.flags, tailAt, staging, 0, TAIL_WORDS * 4);
+    profiler?.resolve(encoder);
+    ctx.device.queue.submit([encoder.finish()]);
+    const mapped = staging.mapAsync(MapMode.READ);
+    return { size, staging, mapped, profiler };
+  };
+  /** The batch's tail words once mapped, and its GPU time (profiled). */
+  const read = async (batch: Batch): Promise<{ tail: Uint32Array; gpuMs: number }> => {
+    await batch.mapped.catch((cause) => {
       ctx.assertUsable();
-      const encoder = ctx.device.createCommandEncoder({ label: `cost/${phase}` });
-      encoder.clearBuffer(buffers.flags, changedAt, MAX_BATCH * 4);
-      const pass = encoder.beginComputePass(
-        profiler ? profiler.passDescriptor(`cost/${phase}`) : { label: `cost/${phase}` },
-      );
-      for (let j = 0; j < batch; j++) {
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, groups[j]);
-        pass.dispatchWorkgroupsIndirect(buffers.args, (j % 2) * 12);
-        pass.setPipeline(next);
-        pass.setBindGroup(0, nextGroups[j]);
-        pass.dispatchWorkgroups(1);
+      throw cause;
+    });
+    const tail = new Uint32Array(batch.staging.getMappedRange().slice(0));
+    batch.staging.unmap();
+    return { tail, gpuMs: batch.profiler ? (await batch.profiler.profile()).totalMs : 0 };
+  };
+  const limit = setup.cells + 2;
+  const out: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0, visits: 0, iterations: 0, flat: false };
+  let ahead: Batch | null = null;
+  try {
+    ctx.assertUsable();
+    let current = submit(FIRST_BATCH);
+    for (;;) {
+      const size = Math.min(MAX_BATCH, current.size * 2);
+      ahead = options.overlap ? submit(size) : null;
+      const { tail, gpuMs } = await read(current);
+      out.gpuMs += gpuMs;
+      out.batches++;
+      out.visits = tail[MAX_BATCH + 1];
+      out.iterations = tail[MAX_BATCH + 2];
+      const quiet = tail.subarray(0, current.size).indexOf(0);
+      // a flat tight step is seen in the first round (every tile, every cell): stop at once
+      out.flat = carry && phase === 'label' && tail[MAX_BATCH] !== 0;
+      if (quiet >= 0 || out.flat) {
+        out.rounds += quiet >= 0 ? quiet + 1 : current.size;
+        break;
       }
-      pass.end();
-      encoder.copyBufferToBuffer(buffers.flags, changedAt, staging, 0, MAX_BATCH * 4);
-      profiler?.resolve(encoder);
-      ctx.device.queue.submit([encoder.finish()]);
-      await staging.mapAsync(MapMode.READ).catch((cause) => {
-        ctx.assertUsable();
-        throw cause;
-      });
-      const changed = new Uint32Array(staging.getMappedRange().slice(0));
-      staging.unmap();
-      if (profiler) gpuMs += (await profiler.profile()).totalMs;
-      batches++;
-      const quiet = changed.subarray(0, batch).indexOf(0);
-      if (quiet >= 0) return { rounds: rounds + quiet + 1, batches, gpuMs };
-      rounds += batch;
-      if (rounds > limit) {
+      out.rounds += current.size;
+      if (out.rounds > limit) {
         // the watchdog's code for a kernel loop at its bound: a CPU run may answer instead
         throw new GeoframeError(
           'GPU_LOOP_LIMIT',
-          `cost/${phase}: no fixed point after ${rounds} rounds (bound ${limit})`,
+          `cost/${phase}: no fixed point after ${out.rounds} rounds (bound ${limit})`,
         );
       }
-      batch = Math.min(MAX_BATCH, batch * 2);
+      ctx.assertUsable();
+      current = ahead ?? submit(size);
+      ahead = null;
     }
+    if (ahead && profilers) {
+      // a profiled run reads the batch in flight too (its profiler must be read before reuse)
+      out.gpuMs += (await read(ahead)).gpuMs;
+      ahead = null;
+    }
+    return out;
   } finally {
-    staging.destroy();
+    // a batch still in flight (empty rounds after the fixed point) needs no reading: destroying
+    // its staging buffer cancels the mapping
+    ahead?.mapped.catch(() => {});
+    for (const staging of stagings) staging.destroy();
   }
 }

@@ -3,6 +3,18 @@ import { crossedCells, type NeighbourStep } from '@geoframe/core';
 /** Threads per workgroup of every cost kernel: one interior cell of a tile each. */
 export const COST_WORKGROUP = 256;
 
+/** Most rounds recorded between two reads of the `changed` words (an even number). */
+export const MAX_BATCH = 64;
+
+/**
+ * Where the words after the two rounds' lists start in `flags` (T tiles; cost-rounds.ts): the
+ * batch's MAX_BATCH `changed` words, then `flat` (the label pass found a tight step that does not
+ * raise the cost), then two counters of the phase: tile visits and local iterations.
+ */
+export const FLAGS_TAIL = (tiles: string) => `(4u * ${tiles} + 2u)`;
+/** Words after {@link FLAGS_TAIL}: the changed words, flat, visits, iterations. */
+export const TAIL_WORDS = MAX_BATCH + 3;
+
 /** Interior tile sizes: 16×16 in 2D, 8×8×4 in 3D (both 256 cells, one per thread). */
 export function tileShape(dims: 2 | 3): [number, number, number] {
   return dims === 2 ? [16, 16, 1] : [8, 8, 4];

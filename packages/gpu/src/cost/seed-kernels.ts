@@ -6,6 +6,8 @@ export interface FillConstants {
   [key: string]: number;
   /** 1: also fill the hop counts (backlinks asked for). */
   hops: number;
+  /** 0: leave the costs (labels alone are reset, for the monotone label pass). */
+  dist: number;
 }
 
 const LINEAR = /* wgsl */ `let i = gid.y * nw.x * ${COST_WORKGROUP}u + gid.x;`;
@@ -13,9 +15,9 @@ const LINEAR = /* wgsl */ `let i = gid.y * nw.x * ${COST_WORKGROUP}u + gid.x;`;
 /** Every cell unreached: cost +∞, no label (and ∞ hops). Cheaper than uploading those arrays. */
 export const FILL_KERNEL: KernelSpec<FillConstants> = {
   name: 'cost/fill',
-  source: ({ hops }) => /* wgsl */ `
+  source: ({ hops, dist }) => /* wgsl */ `
 ${COST_PARAMS}
-@group(0) @binding(2) var<storage, read_write> dist: array<u32>;
+${dist ? '@group(0) @binding(2) var<storage, read_write> dist: array<u32>;' : ''}
 @group(0) @binding(3) var<storage, read_write> labels: array<u32>;
 ${hops ? '@group(0) @binding(4) var<storage, read_write> hops: array<u32>;' : ''}
 
@@ -25,7 +27,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
   if (i >= params.size.w) {
     return;
   }
-  dist[i] = INF;
+  ${dist ? 'dist[i] = INF;' : ''}
   labels[i] = NONE;
   ${hops ? 'hops[i] = INF;' : ''}
 }

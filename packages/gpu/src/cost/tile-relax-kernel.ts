@@ -4,92 +4,27 @@ import {
   COST_PARAMS,
   COST_WORKGROUP,
   crossOffsets,
+  FLAGS_TAIL,
   haloOf,
+  MAX_BATCH,
   predOffset,
-  stepCost,
   tileShape,
 } from './cost-wgsl.js';
+import { maskBody, type RelaxPhase, relaxBody } from './relax-bodies.js';
 
-/**
- * What a relax pass computes, each a monotone fixed point iterated from above:
- * 1. `'cost'`: d(v) = min(d₀(v), min over neighbours u of d(u) ⊕ w(u, v)), d₀ = 0 at sources.
- * 2. `'label'`: with d fixed, l(v) = min(l₀(v), min over tight u of l(u)) — tight: d(u) ⊕ w(u, v)
- *    equals d(v) bit for bit; l₀ = the lowest source id in v's cell.
- * 3. `'hops'`: with d and l fixed, h(v) = 0 at the cell of source l(v), else min over tight u with
- *    l(u) = l(v) of h(u) + 1 (what makes backlinks acyclic where steps cost nothing).
- */
-export type RelaxPhase = 'cost' | 'label' | 'hops';
+export type { RelaxPhase } from './relax-bodies.js';
 
 /** Constants of {@link TILE_RELAX_KERNEL}. */
 export interface TileRelaxConstants {
   [key: string]: number | string;
   connectivity: CostConnectivity;
   phase: RelaxPhase;
-}
-
-/** The shared-memory index `s + offset`. */
-function sharedAt(offset: number): string {
-  return `s ${offset < 0 ? '-' : '+'} ${Math.abs(offset)}u`;
-}
-
-/** A knight's move's crossed cells' values, loaded (nothing for other steps). */
-function crossLoads(cross: [number, number] | null): string {
-  return cross ? `let ca = sv[${sharedAt(cross[0])}];\n      let cb = sv[${sharedAt(cross[1])}];` : '';
-}
-
-/** A knight's move is open only where neither crossed cell is a barrier. */
-function crossOpen(cross: [number, number] | null): string {
-  return cross ? ' && ca >= 0.0 && cb >= 0.0' : '';
-}
-
-function crossArgs(cross: [number, number] | null): [string, string] | undefined {
-  return cross ? ['ca', 'cb'] : undefined;
-}
-
-/** The relaxation over the tile's neighbours, unrolled: updates `best` from the shared arrays. */
-function relaxBody(phase: RelaxPhase, offsets: number[], cross: ([number, number] | null)[]): string {
-  const at = (k: number) => sharedAt(offsets[k]);
-  if (phase === 'cost') {
-    return offsets
-      .map(
-        (_, k) => `{
-      let u = ${at(k)};
-      let cu = sv[u];
-      let du = sd[u];
-      ${crossLoads(cross[k])}
-      if (cu >= 0.0 && du != INF${crossOpen(cross[k])}) {
-        let c = ${stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]))};
-        let cb = bitcast<u32>(c);
-        if (c <= maxc && cb < best) { best = cb; }
-      }
-    }`,
-      )
-      .join('\n    ');
-  }
-  const take =
-    phase === 'label'
-      ? (u: string) => `best = min(best, sl[${u}]);`
-      : (u: string) => `let hu = sh[${u}]; if (hu != INF) { best = min(best, hu + 1u); }`;
-  return offsets.map((_, k) => `if ((mask & ${1 << k}u) != 0u) { ${take(at(k))} }`).join('\n    ');
-}
-
-/** The tight-predecessor mask of the interior cell `s` (label and hops passes). */
-function maskBody(phase: RelaxPhase, offsets: number[], cross: ([number, number] | null)[]): string {
-  const at = (k: number) => sharedAt(offsets[k]);
-  const sameLabel = phase === 'hops' ? ' && sl[u] == sl[s]' : '';
-  return offsets
-    .map(
-      (_, k) => `{
-      let u = ${at(k)};
-      let cu = sv[u];
-      let du = sd[u];
-      ${crossLoads(cross[k])}
-      if (cu >= 0.0 && du != INF${crossOpen(cross[k])}${sameLabel}) {
-        if (bitcast<u32>(${stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]))}) == dv) { mask |= ${1 << k}u; }
-      }
-    }`,
-    )
-    .join('\n    ');
+  /**
+   * 1: labels ride along the cost pass (lexicographic (cost, label) offers), and the label pass
+   * starts from them, evaluating l(v) afresh each iteration and reporting flat tight steps (the
+   * only case where its fixed point is not unique); 0: the label pass descends from "none".
+   */
+  carry: number;
 }
 
 /** Names of a phase's working array, in global and in workgroup memory. */
@@ -108,15 +43,22 @@ interface TileGeometry {
   box: [number, number, number];
 }
 
+/** Whether a pass reads and writes labels: the label pass, and the cost pass carrying them. */
+function labelsWritten(phase: RelaxPhase, carry: boolean): boolean {
+  return phase === 'label' || (phase === 'cost' && carry);
+}
+
 /** The bindings, constants and workgroup memory of a phase. */
-function declarations(phase: RelaxPhase, geo: TileGeometry): string {
+function declarations(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string {
   const { work } = workOf(phase);
-  const atomicOr = (name: string) => (work === name ? 'array<atomic<u32>>' : 'array<u32>');
+  const written = labelsWritten(phase, carry);
+  const atomicOr = (name: string) =>
+    work === name || (name === 'labels' && written) ? 'array<atomic<u32>>' : 'array<u32>';
   return /* wgsl */ `
 ${COST_PARAMS}
 @group(0) @binding(1) var<storage, read> values: array<f32>;
 @group(0) @binding(2) var<storage, ${phase === 'cost' ? 'read_write' : 'read'}> dist: ${atomicOr('dist')};
-${phase !== 'cost' ? `@group(0) @binding(3) var<storage, ${phase === 'label' ? 'read_write' : 'read'}> labels: ${atomicOr('labels')};` : ''}
+${phase !== 'cost' || carry ? `@group(0) @binding(3) var<storage, ${written ? 'read_write' : 'read'}> labels: ${atomicOr('labels')};` : ''}
 ${phase === 'hops' ? '@group(0) @binding(4) var<storage, read_write> hops: array<atomic<u32>>;' : ''}
 ${phase === 'hops' ? '@group(0) @binding(5) var<storage, read> sources: array<u32>;' : ''}
 @group(0) @binding(6) var<storage, read_write> flags: array<atomic<u32>>;
@@ -127,9 +69,10 @@ const TZ = ${geo.tile[2]}u;
 const SX = ${geo.box[0]}u;
 const SY = ${geo.box[1]}u;
 const SHARED = ${geo.box[0] * geo.box[1] * geo.box[2]}u;
+const MAX_BATCH = ${MAX_BATCH}u;
 var<workgroup> sv: array<f32, SHARED>;
 var<workgroup> sd: array<u32, SHARED>;
-${phase !== 'cost' ? 'var<workgroup> sl: array<u32, SHARED>;' : ''}
+${phase !== 'cost' || carry ? 'var<workgroup> sl: array<u32, SHARED>;' : ''}
 ${phase === 'hops' ? 'var<workgroup> sh: array<u32, SHARED>;' : ''}
 var<workgroup> tile_on: u32;
 var<workgroup> go: u32;
@@ -163,9 +106,12 @@ const PICK_TILE = /* wgsl */ `
 `;
 
 /** Loads the tile and its halo into workgroup memory (outside the grid: barriers). */
-function loadTile(phase: RelaxPhase, geo: TileGeometry): string {
+function loadTile(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string {
   const { work } = workOf(phase);
-  const load = (name: string) => (work === name ? `atomicLoad(&${name}[g])` : `${name}[g]`);
+  const written = labelsWritten(phase, carry);
+  const load = (name: string) =>
+    work === name || (name === 'labels' && written) ? `atomicLoad(&${name}[g])` : `${name}[g]`;
+  const labels = phase !== 'cost' || carry;
   return /* wgsl */ `
   let size = vec3i(params.size.xyz);
   let origin = vec3i(wg * vec3u(TX, TY, TZ)) - vec3i(${geo.r}, ${geo.r}, ${geo.rz});
@@ -179,31 +125,47 @@ function loadTile(phase: RelaxPhase, geo: TileGeometry): string {
       let g = u32((gp.z * size.y + gp.y) * size.x + gp.x);
       val = values[g];
       d = ${load('dist')};
-      ${phase !== 'cost' ? `l = ${load('labels')};` : ''}
+      ${labels ? `l = ${load('labels')};` : ''}
       ${phase === 'hops' ? `h = ${load('hops')};` : ''}
     }
     sv[i] = val;
     sd[i] = d;
-    ${phase !== 'cost' ? 'sl[i] = l;' : '_ = l;'}
+    ${labels ? 'sl[i] = l;' : '_ = l;'}
     ${phase === 'hops' ? 'sh[i] = h;' : '_ = h;'}
   }
   workgroupBarrier();
 `;
 }
 
-/** Writes back what improved and, if anything did, lists the neighbouring tiles for the next round. */
-function writeAndMark(phase: RelaxPhase, dims: 2 | 3): string {
+/**
+ * Writes back what changed and, if anything did (for the cost pass: any cost; a label riding
+ * along does not wake neighbours), lists the neighbouring tiles for the next round; counts the
+ * visit and its local iterations.
+ */
+function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
   const { work } = workOf(phase);
   const marks =
     dims === 3
       ? 'for (var dz = -1; dz <= 1; dz++) { for (var dy = -1; dy <= 1; dy++) { for (var dx = -1; dx <= 1; dx++) {'
       : 'for (var dz = 0; dz <= 0; dz++) { for (var dy = -1; dy <= 1; dy++) { for (var dx = -1; dx <= 1; dx++) {';
+  const ride =
+    phase === 'cost' && carry
+      ? `if (live && ownl != startl) {
+    atomicStore(&labels[g], ownl);
+  }`
+      : '';
   return /* wgsl */ `
-  if (live && own < start) {
+  ${ride}
+  if (live && own != start) {
     atomicStore(&${work}[g], own);
     atomicStore(&dirty, 1u);
   }
   workgroupBarrier();
+  let tail = ${FLAGS_TAIL('tiles')};
+  if (li == 0u) {
+    atomicAdd(&flags[tail + MAX_BATCH + 1u], 1u);
+    atomicAdd(&flags[tail + MAX_BATCH + 2u], it);
+  }
   if (li == 0u && atomicLoad(&dirty) != 0u) {
     let q = 1u - p;
     let t = vec3i(wg);
@@ -224,6 +186,68 @@ function writeAndMark(phase: RelaxPhase, dims: 2 | 3): string {
 `;
 }
 
+/** The cell's start and, for the label and hops passes, its tight-predecessor mask. */
+function cellStart(
+  phase: RelaxPhase,
+  carry: boolean,
+  offsets: number[],
+  cross: ([number, number] | null)[],
+): string {
+  if (phase === 'cost') {
+    return carry
+      ? `let live = inside && v >= 0.0;
+  let startl = sl[s];
+  var ownl = startl;`
+      : 'let live = inside && v >= 0.0;';
+  }
+  const fresh = phase === 'label' && carry;
+  return `let dv = sd[s];
+  let live = inside && v >= 0.0 && dv != INF;
+  var mask = 0u;
+  ${fresh ? 'var flat = false;' : ''}
+  if (live) {
+    ${maskBody(phase, offsets, cross, fresh)}
+  }
+  ${
+    fresh
+      ? `if (flat) {
+    atomicStore(&flags[${FLAGS_TAIL('tiles')} + MAX_BATCH], 1u);
+  }`
+      : ''
+  }`;
+}
+
+/**
+ * One local iteration's start and update. The cost pass takes the lexicographic least (cost,
+ * label) offer; the label pass starting from carried labels evaluates l(v) afresh (its start
+ * may lie below the answer, so the update may raise a label), a source's cell (cost 0, no tight
+ * predecessor unless a flat step, reported) keeping its own; otherwise values only fall.
+ */
+function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string): string {
+  const fresh = phase === 'label' && carry;
+  const init = fresh ? 'var best = select(NONE, own, dv == 0u);' : 'var best = own;';
+  const ride = phase === 'cost' && carry;
+  return `${init}
+    ${ride ? 'var bestl = ownl;' : ''}
+    if (live) {
+    ${body}
+    }
+    workgroupBarrier();
+    ${
+      ride
+        ? `if (bestl != ownl) {
+      ownl = bestl;
+      sl[s] = bestl;
+    }`
+        : ''
+    }
+    if (best != own) {
+      own = best;
+      ${shared}[s] = best;
+      atomicStore(&flag, 1u);
+    }`;
+}
+
 /**
  * One round over this round's list of active tiles (one workgroup each, dispatched indirectly;
  * `flags` layout in cost-rounds.ts): the tile and a halo are loaded into workgroup memory, the
@@ -232,13 +256,15 @@ function writeAndMark(phase: RelaxPhase, dims: 2 | 3): string {
  * loop), changed cells are written back, and a tile that changed marks its neighbouring tiles
  * (and itself, when it stopped before its local fixed point) active for the next round, the
  * first marker of each appending it to the next round's list. Tiles read neighbours' cells while
- * those may be written: every value only decreases towards the same least fixed point, so any mix
- * of old and new values is an upper bound and the iteration converges to that fixed point
- * whatever the order.
+ * those may be written: in the monotone passes every value only decreases towards the same
+ * fixed point, so any mix of old and new values is an upper bound and the iteration converges to
+ * that fixed point whatever the order; the label pass from carried labels converges to the
+ * unique fixed point of an acyclic tight graph (adr/0018).
  */
 export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
   name: 'cost/tile-relax',
-  source: ({ connectivity, phase }) => {
+  source: ({ connectivity, phase, carry }) => {
+    const carried = carry === 1;
     const steps = neighbourSteps(connectivity);
     const dims = steps.some((s) => s[2] !== 0) ? 3 : 2;
     const tile = tileShape(dims);
@@ -248,8 +274,9 @@ export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
     const offsets = steps.map((s) => predOffset(s, geo.box[0], geo.box[1]));
     const cross = crossOffsets(steps, geo.box[0], geo.box[1]);
     const { shared } = workOf(phase);
+    const body = relaxBody(phase, carried, offsets, cross);
     return /* wgsl */ `
-${declarations(phase, geo)}
+${declarations(phase, carried, geo)}
 @compute @workgroup_size(${COST_WORKGROUP})
 fn main(
   @builtin(workgroup_id) wid: vec3u,
@@ -257,7 +284,7 @@ fn main(
   @builtin(local_invocation_index) li: u32,
 ) {
 ${PICK_TILE}
-${loadTile(phase, geo)}
+${loadTile(phase, carried, geo)}
   let lp = vec3u(li % TX, (li / TX) % TY, li / (TX * TY));
   let gp = wg * vec3u(TX, TY, TZ) + lp;
   let inside = all(gp < params.size.xyz);
@@ -265,16 +292,7 @@ ${loadTile(phase, geo)}
   let s = (lp.z + ${geo.rz}u) * SX * SY + (lp.y + ${geo.r}u) * SX + lp.x + ${geo.r}u;
   let v = sv[s];
   let maxc = bitcast<f32>(params.misc.x);
-  ${
-    phase === 'cost'
-      ? 'let live = inside && v >= 0.0;'
-      : `let dv = sd[s];
-  let live = inside && v >= 0.0 && dv != INF;
-  var mask = 0u;
-  if (live) {
-    ${maskBody(phase, offsets, cross)}
-  }`
-  }
+  ${cellStart(phase, carried, offsets, cross)}
   let start = ${shared}[s];
   ${
     phase === 'hops'
@@ -289,16 +307,7 @@ ${loadTile(phase, geo)}
   var it = 0u;
   var capped = 0u;
   loop {
-    var best = own;
-    if (live) {
-    ${relaxBody(phase, offsets, cross)}
-    }
-    workgroupBarrier();
-    if (best < own) {
-      own = best;
-      ${shared}[s] = best;
-      atomicStore(&flag, 1u);
-    }
+    ${iterate(phase, carried, body, shared)}
     workgroupBarrier();
     if (li == 0u) {
       go = atomicLoad(&flag);
@@ -313,7 +322,7 @@ ${loadTile(phase, geo)}
       break;
     }
   }
-${writeAndMark(phase, dims)}
+${writeAndMark(phase, carried, dims)}
 }
 `;
   },
