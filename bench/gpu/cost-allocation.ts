@@ -30,7 +30,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CostAllocation, CostGridProblem } from '../../packages/core/src/index.js';
-import { costAllocationGpu, createStorage, readback } from '../../packages/gpu/src/index.js';
+import { costAllocationGpu, createStorage, readback, uploadStorage } from '../../packages/gpu/src/index.js';
 import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import {
   createBenchContext,
@@ -237,6 +237,29 @@ try {
     const reads: number[] = [];
     for (let i = 0; i < 3; i++) reads.push(await wallMs(() => readback(ctx, copy, target)));
     copy.destroy();
+    // the values' upload two ways: mapped at creation (what the engine does) and writeBuffer
+    const mappedUp: number[] = [];
+    const written: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      mappedUp.push(
+        await wallMs(async () => {
+          const b = await uploadStorage(ctx, problem.values, 'bench upload');
+          await ctx.device.queue.onSubmittedWorkDone();
+          b.destroy();
+        }),
+      );
+      written.push(
+        await wallMs(async () => {
+          const b = await createStorage(ctx, cells * 4, 'bench write', BufferUsage.COPY_DST);
+          ctx.device.queue.writeBuffer(b, 0, problem.values);
+          await ctx.device.queue.onSubmittedWorkDone();
+          b.destroy();
+        }),
+      );
+    }
+    console.log(
+      `${name}: upload of the values mapped at creation ${fmt(median(mappedUp))} ms, by writeBuffer ${fmt(median(written))} ms; readback of cost + labels ${fmt(median(reads))} ms`,
+    );
     const mcpMs = skimageMs(problem, dir);
     for (const inner of inners) {
       for (const labels of labelModes) {

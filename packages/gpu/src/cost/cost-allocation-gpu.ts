@@ -5,6 +5,7 @@ import { GpuProfiler } from '../runtime/profiler.js';
 import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-device.js';
 import { type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
 import { prepareCost, valueError } from './cost-setup.js';
+import { allocateOutput, readyPages } from './host-output.js';
 
 /**
  * An input whose result the GPU cannot vouch for. `GPU_PRECISION` is the code under which the
@@ -46,6 +47,9 @@ export interface PerPhase {
   hops: number;
 }
 
+/** The host-side steps of a run, timed in {@link CostGpuStats.hostMs}. */
+export type HostStep = 'check' | 'upload' | 'seed' | 'cost' | 'label' | 'hops' | 'wait' | 'copy';
+
 /** How a run went. */
 export interface CostGpuStats {
   /** Rounds of all phases together (each round: one dispatch over the active tiles). */
@@ -68,11 +72,13 @@ export interface CostGpuStats {
   /** GPU time per step (seed, cost, label, hops, finish), when profiled. */
   gpuSteps?: Record<'seed' | 'cost' | 'label' | 'hops' | 'finish', number>;
   /**
-   * Host wall time per step, ms: setup (checks, buffers, upload), seed (recorded and submitted),
-   * cost, label, hops (until the host has the phase's last convergence words), finish (checks,
-   * readback and the copy into host arrays).
+   * Host wall time per step, ms: check (the problem), upload (buffers created, values and
+   * sources up), seed (recorded and submitted), cost, label, hops (until the host has the
+   * phase's last convergence words), wait (from the last submission, backlink and check passes
+   * and the copies to the staging buffer included, until it is mapped), copy (out of the mapping
+   * into the returned arrays).
    */
-  hostMs: Record<'setup' | 'seed' | 'cost' | 'label' | 'hops' | 'finish', number>;
+  hostMs: Record<HostStep, number>;
   tiles: number;
 }
 
@@ -117,23 +123,38 @@ export async function costAllocationGpu(
     throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
   }
   const backlink = options.backlink === true;
+  const checkMs = laps();
   const buffers = await createBuffers(ctx, problem, setup, backlink);
   const params = await roundParams(ctx, setup, inner);
   const profilers: [GpuProfiler, GpuProfiler] | null =
     options.profile && ctx.features.timestampQuery
       ? [new GpuProfiler(ctx, { maxPasses: 2 }), new GpuProfiler(ctx, { maxPasses: 2 })]
       : null;
-  const owned: GPUBuffer[] = [params, ...Object.values(buffers).filter((b): b is GPUBuffer => b !== null)];
+  const owned: GPUBuffer[] = [params, ...Object.values(buffers).flat()].filter(
+    (b): b is GPUBuffer => b !== null,
+  );
   try {
-    const hostMs = { setup: laps(), seed: 0, cost: 0, label: 0, hops: 0, finish: 0 };
+    const hostMs: Record<HostStep, number> = {
+      check: checkMs,
+      upload: laps(),
+      seed: 0,
+      cost: 0,
+      label: 0,
+      hops: 0,
+      wait: 0,
+      copy: 0,
+    };
+    // the returned arrays' pages are mapped while the GPU works
+    const output = allocateOutput(setup.cells, backlink);
+    const ready = readyPages([output.cost, output.labels, ...(output.backlink ? [output.backlink] : [])]);
     const compliance = problem.metric === 'compliance';
     const seedGpu = await prepareAndSeed(ctx, setup, compliance, buffers, params, profilers?.[0] ?? null);
     hostMs.seed = laps();
     const carry = options.labels !== 'descend';
-    const phase = { carry, overlap: options.overlap !== false };
+    const phase = { carry, overlap: options.overlap !== false, slot: 0 };
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, phase);
     hostMs.cost = laps();
-    let label = await runPhase(ctx, setup, 'label', buffers, params, profilers, phase);
+    let label = await runPhase(ctx, setup, 'label', buffers, params, profilers, { ...phase, slot: 1 });
     const labelPass = !carry ? 'descend' : label.flat ? 'fallback' : 'carried';
     if (label.flat) {
       // tight steps that do not raise the cost may form cycles, where repaired labels could
@@ -142,14 +163,18 @@ export async function costAllocationGpu(
       const descent = await runPhase(ctx, setup, 'label', buffers, params, profilers, {
         ...phase,
         carry: false,
+        slot: 2,
       });
       label = sumPhases(label, descent);
     }
     hostMs.label = laps();
-    const hops = backlink ? await runPhase(ctx, setup, 'hops', buffers, params, profilers, phase) : NONE_RUN;
+    const hops = backlink
+      ? await runPhase(ctx, setup, 'hops', buffers, params, profilers, { ...phase, slot: 3 })
+      : NONE_RUN;
     hostMs.hops = laps();
-    const out = await finish(ctx, setup, buffers, params, profilers?.[0] ?? null, owned);
-    hostMs.finish = laps();
+    const out = await finish(ctx, setup, buffers, params, profilers?.[0] ?? null, output, ready);
+    hostMs.wait = out.waitMs;
+    hostMs.copy = out.copyMs;
     if (out.invalidCell >= 0) throw valueError(problem, setup, out.invalidCell);
     if (out.subnormalCell >= 0) {
       const c = out.subnormalCell;

@@ -1,14 +1,15 @@
 import type { CostGridProblem } from '@geoframe/core';
-import { createBufferChecked, stageReadback, uploadStorage } from '../runtime/buffers.js';
+import { createBufferChecked, uploadStorage } from '../runtime/buffers.js';
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
-import { BufferUsage } from '../runtime/usage.js';
+import { BufferUsage, MapMode } from '../runtime/usage.js';
 import { BACKLINK_KERNEL } from './backlink-kernel.js';
 import { CHECK_KERNEL, PREPARE_KERNEL } from './check-kernels.js';
 import { type CostBuffers, flagWords } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS, COST_WORKGROUP } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, COST_WORKGROUP, TAIL_WORDS } from './cost-wgsl.js';
+import type { HostOutput } from './host-output.js';
 import { FILL_KERNEL, SEED_KERNEL } from './seed-kernels.js';
 
 const NONE = 0xffffffff;
@@ -29,11 +30,23 @@ export async function createBuffers(
     usage: BufferUsage.STORAGE | copy,
   });
   ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(NONE, NONE, NONE, NONE));
+  const words = Math.ceil(setup.cells / 4);
+  const mapRead = (label: string, size: number) =>
+    createBufferChecked(ctx, { label, size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
+  // two per phase run: cost, label, label again (descending after a flat step), hops
+  const tails = Array.from({ length: 8 }, (_, k) => mapRead(`cost changed readback ${k}`, TAIL_WORDS * 4));
   return {
     values: await uploadStorage(ctx, problem.values, 'cost values'),
     dist: await cellBuffer('cost dist', copy),
     labels: await cellBuffer('cost labels', copy),
     hops: backlink ? await cellBuffer('cost hops', 0) : null,
+    link: backlink
+      ? await createBufferChecked(ctx, {
+          label: 'cost backlink',
+          size: words * 4,
+          usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
+        })
+      : null,
     sources: await uploadStorage(ctx, setup.sources, 'cost sources'),
     flags: await createBufferChecked(ctx, {
       label: 'cost flags',
@@ -46,6 +59,8 @@ export async function createBuffers(
       usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
     }),
     bad,
+    tails: await Promise.all(tails),
+    readback: await mapRead('cost readback', 16 + 2 * setup.cells * 4 + (backlink ? words * 4 : 0)),
   };
 }
 
@@ -183,70 +198,79 @@ export interface CostOutput {
   gpuMs: number;
 }
 
-/** The backlink pass (when asked for), the consistency check, and one readback of everything. */
+/**
+ * The backlink pass (when asked for), the consistency check, and one readback of everything
+ * into `output` (host arrays whose pages `ready` is mapping meanwhile). `hostMs`: wall time from
+ * submission until the mapping is there ('wait') and of the copy out of it ('copy').
+ */
 export async function finish(
   ctx: GpuContext,
   setup: CostSetup,
   buffers: CostBuffers,
   params: GPUBuffer,
   profiler: GpuProfiler | null,
-  owned: GPUBuffer[],
-): Promise<CostOutput> {
+  output: HostOutput,
+  ready: { finish(): Promise<void> },
+): Promise<CostOutput & { waitMs: number; copyMs: number }> {
   const b = buffers;
   const encoder = ctx.device.createCommandEncoder({ label: 'cost/finish' });
   const words = Math.ceil(setup.cells / 4);
-  let link: GPUBuffer | null = null;
   const pass = encoder.beginComputePass(
     profiler ? profiler.passDescriptor('cost/finish') : { label: 'cost/finish' },
   );
-  if (b.hops) {
-    link = await createBufferChecked(ctx, {
-      label: 'cost backlink',
-      size: words * 4,
-      usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC,
-    });
-    owned.push(link);
+  if (b.hops && b.link) {
     const pipeline = await ctx.pipelines.get(BACKLINK_KERNEL, { connectivity: setup.connectivity });
     const bindings: Binding[] = [
       [1, b.values],
       [2, b.dist],
       [3, b.labels],
       [4, b.hops],
-      [5, link],
+      [5, b.link],
     ];
     linear(ctx, pass, pipeline, params, bindings, words);
   }
-  const check = await ctx.pipelines.get(CHECK_KERNEL, { backlink: link ? 1 : 0 });
+  const check = await ctx.pipelines.get(CHECK_KERNEL, { backlink: b.link ? 1 : 0 });
   const checks: Binding[] = [
     [1, b.values],
     [2, b.dist],
     [3, b.labels],
     [8, b.bad],
   ];
-  if (link) checks.push([4, link], [5, b.sources]);
+  if (b.link) checks.push([4, b.link], [5, b.sources]);
   linear(ctx, pass, check, params, checks, setup.cells);
   pass.end();
+  const bytes = setup.cells * 4;
+  encoder.copyBufferToBuffer(b.bad, 0, b.readback, 0, 16);
+  encoder.copyBufferToBuffer(b.dist, 0, b.readback, 16, bytes);
+  encoder.copyBufferToBuffer(b.labels, 0, b.readback, 16 + bytes, bytes);
+  if (b.link) encoder.copyBufferToBuffer(b.link, 0, b.readback, 16 + 2 * bytes, words * 4);
   profiler?.resolve(encoder);
-  const parts = [
-    { buffer: b.dist, offset: 0, bytes: setup.cells * 4 },
-    { buffer: b.labels, offset: 0, bytes: setup.cells * 4 },
-    { buffer: b.bad, offset: 0, bytes: 16 },
-  ];
-  if (link) parts.push({ buffer: link, offset: 0, bytes: words * 4 });
-  const staged = await stageReadback(ctx, encoder, parts, 'cost');
+  const submitted = performance.now();
   ctx.device.queue.submit([encoder.finish()]);
-  const [d, l, bad, links] = await staged.read();
+  await b.readback.mapAsync(MapMode.READ).catch((cause) => {
+    ctx.assertUsable();
+    throw cause;
+  });
+  const mapped = performance.now();
+  await ready.finish();
+  const range = b.readback.getMappedRange();
+  const found = new Uint32Array(range, 0, 4).slice();
+  output.cost.set(new Float32Array(range, 16, setup.cells));
+  output.labels.set(new Int32Array(range, 16 + bytes, setup.cells));
+  output.backlink?.set(new Uint8Array(range, 16 + 2 * bytes, setup.cells));
+  b.readback.unmap();
+  const copyMs = performance.now() - mapped;
   const gpuMs = profiler ? (await profiler.profile()).totalMs : 0;
-  const found = new Uint32Array(bad.buffer, bad.byteOffset, 4);
-  const out: CostOutput = {
-    cost: new Float32Array(d.buffer, d.byteOffset, setup.cells),
-    labels: new Int32Array(l.buffer, l.byteOffset, setup.cells),
+  return {
+    cost: output.cost,
+    labels: output.labels,
+    ...(output.backlink ? { backlink: output.backlink } : {}),
     invalidCell: cellOrNone(found[0]),
     subnormalCell: cellOrNone(found[3]),
     inconsistentCell: cellOrNone(found[1]),
     overflowCell: cellOrNone(found[2]),
     gpuMs,
+    waitMs: mapped - submitted,
+    copyMs,
   };
-  if (links) out.backlink = links.subarray(0, setup.cells);
-  return out;
 }

@@ -14,7 +14,6 @@ import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
 
 /** Rounds in the first batch; later batches double up to {@link MAX_BATCH}. */
 export const FIRST_BATCH = 8;
-const PARAM_STRIDE = 256;
 
 /** The device buffers every pass binds. */
 export interface CostBuffers {
@@ -37,6 +36,15 @@ export interface CostBuffers {
    * output, whose cost overflows f32, whose value is subnormal for the device (the GPU declines).
    */
   bad: GPUBuffer;
+  /** The backlinks, four cells a word (with backlinks). */
+  link: GPUBuffer | null;
+  /**
+   * Staging buffers for a batch's tail words: two per run of a phase (two batches may be in
+   * flight, and a phase's last batch may still be mapping when the next phase starts).
+   */
+  tails: GPUBuffer[];
+  /** Staging for the output: the bad words, costs, labels (and backlinks). */
+  readback: GPUBuffer;
 }
 
 /** Words of {@link CostBuffers.flags} for `tiles` tiles. */
@@ -59,54 +67,50 @@ export interface PhaseRounds {
   flat: boolean;
 }
 
-/** The parameter blocks of a batch's rounds: slot j reads half j % 2 and writes changed word j. */
+/** The parameter block of every cost kernel. */
 export async function roundParams(ctx: GpuContext, setup: CostSetup, inner: number): Promise<GPUBuffer> {
   const buffer = await createBufferChecked(ctx, {
     label: 'cost params',
-    size: MAX_BATCH * PARAM_STRIDE,
+    size: COST_PARAM_WORDS * 4,
     usage: BufferUsage.UNIFORM,
     mappedAtCreation: true,
   });
   const words = new Uint32Array(buffer.getMappedRange());
-  const floats = new Float32Array(words.buffer);
-  for (let j = 0; j < MAX_BATCH; j++) {
-    const o = (j * PARAM_STRIDE) / 4;
-    words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, j % 2, j, inner], o);
-    words[o + 12] = setup.sources.length;
-    floats.set(setup.lens, o + 16);
-  }
+  words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, 0, 0, inner]);
+  words[12] = setup.sources.length;
+  new Float32Array(words.buffer).set(setup.lens, 16);
   buffer.unmap();
   return buffer;
 }
 
-function bindGroups(
+/** One bind group of `pipeline` over the phase's buffers (params and flags included). */
+function bindGroup(
   ctx: GpuContext,
   pipeline: GPUComputePipeline,
-  phase: RelaxPhase,
-  carry: boolean,
-  buffers: CostBuffers,
+  label: string,
   params: GPUBuffer,
-): GPUBindGroup[] {
-  const entries: GPUBindGroupEntry[] = [
-    { binding: 1, resource: { buffer: buffers.values } },
-    { binding: 2, resource: { buffer: buffers.dist } },
-    { binding: 6, resource: { buffer: buffers.flags } },
+  bindings: [number, GPUBuffer][],
+): GPUBindGroup {
+  return ctx.device.createBindGroup({
+    label,
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [
+      { binding: 0, resource: { buffer: params } },
+      ...bindings.map(([binding, buffer]) => ({ binding, resource: { buffer } })),
+    ],
+  });
+}
+
+/** The relax pass's buffers: values, costs, flags; labels where read; hops and sources for hops. */
+function relaxBindings(phase: RelaxPhase, carry: boolean, buffers: CostBuffers): [number, GPUBuffer][] {
+  const out: [number, GPUBuffer][] = [
+    [1, buffers.values],
+    [2, buffers.dist],
+    [6, buffers.flags],
   ];
-  if (phase !== 'cost' || carry) entries.push({ binding: 3, resource: { buffer: buffers.labels } });
-  if (phase === 'hops') {
-    entries.push({ binding: 4, resource: { buffer: buffers.hops! } });
-    entries.push({ binding: 5, resource: { buffer: buffers.sources } });
-  }
-  return Array.from({ length: MAX_BATCH }, (_, j) =>
-    ctx.device.createBindGroup({
-      label: `cost/${phase} round ${j}`,
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: params, offset: j * PARAM_STRIDE, size: COST_PARAM_WORDS * 4 } },
-        ...entries,
-      ],
-    }),
-  );
+  if (phase !== 'cost' || carry) out.push([3, buffers.labels]);
+  if (phase === 'hops') out.push([4, buffers.hops!], [5, buffers.sources]);
+  return out;
 }
 
 /** How a phase runs: labels carried (see TileRelaxConstants.carry), batches overlapped. */
@@ -118,10 +122,14 @@ export interface PhaseOptions {
    * dispatches). Default of the engine; off only to measure what it saves.
    */
   overlap: boolean;
+  /** Which pair of {@link CostBuffers.tails} this run of a phase uses (each run its own). */
+  slot: number;
 }
 
 /** A submitted batch: its size and the mapping of its tail words. */
 interface Batch {
+  /** The batch's first round (its `changed` word: first % MAX_BATCH). */
+  first: number;
   size: number;
   staging: GPUBuffer;
   mapped: Promise<void>;
@@ -149,23 +157,16 @@ export async function runPhase(
   const connectivity = setup.connectivity;
   const carry = options.carry && phase !== 'hops';
   const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, { connectivity, phase, carry: carry ? 1 : 0 });
-  const groups = bindGroups(ctx, pipeline, phase, carry, buffers, params);
+  const group = bindGroup(ctx, pipeline, `cost/${phase}`, params, relaxBindings(phase, carry, buffers));
   const tiles = setup.tiles[3];
   const next = await ctx.pipelines.get(NEXT_ROUND_KERNEL, {
     maxX: ctx.limits.maxComputeWorkgroupsPerDimension,
   });
-  const nextGroups = Array.from({ length: MAX_BATCH }, (_, j) =>
-    ctx.device.createBindGroup({
-      label: `cost/next-round ${j}`,
-      layout: next.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: params, offset: j * PARAM_STRIDE, size: COST_PARAM_WORDS * 4 } },
-        { binding: 6, resource: { buffer: buffers.flags } },
-        { binding: 7, resource: { buffer: buffers.args } },
-      ],
-    }),
-  );
-  // the first round: every tile active, listed in order; the tail (flat word, counters) zeroed
+  const nextGroup = bindGroup(ctx, next, 'cost/next-round', params, [
+    [6, buffers.flags],
+    [7, buffers.args],
+  ]);
+  // the first round: every tile active, listed in order; the tail (flat word, counters, round) zeroed
   const initial = new Uint32Array(flagWords(tiles));
   initial.fill(1, 0, tiles);
   for (let t = 0; t < tiles; t++) initial[2 * tiles + t] = t;
@@ -174,16 +175,10 @@ export async function runPhase(
   const [x, y] = dispatchSize(tiles, ctx.limits.maxComputeWorkgroupsPerDimension);
   ctx.device.queue.writeBuffer(buffers.args, 0, Uint32Array.of(x, y, 1, 0, 1, 1));
   const tailAt = (4 * tiles + 2) * 4;
-  const stagings = await Promise.all(
-    [0, 1].map((k) =>
-      createBufferChecked(ctx, {
-        label: `cost changed readback ${k}`,
-        size: TAIL_WORDS * 4,
-        usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
-      }),
-    ),
-  );
+  const stagings = buffers.tails.slice(2 * options.slot, 2 * options.slot + 2);
+  if (stagings.length < 2) throw new RangeError(`no staging buffers for phase run ${options.slot}`);
   let submitted = 0;
+  let recorded = 0; // rounds recorded so far: round r dispatches over list r % 2
   const submit = (size: number): Batch => {
     const staging = stagings[submitted % 2];
     const profiler = profilers ? profilers[submitted % 2] : null;
@@ -193,12 +188,13 @@ export async function runPhase(
     const pass = encoder.beginComputePass(
       profiler ? profiler.passDescriptor(`cost/${phase}`) : { label: `cost/${phase}` },
     );
+    const first = recorded;
     for (let j = 0; j < size; j++) {
       pass.setPipeline(pipeline);
-      pass.setBindGroup(0, groups[j]);
-      pass.dispatchWorkgroupsIndirect(buffers.args, (j % 2) * 12);
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroupsIndirect(buffers.args, (recorded++ % 2) * 12);
       pass.setPipeline(next);
-      pass.setBindGroup(0, nextGroups[j]);
+      pass.setBindGroup(0, nextGroup);
       pass.dispatchWorkgroups(1);
     }
     pass.end();
@@ -206,7 +202,7 @@ export async function runPhase(
     profiler?.resolve(encoder);
     ctx.device.queue.submit([encoder.finish()]);
     const mapped = staging.mapAsync(MapMode.READ);
-    return { size, staging, mapped, profiler };
+    return { first, size, staging, mapped, profiler };
   };
   /** The batch's tail words once mapped, and its GPU time (profiled). */
   const read = async (batch: Batch): Promise<{ tail: Uint32Array; gpuMs: number }> => {
@@ -232,7 +228,9 @@ export async function runPhase(
       out.batches++;
       out.visits = tail[MAX_BATCH + 1];
       out.iterations = tail[MAX_BATCH + 2];
-      const quiet = tail.subarray(0, current.size).indexOf(0);
+      let quiet = -1;
+      for (let j = 0; j < current.size && quiet < 0; j++)
+        if (tail[(current.first + j) % MAX_BATCH] === 0) quiet = j;
       // a flat tight step is seen in the first round (every tile, every cell): stop at once
       out.flat = carry && phase === 'label' && tail[MAX_BATCH] !== 0;
       if (quiet >= 0 || out.flat) {
@@ -258,9 +256,8 @@ export async function runPhase(
     }
     return out;
   } finally {
-    // a batch still in flight (empty rounds after the fixed point) needs no reading: destroying
-    // its staging buffer cancels the mapping
+    // a batch still in flight (empty rounds after the fixed point) is not read: its mapping
+    // ends when the buffers are destroyed (the next phase runs on other staging buffers)
     ahead?.mapped.catch(() => {});
-    for (const staging of stagings) staging.destroy();
   }
 }

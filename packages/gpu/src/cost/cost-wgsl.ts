@@ -8,12 +8,13 @@ export const MAX_BATCH = 64;
 
 /**
  * Where the words after the two rounds' lists start in `flags` (T tiles; cost-rounds.ts): the
- * batch's MAX_BATCH `changed` words, then `flat` (the label pass found a tight step that does not
- * raise the cost), then two counters of the phase: tile visits and local iterations.
+ * `changed` words of the last MAX_BATCH rounds (round r's at r % MAX_BATCH), then `flat` (the
+ * label pass found a tight step that does not raise the cost), two counters of the phase (tile
+ * visits and local iterations), and the phase's round counter (round r reads list r % 2).
  */
 export const FLAGS_TAIL = (tiles: string) => `(4u * ${tiles} + 2u)`;
-/** Words after {@link FLAGS_TAIL}: the changed words, flat, visits, iterations. */
-export const TAIL_WORDS = MAX_BATCH + 3;
+/** Words after {@link FLAGS_TAIL}: the changed words, flat, visits, iterations, round. */
+export const TAIL_WORDS = MAX_BATCH + 4;
 
 /** Interior tile sizes: 16×16 in 2D, 8×8×4 in 3D (both 256 cells, one per thread). */
 export function tileShape(dims: 2 | 3): [number, number, number] {
@@ -26,9 +27,8 @@ export const COST_PARAM_WORDS = 16 + 28;
 /**
  * The parameter block of the cost kernels. `size`: grid width, height, depth, cell count.
  * `tiles`: tiles per axis and the tile count. `misc.x`: maxCost as f32 bits (cells whose cost
- * would exceed it stay unreached); `misc.y`: which half of `flags` holds this round's active
- * tiles (the other half collects the next round's); `misc.z`: this round's slot in the `changed`
- * words after both halves; `misc.w`: most local iterations per tile visit. `extra.x`: the
+ * would exceed it stay unreached); `misc.w`: most local iterations per tile visit (the round's
+ * parity lives on the device, in `flags`, so one bind group serves every round). `extra.x`: the
  * number of sources. `lens`: the f32 length of each neighbour step.
  */
 export const COST_PARAMS = /* wgsl */ `

@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { COST_PARAMS, COST_WORKGROUP } from './cost-wgsl.js';
+import { COST_PARAMS, COST_WORKGROUP, FLAGS_TAIL, MAX_BATCH } from './cost-wgsl.js';
 
 /** Constants of {@link FILL_KERNEL}. */
 export interface FillConstants {
@@ -72,7 +72,8 @@ export interface NextRoundConstants {
 /**
  * Between two rounds (one thread): the next round's indirect dispatch arguments from its list's
  * length (split over x and y; the relax kernel skips ids past the length), the finished round's
- * list emptied for reuse two rounds on, and the round's `changed` word: whether any tile is next.
+ * list emptied for reuse two rounds on, the round's `changed` word (whether any tile is next),
+ * and the round counter advanced.
  */
 export const NEXT_ROUND_KERNEL: KernelSpec<NextRoundConstants> = {
   name: 'cost/next-round',
@@ -84,7 +85,9 @@ ${COST_PARAMS}
 @compute @workgroup_size(1)
 fn main() {
   let tiles = params.tiles.w;
-  let p = params.misc.y;
+  let tail = ${FLAGS_TAIL('tiles')};
+  let r = atomicLoad(&flags[tail + ${MAX_BATCH + 3}u]);
+  let p = r & 1u;
   let q = 1u - p;
   let count = atomicLoad(&flags[4u * tiles + q]);
   let x = min(count, ${maxX}u);
@@ -92,7 +95,8 @@ fn main() {
   args[3u * q + 1u] = select(1u, (count + x - 1u) / max(x, 1u), x > 0u);
   args[3u * q + 2u] = 1u;
   atomicStore(&flags[4u * tiles + p], 0u);
-  atomicStore(&flags[4u * tiles + 2u + params.misc.z], select(0u, 1u, count > 0u));
+  atomicStore(&flags[tail + r % ${MAX_BATCH}u], select(0u, 1u, count > 0u));
+  atomicStore(&flags[tail + ${MAX_BATCH + 3}u], r + 1u);
 }
 `,
 };

@@ -85,9 +85,10 @@ var<workgroup> dirty: atomic<u32>;
 /** Thread 0 takes the workgroup's entry of this round's tile list (and clears its flag). */
 const PICK_TILE = /* wgsl */ `
   let tiles = params.tiles.w;
-  let p = params.misc.y;
+  let round_at = ${FLAGS_TAIL('tiles')} + MAX_BATCH + 3u;
   if (li == 0u) {
     // this round's list of active tiles: its workgroup's entry, whose flag is cleared for reuse
+    let p = atomicLoad(&flags[round_at]) & 1u;
     let id = wid.y * nw.x + wid.x;
     var picked = 0u;
     if (id < atomicLoad(&flags[4u * tiles + p])) {
@@ -167,7 +168,7 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
     atomicAdd(&flags[tail + MAX_BATCH + 2u], it);
   }
   if (li == 0u && atomicLoad(&dirty) != 0u) {
-    let q = 1u - p;
+    let q = 1u - (atomicLoad(&flags[round_at]) & 1u);
     let t = vec3i(wg);
     let tn = vec3i(params.tiles.xyz);
     ${marks}
