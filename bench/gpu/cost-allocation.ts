@@ -16,7 +16,7 @@
 //     --platform=node --format=esm --external:webgpu --outfile=.gpu/bundle/cost-allocation.mjs)
 //   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
 //        [--labels carried,descend] [--overlap on,off] [--cpu gradient-64,2d-8192 | --no-cpu]
-//        [--no-skimage] [--runs N] [--warmup N] [--small]
+//        [--skimage gradient-32,… | --no-skimage] [--runs N] [--warmup N] [--small]
 // `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
 // 1 is the plain front wave, one Jacobi step per active tile per round). `--labels` and
 // `--overlap`: one row per value of those options of costAllocationGpu (defaults: carried, on).
@@ -58,6 +58,7 @@ const overlaps = (option('--overlap') ?? 'on').split(',').map((o) => o !== 'off'
 const cpuList = option('--cpu')?.split(',') ?? null;
 const cpuChild = option('--cpu-child');
 const noCpu = flag('--no-cpu');
+const skimageList = option('--skimage')?.split(',') ?? null;
 const noSkimage = flag('--no-skimage');
 const args = parseBenchArgs(argv);
 
@@ -150,8 +151,8 @@ print(sorted(times)[len(times) // 2])
 `;
 
 /** MCP_Geometric's ms on `problem` (its costs: 1/stiffness for 'compliance'), or null without skimage. */
-function skimageMs(problem: CostGridProblem, dir: string): number | null {
-  if (noSkimage) return null;
+function skimageMs(name: string, problem: CostGridProblem, dir: string): number | null {
+  if (noSkimage || (skimageList !== null && !skimageList.includes(name))) return null;
   const base = join(dir, 'p');
   const unit = problem.metric === 'cost' ? problem.values : problem.values.map((v) => 1 / v);
   writeFileSync(`${base}.values`, unit);
@@ -260,7 +261,7 @@ try {
     console.log(
       `${name}: upload of the values mapped at creation ${fmt(median(mappedUp))} ms, by writeBuffer ${fmt(median(written))} ms; readback of cost + labels ${fmt(median(reads))} ms`,
     );
-    const mcpMs = skimageMs(problem, dir);
+    const mcpMs = skimageMs(name, problem, dir);
     for (const inner of inners) {
       for (const labels of labelModes) {
         for (const overlap of overlaps) {

@@ -31,9 +31,9 @@ function crossArgs(cross: [number, number] | null): [string, string] | undefined
 
 /**
  * The relaxation over the tile's neighbours, unrolled: updates `best` from the shared arrays
- * (and, for the cost phase carrying labels, `bestl`: the label of the first neighbour offering
- * the least cost — not the least label among equal offers, which would load every neighbour's
- * label; the label pass repairs ties).
+ * (and, for the cost phase carrying labels, `bu`: the first neighbour offering the least cost,
+ * whose label the cell takes — not the least label among equal offers, which would load every
+ * neighbour's label; the label pass repairs ties).
  */
 export function relaxBody(
   phase: RelaxPhase,
@@ -44,7 +44,7 @@ export function relaxBody(
   const at = (k: number) => sharedAt(offsets[k]);
   if (phase === 'cost') {
     const take = carry
-      ? 'if (c <= maxc && cb < best) { best = cb; bestl = sl[u]; }'
+      ? 'if (c <= maxc && cb < best) { best = cb; bu = u; }'
       : 'if (c <= maxc && cb < best) { best = cb; }';
     return offsets
       .map(

@@ -77,7 +77,30 @@ ${phase === 'hops' ? 'var<workgroup> sh: array<u32, SHARED>;' : ''}
 var<workgroup> tile_on: u32;
 var<workgroup> go: u32;
 var<workgroup> flag: atomic<u32>;
-var<workgroup> dirty: atomic<u32>;
+var<workgroup> dirs: atomic<u32>;
+
+// Which neighbouring tiles read the interior cell at lp in their halo: bit (dz+1)·9 + (dy+1)·3 +
+// (dx+1) for the tile (dx, dy, dz) away (13: this tile). Per axis, the tile below reads the
+// first R cells, the one above the last R, the same-axis tile all.
+fn axis_dirs(l: u32, t: u32, r: u32) -> u32 {
+  return 2u | select(0u, 1u, l < r) | select(0u, 4u, l + r >= t);
+}
+fn halo_dirs(lp: vec3u) -> u32 {
+  let bx = axis_dirs(lp.x, TX, ${geo.r}u);
+  let by = axis_dirs(lp.y, TY, ${geo.r}u);
+  let bz = axis_dirs(lp.z, TZ, ${geo.rz}u);
+  var m = 0u;
+  for (var z = 0u; z < 3u; z++) {
+    for (var y = 0u; y < 3u; y++) {
+      for (var x = 0u; x < 3u; x++) {
+        if (((bz >> z) & (by >> y) & (bx >> x) & 1u) != 0u) {
+          m |= 1u << (z * 9u + y * 3u + x);
+        }
+      }
+    }
+  }
+  return m;
+}
 
 `;
 }
@@ -139,8 +162,10 @@ function loadTile(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string 
 }
 
 /**
- * Writes back what changed and, if anything did (for the cost pass: any cost; a label riding
- * along does not wake neighbours), lists the neighbouring tiles for the next round; counts the
+ * Writes back what changed and lists for the next round the neighbouring tiles that read a
+ * changed cell in their halo (only cells within the halo's width of a side are read there: a
+ * change deeper inside wakes nobody), and this tile itself when it stopped before its local fixed
+ * point. For the cost pass "changed" means the cost: a label riding along wakes nobody. Counts the
  * visit and its local iterations.
  */
 function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
@@ -159,7 +184,7 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
   ${ride}
   if (live && own != start) {
     atomicStore(&${work}[g], own);
-    atomicStore(&dirty, 1u);
+    atomicOr(&dirs, halo_dirs(lp));
   }
   workgroupBarrier();
   let tail = ${FLAGS_TAIL('tiles')};
@@ -167,14 +192,16 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
     atomicAdd(&flags[tail + MAX_BATCH + 1u], 1u);
     atomicAdd(&flags[tail + MAX_BATCH + 2u], it);
   }
-  if (li == 0u && atomicLoad(&dirty) != 0u) {
+  let woken = atomicLoad(&dirs);
+  if (li == 0u && woken != 0u) {
     let q = 1u - (atomicLoad(&flags[round_at]) & 1u);
     let t = vec3i(wg);
     let tn = vec3i(params.tiles.xyz);
     ${marks}
       let n = t + vec3i(dx, dy, dz);
       let me = dx == 0 && dy == 0 && dz == 0;
-      if (all(n >= vec3i(0)) && all(n < tn) && (!me || capped != 0u)) {
+      let read = ((woken >> u32((dz + 1) * 9 + (dy + 1) * 3 + dx + 1)) & 1u) != 0u;
+      if (all(n >= vec3i(0)) && all(n < tn) && ((read && !me) || (me && capped != 0u))) {
         let ni = u32((n.z * tn.y + n.y) * tn.x + n.x);
         // first to mark it: append it to the next round's list
         if (atomicExchange(&flags[q * tiles + ni], 1u) == 0u) {
@@ -229,9 +256,10 @@ function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string
   const init = fresh ? 'var best = select(NONE, own, dv == 0u);' : 'var best = own;';
   const ride = phase === 'cost' && carry;
   return `${init}
-    ${ride ? 'var bestl = ownl;' : ''}
+    ${ride ? 'var bestl = ownl;\n    var bu = s;' : ''}
     if (live) {
     ${body}
+    ${ride ? 'if (best != own) { bestl = sl[bu]; }' : ''}
     }
     workgroupBarrier();
     ${
