@@ -16,7 +16,7 @@
 //     --platform=node --format=esm --external:webgpu --outfile=.gpu/bundle/cost-allocation.mjs)
 //   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
 //        [--labels carried,descend] [--overlap on,off] [--cpu gradient-64,2d-8192 | --no-cpu]
-//        [--skimage gradient-32,… | --no-skimage] [--runs N] [--warmup N] [--small]
+//        [--skimage gradient-32,… | --no-skimage] [--output fresh] [--runs N] [--warmup N] [--small]
 // `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
 // 1 is the plain front wave, one Jacobi step per active tile per round). `--labels` and
 // `--overlap`: one row per value of those options of costAllocationGpu (defaults: carried, on).
@@ -30,6 +30,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CostAllocation, CostGridProblem } from '../../packages/core/src/index.js';
+import { preparedFloat64Array } from '../../packages/cpu/src/index.js';
 import { costAllocationGpu, createStorage, readback, uploadStorage } from '../../packages/gpu/src/index.js';
 import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import {
@@ -55,6 +56,8 @@ const only = option('--only')?.split(',') ?? null;
 const inners = (option('--inner') ?? '64').split(',').map(Number);
 const labelModes = (option('--labels') ?? 'carried').split(',') as ('carried' | 'descend')[];
 const overlaps = (option('--overlap') ?? 'on').split(',').map((o) => o !== 'off');
+// `--output fresh`: the engine's own arrays instead of geo's (pages mapped by worker threads)
+const outputArray = option('--output') === 'fresh' ? undefined : preparedFloat64Array;
 const cpuList = option('--cpu')?.split(',') ?? null;
 const cpuChild = option('--cpu-child');
 const noCpu = flag('--no-cpu');
@@ -271,9 +274,15 @@ try {
           const wall: number[] = [];
           for (let i = 0; i < args.warmup + args.runs; i++) {
             const w = await wallMs(async () => {
-              last = await costAllocationGpu(ctx, problem, { inner, labels, overlap });
+              last = await costAllocationGpu(ctx, problem, { inner, labels, overlap, outputArray });
             });
-            profiled = await costAllocationGpu(ctx, problem, { inner, labels, overlap, profile: true });
+            profiled = await costAllocationGpu(ctx, problem, {
+              inner,
+              labels,
+              overlap,
+              outputArray,
+              profile: true,
+            });
             if (i < args.warmup) continue;
             wall.push(w);
             if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);

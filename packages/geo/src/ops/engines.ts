@@ -214,7 +214,8 @@ export function costAllocationEngines(
   run: { backlink: boolean; onProgress?: (fraction: number) => void },
 ): EnginePair<CostAllocation> {
   return {
-    gpu: (ctx) => costAllocationGpu(ctx, problem, { backlink: run.backlink }),
+    gpu: (ctx) =>
+      costAllocationGpu(ctx, problem, { backlink: run.backlink, outputArray: preparedFloat64Array }),
     cpu: () => costAllocationCpu(problem, { backlink: run.backlink, onProgress: run.onProgress }),
   };
 }

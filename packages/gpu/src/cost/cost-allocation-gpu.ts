@@ -5,7 +5,7 @@ import { GpuProfiler } from '../runtime/profiler.js';
 import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-device.js';
 import { type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
 import { prepareCost, valueError } from './cost-setup.js';
-import { allocateOutput, readyPages } from './host-output.js';
+import { prepareOutput } from './host-output.js';
 
 /**
  * An input whose result the GPU cannot vouch for. `GPU_PRECISION` is the code under which the
@@ -38,6 +38,12 @@ export interface CostGpuOptions {
   overlap?: boolean;
   /** Time the passes with timestamp queries where the device has them (`stats.gpuMs`). */
   profile?: boolean;
+  /**
+   * Allocates the output: a Float64Array of the cell count, whose first half becomes `cost` and
+   * second half `labels` (geo hands in one whose pages worker threads map while the GPU works;
+   * without it, fresh arrays are readied on this thread between turns of the event loop).
+   */
+  outputArray?: (length: number) => Promise<Float64Array>;
 }
 
 /** Per phase: cost, label, hops (0 where not run). */
@@ -124,7 +130,7 @@ export async function costAllocationGpu(
   }
   const backlink = options.backlink === true;
   const checkMs = laps();
-  const buffers = await createBuffers(ctx, problem, setup, backlink);
+  const buffers = await createBuffers(ctx, setup, backlink);
   const params = await roundParams(ctx, setup, inner);
   const profilers: [GpuProfiler, GpuProfiler] | null =
     options.profile && ctx.features.timestampQuery
@@ -145,10 +151,17 @@ export async function costAllocationGpu(
       copy: 0,
     };
     // the returned arrays' pages are mapped while the GPU works
-    const output = allocateOutput(setup.cells, backlink);
-    const ready = readyPages([output.cost, output.labels, ...(output.backlink ? [output.backlink] : [])]);
+    const output = prepareOutput(setup.cells, backlink, options.outputArray);
     const compliance = problem.metric === 'compliance';
-    const seedGpu = await prepareAndSeed(ctx, setup, compliance, buffers, params, profilers?.[0] ?? null);
+    const seedGpu = await prepareAndSeed(
+      ctx,
+      problem,
+      setup,
+      compliance,
+      buffers,
+      params,
+      profilers?.[0] ?? null,
+    );
     hostMs.seed = laps();
     const carry = options.labels !== 'descend';
     const phase = { carry, overlap: options.overlap !== false, slot: 0 };
@@ -172,7 +185,7 @@ export async function costAllocationGpu(
       ? await runPhase(ctx, setup, 'hops', buffers, params, profilers, { ...phase, slot: 3 })
       : NONE_RUN;
     hostMs.hops = laps();
-    const out = await finish(ctx, setup, buffers, params, profilers?.[0] ?? null, output, ready);
+    const out = await finish(ctx, setup, buffers, params, profilers?.[0] ?? null, output);
     hostMs.wait = out.waitMs;
     hostMs.copy = out.copyMs;
     if (out.invalidCell >= 0) throw valueError(problem, setup, out.invalidCell);

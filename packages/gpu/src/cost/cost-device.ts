@@ -3,7 +3,8 @@ import { createBufferChecked, uploadStorage } from '../runtime/buffers.js';
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
-import { BufferUsage, MapMode } from '../runtime/usage.js';
+import { BufferUsage } from '../runtime/usage.js';
+import { remapUploads, submitForRead, uploadParts } from '../voronoi/transfer/staging.js';
 import { BACKLINK_KERNEL } from './backlink-kernel.js';
 import { CHECK_KERNEL, PREPARE_KERNEL } from './check-kernels.js';
 import { type CostBuffers, flagWords } from './cost-rounds.js';
@@ -13,11 +14,13 @@ import type { HostOutput } from './host-output.js';
 import { FILL_KERNEL, SEED_KERNEL } from './seed-kernels.js';
 
 const NONE = 0xffffffff;
+/** Names of the staging buffers the context keeps for cost allocation (voronoi/transfer/staging.ts). */
+const VALUES_STAGING = 'cost values';
+const OUTPUT_STAGING = 'cost output';
 
-/** The device buffers of a run; the caller's values are uploaded as they are (converted there). */
+/** The device buffers of a run (the values are uploaded with the seed pass, converted there). */
 export async function createBuffers(
   ctx: GpuContext,
-  problem: CostGridProblem,
   setup: CostSetup,
   backlink: boolean,
 ): Promise<CostBuffers> {
@@ -36,7 +39,7 @@ export async function createBuffers(
   // two per phase run: cost, label, label again (descending after a flat step), hops
   const tails = Array.from({ length: 8 }, (_, k) => mapRead(`cost changed readback ${k}`, TAIL_WORDS * 4));
   return {
-    values: await uploadStorage(ctx, problem.values, 'cost values'),
+    values: await cellBuffer('cost values', BufferUsage.COPY_DST),
     dist: await cellBuffer('cost dist', copy),
     labels: await cellBuffer('cost labels', copy),
     hops: backlink ? await cellBuffer('cost hops', 0) : null,
@@ -60,7 +63,6 @@ export async function createBuffers(
     }),
     bad,
     tails: await Promise.all(tails),
-    readback: await mapRead('cost readback', 16 + 2 * setup.cells * 4 + (backlink ? words * 4 : 0)),
   };
 }
 
@@ -101,6 +103,7 @@ function cellOrNone(word: number): number {
  */
 export async function prepareAndSeed(
   ctx: GpuContext,
+  problem: CostGridProblem,
   setup: CostSetup,
   compliance: boolean,
   buffers: CostBuffers,
@@ -114,6 +117,10 @@ export async function prepareAndSeed(
     ctx.pipelines.get(SEED_KERNEL, {}),
   ]);
   const encoder = ctx.device.createCommandEncoder({ label: 'cost/seed' });
+  // the values up through a staging buffer kept by the context (mapped again ahead for the next
+  // run): a copy into mapped memory that was mapped before runs at several GB/s, a fresh one at
+  // page-fault speed
+  await uploadParts(ctx, encoder, VALUES_STAGING, [{ data: problem.values, target: b.values }]);
   const pass = encoder.beginComputePass(
     profiler ? profiler.passDescriptor('cost/seed') : { label: 'cost/seed' },
   );
@@ -150,6 +157,7 @@ export async function prepareAndSeed(
   pass.end();
   profiler?.resolve(encoder);
   ctx.device.queue.submit([encoder.finish()]);
+  remapUploads(ctx, VALUES_STAGING);
   return profiler ? (await profiler.profile()).totalMs : 0;
 }
 
@@ -200,8 +208,9 @@ export interface CostOutput {
 
 /**
  * The backlink pass (when asked for), the consistency check, and one readback of everything
- * into `output` (host arrays whose pages `ready` is mapping meanwhile). `hostMs`: wall time from
- * submission until the mapping is there ('wait') and of the copy out of it ('copy').
+ * through a staging buffer kept by the context into the `prepared` host arrays (readied while the
+ * GPU works). `waitMs`: from the submission until the mapping is there (the arrays readied
+ * meanwhile); `copyMs`: the copy out of it.
  */
 export async function finish(
   ctx: GpuContext,
@@ -209,8 +218,7 @@ export async function finish(
   buffers: CostBuffers,
   params: GPUBuffer,
   profiler: GpuProfiler | null,
-  output: HostOutput,
-  ready: { finish(): Promise<void> },
+  prepared: { ready(): Promise<HostOutput> },
 ): Promise<CostOutput & { waitMs: number; copyMs: number }> {
   const b = buffers;
   const encoder = ctx.device.createCommandEncoder({ label: 'cost/finish' });
@@ -240,26 +248,19 @@ export async function finish(
   linear(ctx, pass, check, params, checks, setup.cells);
   pass.end();
   const bytes = setup.cells * 4;
-  encoder.copyBufferToBuffer(b.bad, 0, b.readback, 0, 16);
-  encoder.copyBufferToBuffer(b.dist, 0, b.readback, 16, bytes);
-  encoder.copyBufferToBuffer(b.labels, 0, b.readback, 16 + bytes, bytes);
-  if (b.link) encoder.copyBufferToBuffer(b.link, 0, b.readback, 16 + 2 * bytes, words * 4);
+  const parts = [
+    { source: b.bad, bytes: 16 },
+    { source: b.dist, bytes },
+    { source: b.labels, bytes },
+  ];
+  if (b.link) parts.push({ source: b.link, bytes: words * 4 });
   profiler?.resolve(encoder);
-  const submitted = performance.now();
-  ctx.device.queue.submit([encoder.finish()]);
-  await b.readback.mapAsync(MapMode.READ).catch((cause) => {
-    ctx.assertUsable();
-    throw cause;
-  });
-  const mapped = performance.now();
-  await ready.finish();
-  const range = b.readback.getMappedRange();
-  const found = new Uint32Array(range, 0, 4).slice();
-  output.cost.set(new Float32Array(range, 16, setup.cells));
-  output.labels.set(new Int32Array(range, 16 + bytes, setup.cells));
-  output.backlink?.set(new Uint8Array(range, 16 + 2 * bytes, setup.cells));
-  b.readback.unmap();
-  const copyMs = performance.now() - mapped;
+  const pending = await submitForRead(ctx, encoder, OUTPUT_STAGING, parts);
+  const output = await prepared.ready();
+  const found = new Uint32Array(4);
+  const targets: ArrayBufferView[] = [found, output.cost, output.labels];
+  if (output.backlink) targets.push(output.backlink);
+  const { waitMs, copyMs } = await pending.into(targets);
   const gpuMs = profiler ? (await profiler.profile()).totalMs : 0;
   return {
     cost: output.cost,
@@ -270,7 +271,7 @@ export async function finish(
     inconsistentCell: cellOrNone(found[1]),
     overflowCell: cellOrNone(found[2]),
     gpuMs,
-    waitMs: mapped - submitted,
+    waitMs,
     copyMs,
   };
 }

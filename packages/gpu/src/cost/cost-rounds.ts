@@ -43,8 +43,6 @@ export interface CostBuffers {
    * flight, and a phase's last batch may still be mapping when the next phase starts).
    */
   tails: GPUBuffer[];
-  /** Staging for the output: the bad words, costs, labels (and backlinks). */
-  readback: GPUBuffer;
 }
 
 /** Words of {@link CostBuffers.flags} for `tiles` tiles. */

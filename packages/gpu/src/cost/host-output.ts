@@ -41,11 +41,42 @@ export function readyPages(views: readonly ArrayBufferView[]): { finish(): Promi
   };
 }
 
-/** The run's output arrays: `cells` costs and labels, and backlinks when asked for. */
-export function allocateOutput(cells: number, backlink: boolean): HostOutput {
-  return {
+/**
+ * The run's output arrays, prepared while the GPU works: costs and labels as the two halves of
+ * one array from `outputArray` (e.g. one whose pages worker threads map) when given, else fresh
+ * arrays whose pages this thread touches between turns of the event loop ({@link readyPages});
+ * backlinks, when asked for, in an array of their own. `ready` resolves when they can be filled.
+ */
+export function prepareOutput(
+  cells: number,
+  backlink: boolean,
+  outputArray?: (length: number) => Promise<Float64Array>,
+): { ready(): Promise<HostOutput> } {
+  const links = backlink ? new Uint8Array(cells) : null;
+  if (outputArray) {
+    const arrays = outputArray(cells).then((both) => ({
+      cost: new Float32Array(both.buffer, both.byteOffset, cells),
+      labels: new Int32Array(both.buffer, both.byteOffset + 4 * cells, cells),
+      backlink: links,
+    }));
+    const pages = readyPages(links ? [links] : []);
+    return {
+      ready: async () => {
+        await pages.finish();
+        return arrays;
+      },
+    };
+  }
+  const output: HostOutput = {
     cost: new Float32Array(cells),
     labels: new Int32Array(cells),
-    backlink: backlink ? new Uint8Array(cells) : null,
+    backlink: links,
+  };
+  const pages = readyPages([output.cost, output.labels, ...(links ? [links] : [])]);
+  return {
+    ready: async () => {
+      await pages.finish();
+      return output;
+    },
   };
 }

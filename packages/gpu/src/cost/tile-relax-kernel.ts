@@ -52,8 +52,10 @@ function labelsWritten(phase: RelaxPhase, carry: boolean): boolean {
 function declarations(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string {
   const { work } = workOf(phase);
   const written = labelsWritten(phase, carry);
-  const atomicOr = (name: string) =>
-    work === name || (name === 'labels' && written) ? 'array<atomic<u32>>' : 'array<u32>';
+  // only the pass's own array is atomic: labels riding along the cost pass are plain words (a
+  // racy read there may see anything; the label pass repairs every label from any start, and
+  // atomic loads cost the cost pass about half its time on an H200)
+  const atomicOr = (name: string) => (work === name ? 'array<atomic<u32>>' : 'array<u32>');
   return /* wgsl */ `
 ${COST_PARAMS}
 @group(0) @binding(1) var<storage, read> values: array<f32>;
@@ -132,9 +134,7 @@ const PICK_TILE = /* wgsl */ `
 /** Loads the tile and its halo into workgroup memory (outside the grid: barriers). */
 function loadTile(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string {
   const { work } = workOf(phase);
-  const written = labelsWritten(phase, carry);
-  const load = (name: string) =>
-    work === name || (name === 'labels' && written) ? `atomicLoad(&${name}[g])` : `${name}[g]`;
+  const load = (name: string) => (work === name ? `atomicLoad(&${name}[g])` : `${name}[g]`);
   const labels = phase !== 'cost' || carry;
   return /* wgsl */ `
   let size = vec3i(params.size.xyz);
@@ -177,7 +177,7 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
   const ride =
     phase === 'cost' && carry
       ? `if (live && ownl != startl) {
-    atomicStore(&labels[g], ownl);
+    labels[g] = ownl;
   }`
       : '';
   return /* wgsl */ `
