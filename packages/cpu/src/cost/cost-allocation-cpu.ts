@@ -78,8 +78,7 @@ export function costAllocationCpu(
     onProgress: options.onProgress,
   };
   for (let i = 0; i < n; i++) if (!Number.isNaN(values[i])) state.open++;
-  if (options.heap === 'indexed') searchIndexed(state, sources);
-  else searchLazy(state, sources);
+  search(state, sources, options.heap === 'indexed');
   if (options.onProgress) options.onProgress(1);
   return { labels: label, cost: toFloat32(cost, dims), ...(backlink ? { backlink } : {}) };
 }
@@ -99,88 +98,43 @@ interface SearchState {
   onProgress?: (fraction: number) => void;
 }
 
-/** Dijkstra with the indexed heap: each cell queued once, its key lowered in place. */
-function searchIndexed(state: SearchState, sources: Int32Array): void {
-  const { values, dims, unit, cost, label, backlink, maxCost, open, onProgress } = state;
-  const n = values.length;
-  const w = dims[0];
-  const h = dims[1];
-  const d = dims[2] ?? 1;
-  const settled = new Uint8Array(n);
-  const heap = new CostHeap(n, cost, label);
-  for (let s = 0; s < sources.length; s++) {
-    const cell = sources[s];
-    if (label[cell] >= 0) continue; // an earlier (lower) id holds the cell
-    cost[cell] = 0;
-    label[cell] = s;
-    heap.push(cell);
-  }
-  let done = 0;
-  const { count, dx, dy, dz, offset, length, knight } = state.steps;
-  while (heap.size > 0) {
-    const a = heap.pop();
-    settled[a] = 1;
-    if (onProgress && ++done % PROGRESS_EVERY === 0) onProgress(done / open);
-    const col = a % w;
-    const rest = (a - col) / w;
-    const row = rest % h;
-    const slice = (rest - row) / h;
-    const ca = cost[a];
-    const ua = unit[a];
-    const la = label[a];
-    for (let k = 0; k < count; k++) {
-      const c = col + dx[k];
-      const r = row + dy[k];
-      const z = slice + dz[k];
-      if (c < 0 || c >= w || r < 0 || r >= h || z < 0 || z >= d) continue;
-      const b = a + offset[k];
-      if (settled[b]) continue;
-      const ub = unit[b];
-      if (Number.isNaN(ub)) continue;
-      const next = knight[k]
-        ? knightStep(unit, a, k, state.steps, ca, ua + ub)
-        : ca + (length[k] * (ua + ub)) / 2;
-      if (!(next <= maxCost)) continue; // also a knight's move blocked by a barrier (NaN)
-      const cb = cost[b];
-      if (next < cb || (next === cb && la < label[b])) {
-        cost[b] = next;
-        label[b] = la;
-        if (backlink) backlink[b] = k;
-        if (heap.has(b)) heap.raise(b);
-        else heap.push(b);
-      }
-    }
-  }
-}
-
 /**
- * Dijkstra with the key heap: a lowered key is pushed again, and a popped entry whose key is no
- * longer the cell's (or whose cell is settled) is skipped. Keys only decrease and are pushed
- * only on a strict improvement, so the entry equal to a cell's key is its last one.
+ * Multi-source Dijkstra with either queue. The indexed heap holds each cell once and lowers its
+ * key in place; the key heap holds keys itself, a lowered key is pushed again, and a popped entry
+ * whose key is no longer the cell's (or whose cell is settled) is skipped — keys only decrease
+ * and are pushed only on a strict improvement, so the entry equal to a cell's key is its last.
+ * One loop for both (a branch on the queue that never changes within a run), so the relaxation
+ * is written once.
  */
-function searchLazy(state: SearchState, sources: Int32Array): void {
+function search(state: SearchState, sources: Int32Array, indexed: boolean): void {
   const { values, dims, unit, cost, label, backlink, maxCost, open, onProgress } = state;
   const n = values.length;
   const w = dims[0];
   const h = dims[1];
   const d = dims[2] ?? 1;
   const settled = new Uint8Array(n);
-  const heap = new KeyHeap(Math.min(n, 4 * sources.length + 1024));
+  const heap = indexed ? new CostHeap(n, cost, label) : null;
+  const keys = indexed ? null : new KeyHeap(Math.min(n, 4 * sources.length + 1024));
   for (let s = 0; s < sources.length; s++) {
     const cell = sources[s];
     if (label[cell] >= 0) continue; // an earlier (lower) id holds the cell
     cost[cell] = 0;
     label[cell] = s;
-    heap.push(0, s, cell);
+    if (heap) heap.push(cell);
+    else keys!.push(0, s, cell);
   }
   let done = 0;
   const { count, dx, dy, dz, offset, length, knight } = state.steps;
-  while (heap.size > 0) {
-    heap.pop();
-    const a = heap.topCell;
-    const ca = heap.topCost;
-    const la = heap.topLabel;
-    if (settled[a] || ca !== cost[a] || la !== label[a]) continue;
+  while ((heap ? heap.size : keys!.size) > 0) {
+    let a: number;
+    if (heap) a = heap.pop();
+    else {
+      keys!.pop();
+      a = keys!.topCell;
+      if (settled[a] || keys!.topCost !== cost[a] || keys!.topLabel !== label[a]) continue;
+    }
+    const ca = cost[a];
+    const la = label[a];
     settled[a] = 1;
     if (onProgress && ++done % PROGRESS_EVERY === 0) onProgress(done / open);
     const col = a % w;
@@ -206,7 +160,9 @@ function searchLazy(state: SearchState, sources: Int32Array): void {
         cost[b] = next;
         label[b] = la;
         if (backlink) backlink[b] = k;
-        heap.push(next, la, b);
+        if (!heap) keys!.push(next, la, b);
+        else if (heap.has(b)) heap.raise(b);
+        else heap.push(b);
       }
     }
   }
