@@ -38,6 +38,25 @@ describe('labels carried through the cost rounds, then repaired', { timeout: 300
     }
   });
 
+  test('output into the caller’s array: cost and labels are its two halves', async () => {
+    const ctx = await requireGpu();
+    const dims = [40, 31];
+    const problem = problemOf(costRaster('random', dims, 31), dims, randomSources(7, 40 * 31, 32), 4);
+    const plain = await costAllocationGpu(ctx, problem);
+    let given: Float64Array | null = null;
+    const shared = await costAllocationGpu(ctx, problem, {
+      outputArray: async (length) => {
+        given = new Float64Array(new SharedArrayBuffer(8 * length));
+        return given;
+      },
+    });
+    expect(shared.cost.buffer).toBe((given as unknown as Float64Array).buffer);
+    expect(shared.labels.buffer).toBe(shared.cost.buffer);
+    expect(shared.labels.byteOffset).toBe(4 * 40 * 31);
+    expect(Array.from(shared.cost)).toEqual(Array.from(plain.cost));
+    expect(Array.from(shared.labels)).toEqual(Array.from(plain.labels));
+  });
+
   test('exact ties everywhere (constant costs, many sources): the repair gives each tie to the lower row', async () => {
     const ctx = await requireGpu();
     const dims = [64, 40];
