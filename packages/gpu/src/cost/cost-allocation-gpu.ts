@@ -3,7 +3,14 @@ import { GpuOutOfMemoryError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
 import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-device.js';
-import { type PhaseRounds, roundParams, runPhase } from './cost-rounds.js';
+import {
+  type CostBuffers,
+  type PhaseOptions,
+  type PhaseRounds,
+  roundParams,
+  runPhase,
+} from './cost-rounds.js';
+import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
 import { prepareOutput } from './host-output.js';
 
@@ -164,22 +171,10 @@ export async function costAllocationGpu(
     );
     hostMs.seed = laps();
     const carry = options.labels !== 'descend';
-    const phase = { carry, overlap: options.overlap !== false, slot: 0 };
+    const phase: PhaseOptions = { carry, overlap: options.overlap !== false, slot: 0 };
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, phase);
     hostMs.cost = laps();
-    let label = await runPhase(ctx, setup, 'label', buffers, params, profilers, { ...phase, slot: 1 });
-    const labelPass = !carry ? 'descend' : label.flat ? 'fallback' : 'carried';
-    if (label.flat) {
-      // tight steps that do not raise the cost may form cycles, where repaired labels could
-      // settle below the answer: descend from "none" instead (adr/0018)
-      await resetLabels(ctx, setup, buffers, params);
-      const descent = await runPhase(ctx, setup, 'label', buffers, params, profilers, {
-        ...phase,
-        carry: false,
-        slot: 2,
-      });
-      label = sumPhases(label, descent);
-    }
+    const { label, labelPass } = await labelPhase(ctx, setup, buffers, params, profilers, phase);
     hostMs.label = laps();
     const hops = backlink
       ? await runPhase(ctx, setup, 'hops', buffers, params, profilers, { ...phase, slot: 3 })
@@ -232,6 +227,31 @@ export async function costAllocationGpu(
     for (const p of profilers ?? []) p.destroy();
     for (const b of owned) b.destroy();
   }
+}
+
+/**
+ * The label pass: repairing the carried labels, or descending from "none" (asked for, or after
+ * the repair met a flat tight step: such steps may form cycles, where repaired labels could
+ * settle below the answer; adr/0018).
+ */
+async function labelPhase(
+  ctx: GpuContext,
+  setup: CostSetup,
+  buffers: CostBuffers,
+  params: GPUBuffer,
+  profilers: [GpuProfiler, GpuProfiler] | null,
+  phase: PhaseOptions,
+): Promise<{ label: PhaseRounds; labelPass: CostGpuStats['labelPass'] }> {
+  const label = await runPhase(ctx, setup, 'label', buffers, params, profilers, { ...phase, slot: 1 });
+  if (!phase.carry) return { label, labelPass: 'descend' };
+  if (!label.flat) return { label, labelPass: 'carried' };
+  await resetLabels(ctx, setup, buffers, params);
+  const descent = await runPhase(ctx, setup, 'label', buffers, params, profilers, {
+    ...phase,
+    carry: false,
+    slot: 2,
+  });
+  return { label: sumPhases(label, descent), labelPass: 'fallback' };
 }
 
 const NONE_RUN: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0, visits: 0, iterations: 0, flat: false };
