@@ -46,21 +46,12 @@ export function relaxBody(
     const take = carry
       ? 'if (c <= maxc && cb < best) { best = cb; bu = u; }'
       : 'if (c <= maxc && cb < best) { best = cb; }';
-    return offsets
-      .map(
-        (_, k) => `{
-      let u = ${at(k)};
-      let cu = sv[u];
-      let du = sd[u];
-      ${crossLoads(cross[k])}
-      if (cu >= 0.0 && du != INF${crossOpen(cross[k])}) {
-        let c = ${stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]))};
+    return perOpenNeighbour(offsets, cross, '', (k) => {
+      const c = stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]));
+      return `let c = ${c};
         let cb = bitcast<u32>(c);
-        ${take}
-      }
-    }`,
-      )
-      .join('\n    ');
+        ${take}`;
+    });
   }
   const take =
     phase === 'label'
@@ -80,18 +71,34 @@ export function maskBody(
   cross: ([number, number] | null)[],
   flat: boolean,
 ): string {
-  const at = (k: number) => sharedAt(offsets[k]);
   const sameLabel = phase === 'hops' ? ' && sl[u] == sl[s]' : '';
   const onFlat = flat ? ' if (du == dv) { flat = true; }' : '';
+  return perOpenNeighbour(offsets, cross, sameLabel, (k) => {
+    const c = stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]));
+    return `if (bitcast<u32>(${c}) == dv) { mask |= ${1 << k}u;${onFlat} }`;
+  });
+}
+
+/**
+ * For each neighbour k of the interior cell `s`, unrolled: its shared index `u`, value `cu` and
+ * cost bits `du` (and a knight's move's crossed values) loaded, and `then(k)` where the step is
+ * open (the neighbour reached, neither it nor a crossed cell a barrier, and `extra`).
+ */
+function perOpenNeighbour(
+  offsets: number[],
+  cross: ([number, number] | null)[],
+  extra: string,
+  then: (k: number) => string,
+): string {
   return offsets
     .map(
-      (_, k) => `{
-      let u = ${at(k)};
+      (offset, k) => `{
+      let u = ${sharedAt(offset)};
       let cu = sv[u];
       let du = sd[u];
       ${crossLoads(cross[k])}
-      if (cu >= 0.0 && du != INF${crossOpen(cross[k])}${sameLabel}) {
-        if (bitcast<u32>(${stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]))}) == dv) { mask |= ${1 << k}u;${onFlat} }
+      if (cu >= 0.0 && du != INF${crossOpen(cross[k])}${extra}) {
+        ${then(k)}
       }
     }`,
     )
