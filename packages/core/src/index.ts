@@ -105,3 +105,11 @@ export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
 export { writeWkb } from './wkb/write-wkb.js';
 export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';
 export { formatWkt, type WriteWktOptions, writeWkt } from './wkt/write-wkt.js';
+export {
+  type ProgressCallback,
+  type ProgressEvent,
+  type ProgressListener,
+  type ProgressOption,
+  ProgressReporter,
+  type ProgressStage,
+} from './progress/progress.js';
