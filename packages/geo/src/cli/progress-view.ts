@@ -16,6 +16,13 @@ function count(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** 1234567 → "1.2M", 45600 → "46k": rates in a narrow line. */
+function compact(n: number): string {
+  if (n < 10_000) return String(Math.round(n));
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
 /** A duration for people: "850 ms", "12.3 s", "4 min 05 s". */
 export function duration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
