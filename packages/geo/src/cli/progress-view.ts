@@ -88,12 +88,12 @@ export class ProgressView {
   private describe(event: ProgressEvent, elapsedMs: number): string {
     const percent = `${Math.floor(event.fraction * 100)}%`.padStart(4);
     if (event.finished) return `${event.operation}: done in ${duration(elapsedMs)}`;
-    const parts = [`${event.operation} ${percent}`, event.stage];
+    const parts = [`${percent} ${event.operation}`, event.stage];
     if (event.total > 0) {
       parts.push(`${count(event.done)}/${count(event.total)} ${event.unit}`);
       const stageMs = event.elapsedMs - this.stageStart.ms;
       if (event.done > 0 && stageMs > 0)
-        parts.push(`${count((1000 * event.done) / stageMs)} ${event.unit}/s`);
+        parts.push(`${compact((1000 * event.done) / stageMs)} ${event.unit}/s`);
     }
     parts.push(duration(elapsedMs));
     if (event.fraction > 0.02)
