@@ -61,7 +61,7 @@ describe('CLI progress', () => {
     expect(err).not.toContain('\n');
     const frames = err.split('\r').filter((f) => f.trim() !== '');
     expect(frames.length).toBe(RUN.length - 1); // the last event clears the bar
-    expect(frames[2]).toMatch(/^\[#{10}-{14}\] 40% voronoiPolygons · diagram · 500,000\/1,000,000 sites/);
+    expect(frames[2]).toMatch(/^\[#{10}-{14}\] {2}40% voronoiPolygons · diagram · 500,000\/1,000,000 sites/);
     expect(frames[2]).toContain('500k sites/s'); // 500k sites in the diagram stage's 1 s
     expect(frames[2]).toContain('ETA 3.3 s'); // 2.2 s for 40 %
     expect(err.endsWith('\r')).toBe(true);
