@@ -61,7 +61,7 @@ describe('CLI progress', () => {
     expect(err).not.toContain('\n');
     const frames = err.split('\r').filter((f) => f.trim() !== '');
     expect(frames.length).toBe(RUN.length - 1); // the last event clears the bar
-    expect(frames[2]).toMatch(/^\[#{10}-{14}\] {2}40% voronoiPolygons · diagram · 500,000\/1,000,000 sites/);
+    expect(frames[2]).toMatch(/^\[#{6}-{10}\] 40% voronoiPolygons {2}diagram {2}500k\/1\.0M sites/);
     expect(frames[2]).toContain('500k sites/s'); // 500k sites in the diagram stage's 1 s
     expect(frames[2]).toContain('ETA 3.3 s'); // 2.2 s for 40 %
     expect(err.endsWith('\r')).toBe(true);
@@ -71,7 +71,7 @@ describe('CLI progress', () => {
   it('elsewhere: plain lines, one per stage and the end; nothing when quiet', () => {
     const lines = show('lines').trimEnd().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines.map((l) => l.split(' · ')[1] ?? l)).toEqual([
+    expect(lines.map((l) => l.split('  ')[1] ?? l)).toEqual([
       'sites',
       'diagram',
       'cells',

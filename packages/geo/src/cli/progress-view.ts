@@ -9,12 +9,7 @@ export function progressModeOf(io: CliIo, quiet: boolean): ProgressMode {
   return quiet ? 'off' : io.errIsTTY ? 'bar' : 'lines';
 }
 
-const BAR_CELLS = 24;
-
-/** 1234567 → "1,234,567"; rates and counts read at a glance. */
-function count(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
+const BAR_CELLS = 16;
 
 /** 1234567 → "1.2M", 45600 → "46k": rates in a narrow line. */
 function compact(n: number): string {
@@ -86,11 +81,11 @@ export class ProgressView {
 
   /** One line of text for `event` seen `elapsedMs` into its operation. */
   private describe(event: ProgressEvent, elapsedMs: number): string {
-    const percent = `${Math.floor(event.fraction * 100)}%`.padStart(4);
+    const percent = `${Math.floor(event.fraction * 100)}%`;
     if (event.finished) return `${event.operation}: done in ${duration(elapsedMs)}`;
     const parts = [`${percent} ${event.operation}`, event.stage];
     if (event.total > 0) {
-      parts.push(`${count(event.done)}/${count(event.total)} ${event.unit}`);
+      parts.push(`${compact(event.done)}/${compact(event.total)} ${event.unit}`);
       const stageMs = event.elapsedMs - this.stageStart.ms;
       if (event.done > 0 && stageMs > 0)
         parts.push(`${compact((1000 * event.done) / stageMs)} ${event.unit}/s`);
@@ -98,7 +93,7 @@ export class ProgressView {
     parts.push(duration(elapsedMs));
     if (event.fraction > 0.02)
       parts.push(`ETA ${duration((elapsedMs * (1 - event.fraction)) / event.fraction)}`);
-    return parts.join(' · ');
+    return parts.join('  ');
   }
 
   private draw(event: ProgressEvent, elapsedMs: number): void {
