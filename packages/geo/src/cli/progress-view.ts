@@ -100,7 +100,7 @@ export class ProgressView {
     const filled = Math.round(event.fraction * BAR_CELLS);
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_CELLS - filled)}]`;
     let text = `${bar} ${this.describe(event, elapsedMs)}`;
-    const width = (this.io.errColumns ?? 100) - 1;
+    const width = Math.max(40, this.io.errColumns || 100) - 1; // 0 columns: a pseudo-terminal without a size
     if (text.length > width) text = text.slice(0, width);
     this.io.err(`\r${text.padEnd(this.drawn)}`);
     this.drawn = text.length;

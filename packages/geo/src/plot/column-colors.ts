@@ -123,7 +123,7 @@ function categoricalColors(values: ColumnValues, options: ColumnColorOptions): C
   const sorted = first.every((v) => typeof v === 'number' || typeof v === 'bigint')
     ? first.sort((a, b) => Number(a) - Number(b))
     : first.sort((a, b) => (labelOf(a) < labelOf(b) ? -1 : labelOf(a) > labelOf(b) ? 1 : 0));
-  sorted.forEach((v, k) => ids.set(v, k));
+  for (let k = 0; k < sorted.length; k++) ids.set(sorted[k], k);
   const colors = categoryColors(colormap(options.cmap ?? DEFAULT_CATEGORICAL), sorted.length);
   const index = new Int32Array(n);
   for (let i = 0; i < n; i++) index[i] = ids.get(values[i]) ?? -1;
