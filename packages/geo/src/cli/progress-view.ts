@@ -84,15 +84,19 @@ export class ProgressView {
     const percent = `${Math.floor(event.fraction * 100)}%`;
     if (event.finished) return `${event.operation}: done in ${duration(elapsedMs)}`;
     const parts = [`${percent} ${event.operation}`, event.stage];
-    if (event.total > 0) {
+    // a stage that reports only its start shows its size; one that counts shows done/total and rate
+    const counting = event.done > 0 && !event.finished;
+    if (event.total > 0 && !counting) parts.push(`${compact(event.total)} ${event.unit}`);
+    if (event.total > 0 && counting) {
       parts.push(`${compact(event.done)}/${compact(event.total)} ${event.unit}`);
       const stageMs = event.elapsedMs - this.stageStart.ms;
-      if (event.done > 0 && stageMs > 0)
-        parts.push(`${compact((1000 * event.done) / stageMs)} ${event.unit}/s`);
+      if (stageMs > 0) parts.push(`${compact((1000 * event.done) / stageMs)} ${event.unit}/s`);
     }
     parts.push(duration(elapsedMs));
-    if (event.fraction > 0.02)
+    // the time left only from measured progress inside a stage: stage weights alone would guess
+    if (counting && event.fraction > 0.02) {
       parts.push(`ETA ${duration((elapsedMs * (1 - event.fraction)) / event.fraction)}`);
+    }
     return parts.join('  ');
   }
 

@@ -71,15 +71,18 @@ export async function writePlot(
   if (ext !== '.svg' && ext !== '.png')
     throw new UsageError(`--plot must end in .svg or .png, got "${path}"`);
   // dense diagrams get a bigger canvas so cells stay visible; the height follows the data's aspect
+  // (plus the bands the axes and the title take)
   const width = cells.length > 10_000 ? 2400 : 1200;
   const [x0, y0, x1, y1] = cells.totalBounds;
   const aspect = x1 > x0 && y1 > y0 ? (y1 - y0) / (x1 - x0) : 1;
-  const height = Math.min(4 * width, Math.max(100, Math.round(width * aspect)));
+  const bands = title ? 110 : 50;
+  const height = Math.min(4 * width, Math.max(100, Math.round((width - 90) * aspect) + bands));
   const options = {
     width,
     height,
     points: sites?.array,
-    strokeWidth: cells.length > 10_000 ? 0.25 : undefined,
+    linewidth: cells.length > 10_000 ? 0.25 : undefined,
+    axes: true,
     title,
   };
   if (ext === '.svg') await writeBytes(path, plotSvg(cells.array, options));
