@@ -81,7 +81,9 @@ export async function writePlot(
     width,
     height,
     points: sites?.array,
-    linewidth: cells.length > 10_000 ? 0.25 : undefined,
+    // dense diagrams: thin white outlines keep small cells' colours clear where grey ones muddy them
+    linewidth: cells.length > 10_000 ? 0.3 : undefined,
+    edgecolor: cells.length > 10_000 ? '#ffffff' : undefined,
     axes: true,
     title,
   };

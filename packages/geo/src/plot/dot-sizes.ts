@@ -22,7 +22,7 @@ export function radiusClass(radius: number): number {
 /**
  * A radius class per coordinate of the dot columns, from the density of dots around it: dots
  * are counted on a 16-pixel grid over the picture, and a dot's radius is 0.18 × the spacing its
- * bin implies (√(bin area / count)), between 0.3 and 3 pixels. Dense areas get fine dots and
+ * bin implies (√(bin area / count)), between 0.3 and 2.4 pixels. Dense areas get fine dots and
  * sparse ones bold dots, so a dense region keeps its cells visible instead of turning black.
  * Coordinates outside the picture or not finite count nowhere and get the class OUTSIDE (not drawn).
  */
@@ -55,7 +55,7 @@ export function densityDotClasses(columns: readonly GeometryArray[], frame: Plot
       const count = counts[bins[k]];
       let cls = classOfCount.get(count);
       if (cls === undefined) {
-        cls = radiusClass(Math.min(3, Math.max(0.3, SHARE * Math.sqrt((BIN * BIN) / count))));
+        cls = radiusClass(Math.min(2.4, Math.max(0.3, SHARE * Math.sqrt((BIN * BIN) / count))));
         classOfCount.set(count, cls);
       }
       classes[k] = cls;

@@ -12,14 +12,13 @@ export interface Margins {
 export const NO_MARGINS: Margins = { left: 0, right: 0, top: 0, bottom: 0 };
 
 const FONT = 'DejaVu Sans, Helvetica, Arial, sans-serif';
-const LABEL_SIZE = 11;
 /** Width of a label character, as a fraction of the font size (DejaVu Sans digits are 0.64 em). */
 const CHAR_WIDTH = 0.64;
 const TICK = 4;
 const LEGEND_GAP = 18;
 const BAR_WIDTH = 14;
 const SWATCH = 12;
-const ROW = 18;
+
 const MAX_LABEL = 24;
 
 /** Escapes text for an XML attribute value or text node. */
@@ -33,7 +32,17 @@ function px(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
-function textWidth(text: string, size = LABEL_SIZE): number {
+/** The label font size for a picture `width` pixels wide: 11 px, growing on big pictures to 18. */
+export function labelSize(width: number): number {
+  return Math.min(18, Math.max(11, Math.round(width / 130)));
+}
+
+/** How many ticks fit an axis `pixels` long: about one per 140 pixels, 3 to 12. */
+function tickTarget(pixels: number): number {
+  return Math.min(12, Math.max(3, Math.round(pixels / 140)));
+}
+
+function textWidth(text: string, size: number): number {
   return Math.ceil(text.length * size * CHAR_WIDTH);
 }
 
@@ -59,10 +68,13 @@ function tickLabel(value: number, decimals: number): string {
 }
 
 /** The labels the axes will write, to size the margins before the frame exists. */
-export function axisLabels(bounds: readonly number[]): { x: string[]; y: string[] } {
+export function axisLabels(
+  bounds: readonly number[],
+  pixels: { width: number; height: number },
+): { x: string[]; y: string[] } {
   const [xmin, ymin, xmax, ymax] = bounds;
-  const xt = niceTicks(xmin, xmax);
-  const yt = niceTicks(ymin, ymax);
+  const xt = niceTicks(xmin, xmax, tickTarget(pixels.width));
+  const yt = niceTicks(ymin, ymax, tickTarget(pixels.height));
   return {
     x: xt.values.map((v) => tickLabel(v, xt.decimals)),
     y: yt.values.map((v) => tickLabel(v, yt.decimals)),
@@ -75,16 +87,19 @@ export function decorationMargins(parts: {
   bounds: readonly number[];
   legend: NumericLegend | CategoryLegend | null;
   titleSize: number | null;
+  width: number;
+  height: number;
 }): Margins {
+  const size = labelSize(parts.width);
   const m = { left: 6, right: 6, top: 6, bottom: 6 };
   if (parts.axes) {
-    const labels = axisLabels(parts.bounds);
-    m.left = 10 + TICK + Math.max(0, ...labels.y.map((l) => textWidth(l)));
-    m.bottom = 8 + TICK + LABEL_SIZE + 4;
-    m.right = Math.max(m.right, Math.ceil(textWidth(labels.x.at(-1) ?? '') / 2) + 4);
-    m.top = Math.max(m.top, LABEL_SIZE / 2 + 2);
+    const labels = axisLabels(parts.bounds, parts);
+    m.left = 10 + TICK + Math.max(0, ...labels.y.map((l) => textWidth(l, size)));
+    m.bottom = 8 + TICK + size + 4;
+    m.right = Math.max(m.right, Math.ceil(textWidth(labels.x.at(-1) ?? '', size) / 2) + 4);
+    m.top = Math.max(m.top, size / 2 + 2);
   }
-  if (parts.legend) m.right = LEGEND_GAP + legendWidth(parts.legend) + 8;
+  if (parts.legend) m.right = LEGEND_GAP + legendWidth(parts.legend, size) + 8;
   if (parts.titleSize !== null) m.top = Math.round(parts.titleSize * 1.9);
   return m;
 }
@@ -96,13 +111,15 @@ function legendLabels(legend: NumericLegend | CategoryLegend): string[] {
   return ticks.values.map((v) => tickLabel(v, ticks.decimals));
 }
 
-function legendWidth(legend: NumericLegend | CategoryLegend): number {
+function legendWidth(legend: NumericLegend | CategoryLegend, size: number): number {
   const labels = legendLabels(legend);
   const widest = Math.max(
-    textWidth(legend.title),
-    ...labels.map((l) => textWidth(l) + (legend.kind === 'numeric' ? BAR_WIDTH + TICK + 4 : SWATCH + 6)),
+    textWidth(legend.title, size),
+    ...labels.map(
+      (l) => textWidth(l, size) + (legend.kind === 'numeric' ? BAR_WIDTH + TICK + 4 : SWATCH + 6),
+    ),
   );
-  return Math.min(widest, textWidth('x'.repeat(MAX_LABEL)) + SWATCH + 6);
+  return Math.min(widest, textWidth('x'.repeat(MAX_LABEL), size) + SWATCH + 6);
 }
 
 /** The map's pixel rectangle: where the data window lies in the picture. */
@@ -126,25 +143,26 @@ const label = (x: number, y: number, anchor: string, text: string, extra = '') =
 export function axesSvg(frame: PlotFrame, bounds: readonly number[]): string {
   const [xmin, ymin, xmax, ymax] = bounds;
   const r = mapRect(frame, bounds);
-  const xt = niceTicks(xmin, xmax);
-  const yt = niceTicks(ymin, ymax);
+  const size = labelSize(frame.width);
+  const xt = niceTicks(xmin, xmax, tickTarget(frame.width));
+  const yt = niceTicks(ymin, ymax, tickTarget(frame.height));
   let ticks = '';
   let text = '';
   for (const v of xt.values) {
     const x = px((v - frame.x0) * frame.scale + frame.left);
     ticks += `M${x} ${px(r.y1)}v${TICK}`;
-    text += label(x, r.y1 + TICK + LABEL_SIZE + 1, 'middle', tickLabel(v, xt.decimals));
+    text += label(x, r.y1 + TICK + size + 1, 'middle', tickLabel(v, xt.decimals));
   }
   for (const v of yt.values) {
     const y = px((frame.y1 - v) * frame.scale + frame.top);
     ticks += `M${px(r.x0)} ${y}h${-TICK}`;
-    text += label(r.x0 - TICK - 3, y + LABEL_SIZE * 0.35, 'end', tickLabel(v, yt.decimals));
+    text += label(r.x0 - TICK - 3, y + size * 0.35, 'end', tickLabel(v, yt.decimals));
   }
   return (
     `<g fill="none" stroke="#444444" stroke-width="0.8">\n` +
     `<rect x="${px(r.x0)}" y="${px(r.y0)}" width="${px(r.x1 - r.x0)}" height="${px(r.y1 - r.y0)}"/>\n` +
     `<path d="${ticks}"/>\n</g>\n` +
-    `<g font-family="${FONT}" font-size="${LABEL_SIZE}" fill="#333333">\n${text}</g>\n`
+    `<g font-family="${FONT}" font-size="${size}" fill="#333333">\n${text}</g>\n`
   );
 }
 
@@ -158,9 +176,10 @@ export function legendSvg(
   bounds: readonly number[],
 ): string {
   const r = mapRect(frame, bounds);
+  const size = labelSize(frame.width);
   const x = Math.max(r.x1, 0) + LEGEND_GAP;
-  const top = Math.max(r.y0, 4) + LABEL_SIZE + 8;
-  let out = `<g font-family="${FONT}" font-size="${LABEL_SIZE}" fill="#333333">\n`;
+  const top = Math.max(r.y0, 4) + size + 8;
+  let out = `<g font-family="${FONT}" font-size="${size}" fill="#333333">\n`;
   out += label(x, top - 8, 'start', legend.title, ' font-weight="bold"');
   if (legend.kind === 'numeric') {
     const height = Math.max(40, Math.min(frame.height - top - 12, (r.y1 - r.y0) * 0.75));
@@ -179,20 +198,21 @@ export function legendSvg(
     for (const v of ticks.values) {
       const y = px(top + (span > 0 ? (1 - (v - legend.vmin) / span) * height : height / 2));
       marks += `M${px(x + BAR_WIDTH)} ${y}h${TICK}`;
-      out += label(x + BAR_WIDTH + TICK + 3, y + LABEL_SIZE * 0.35, 'start', tickLabel(v, ticks.decimals));
+      out += label(x + BAR_WIDTH + TICK + 3, y + size * 0.35, 'start', tickLabel(v, ticks.decimals));
     }
     out += `<path d="${marks}" stroke="#444444" stroke-width="0.8" fill="none"/>\n`;
   } else {
     const labels = legendLabels(legend);
-    const fit = Math.max(1, Math.floor((frame.height - top - 4) / ROW));
+    const row = Math.round(size * 1.6);
+    const fit = Math.max(1, Math.floor((frame.height - top - 4) / row));
     const shown = labels.length > fit ? fit - 1 : labels.length;
     for (let k = 0; k < shown; k++) {
-      const y = top + k * ROW;
+      const y = top + k * row;
       out += `<rect x="${px(x)}" y="${px(y)}" width="${SWATCH}" height="${SWATCH}" fill="${legend.colors[k]}" stroke="#444444" stroke-width="0.6"/>\n`;
       out += label(x + SWATCH + 6, y + SWATCH - 2, 'start', labels[k]);
     }
     if (shown < labels.length)
-      out += label(x, top + shown * ROW + SWATCH - 2, 'start', `… ${labels.length - shown} more`);
+      out += label(x, top + shown * row + SWATCH - 2, 'start', `… ${labels.length - shown} more`);
   }
   return `${out}</g>\n`;
 }

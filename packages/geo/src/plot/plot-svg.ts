@@ -206,6 +206,8 @@ export function plotSvg(geometry: GeometryArray, options: PlotOptions = {}): str
         bounds,
         legend,
         titleSize: title === null ? null : titleSize,
+        width: options.width ?? 800,
+        height: options.height ?? 600,
       })
     : NO_MARGINS;
   const frame = plotFrame(geometry, options, margins, bounds);
