@@ -16,6 +16,7 @@ import {
 } from './dispatch/explain.js';
 import { formatFrame } from './display/format-frame.js';
 import { makeTable } from './frame/make-table.js';
+import { plotColumn } from './frame/plot-column.js';
 import { takeColumn } from './frame/take-column.js';
 import {
   GeoSeries,
@@ -42,6 +43,19 @@ import {
 import type { CostAllocationRaster } from './raster/cost-allocation-raster.js';
 import type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { computeVoronoi } from './voronoi/voronoi-polygons.js';
+
+/** Plot options of a frame: `column` may name one of its columns. */
+export interface FramePlotOptions extends Omit<SeriesPlotOptions, 'column'> {
+  column?: string | SeriesPlotOptions['column'];
+}
+
+function framePlotOptions(table: Table, options: FramePlotOptions): SeriesPlotOptions {
+  if (options === null || typeof options !== 'object' || options.column === undefined) {
+    return options as SeriesPlotOptions;
+  }
+  const { values, label } = plotColumn(table, options.column);
+  return { ...options, column: values, legendLabel: options.legendLabel ?? label };
+}
 
 /** Options of {@link GeoDataFrame.fromArrow}. */
 export interface GeoDataFrameOptions {
@@ -249,14 +263,17 @@ export class GeoDataFrame {
     return explainOperation(this.geometry.array, op, options, FRAME_EXPLAINABLE);
   }
 
-  /** An SVG picture of the active geometry (see GeoSeries.plot). */
-  plot(options: SeriesPlotOptions = {}): string {
-    return this.geometry.plot(options);
+  /**
+   * An SVG picture of the active geometry (see GeoSeries.plot); `column` names the column to
+   * colour by (GeoPandas' `plot(column=…)`), its name heading the legend.
+   */
+  plot(options: FramePlotOptions = {}): string {
+    return this.geometry.plot(framePlotOptions(this.table, options));
   }
 
-  /** A PNG picture of the active geometry (see GeoSeries.plotPng). */
-  plotPng(options: SeriesPlotOptions = {}): Promise<Uint8Array> {
-    return this.geometry.plotPng(options);
+  /** A PNG picture of the active geometry (see {@link plot}). */
+  plotPng(options: FramePlotOptions = {}): Promise<Uint8Array> {
+    return this.geometry.plotPng(framePlotOptions(this.table, options));
   }
 
   /** Planar area of the active geometry per row. */

@@ -37,10 +37,13 @@ export function labelSize(width: number): number {
   return Math.min(18, Math.max(11, Math.round(width / 130)));
 }
 
-/** How many ticks fit an axis `pixels` long: about one per 140 pixels, 3 to 12. */
-function tickTarget(pixels: number): number {
-  return Math.min(12, Math.max(3, Math.round(pixels / 140)));
+/** How many ticks fit an axis `pixels` long: about one per `spacing` pixels, 4 to 12. */
+function tickTarget(pixels: number, spacing: number): number {
+  return Math.min(12, Math.max(4, Math.round(pixels / spacing)));
 }
+
+const X_TICK_SPACING = 120;
+const Y_TICK_SPACING = 90;
 
 function textWidth(text: string, size: number): number {
   return Math.ceil(text.length * size * CHAR_WIDTH);
@@ -73,8 +76,8 @@ export function axisLabels(
   pixels: { width: number; height: number },
 ): { x: string[]; y: string[] } {
   const [xmin, ymin, xmax, ymax] = bounds;
-  const xt = niceTicks(xmin, xmax, tickTarget(pixels.width));
-  const yt = niceTicks(ymin, ymax, tickTarget(pixels.height));
+  const xt = niceTicks(xmin, xmax, tickTarget(pixels.width, X_TICK_SPACING));
+  const yt = niceTicks(ymin, ymax, tickTarget(pixels.height, Y_TICK_SPACING));
   return {
     x: xt.values.map((v) => tickLabel(v, xt.decimals)),
     y: yt.values.map((v) => tickLabel(v, yt.decimals)),
@@ -144,8 +147,8 @@ export function axesSvg(frame: PlotFrame, bounds: readonly number[]): string {
   const [xmin, ymin, xmax, ymax] = bounds;
   const r = mapRect(frame, bounds);
   const size = labelSize(frame.width);
-  const xt = niceTicks(xmin, xmax, tickTarget(frame.width));
-  const yt = niceTicks(ymin, ymax, tickTarget(frame.height));
+  const xt = niceTicks(xmin, xmax, tickTarget(frame.width, X_TICK_SPACING));
+  const yt = niceTicks(ymin, ymax, tickTarget(frame.height, Y_TICK_SPACING));
   let ticks = '';
   let text = '';
   for (const v of xt.values) {
