@@ -15,6 +15,8 @@ import {
   FRAME_EXPLAINABLE,
 } from './dispatch/explain.js';
 import { formatFrame } from './display/format-frame.js';
+import { frameHtml } from './display/html-table.js';
+import { JUPYTER_DISPLAY, type MimeBundle } from './display/rich-display.js';
 import { makeTable } from './frame/make-table.js';
 import { plotColumn } from './frame/plot-column.js';
 import { takeColumn } from './frame/take-column.js';
@@ -316,6 +318,19 @@ export class GeoDataFrame {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  /** HTML for notebooks and pages (Observable's `html`): first/last rows, shape, CRS, and a small map. */
+  toHTML(): string {
+    return frameHtml(this.table, this.geometry.array, {
+      geometryName: this.geometryName,
+      crs: crsLabel(this.crs),
+    });
+  }
+
+  /** What the Deno Jupyter kernel shows for a frame: the HTML table and map, or the text summary. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return { 'text/html': this.toHTML(), 'text/plain': this.toString() };
   }
 
   private field(name: string): Field {
