@@ -71,9 +71,9 @@ describe('rich display', () => {
 
   it('thins the map of a big column to every k-th row and says so', () => {
     const html = pointsOf(150_000, 2).toHTML();
-    expect(html).toContain('map: 1 in 3 rows');
-    expect(html.match(/h0/g)?.length).toBe(50_000);
-    expect(html.length).toBeLessThan(1_500_000);
+    expect(html).toContain('map: 1 in 8 rows');
+    expect(html.match(/h0/g)?.length).toBe(18_750);
+    expect(html.length).toBeLessThan(600_000);
   });
 
   it('a raster shows as its PNG, with a data URL for pages', async () => {

@@ -3,7 +3,7 @@ import { plotBounds } from '../plot/plot-options.js';
 import { plotSvg } from '../plot/plot-svg.js';
 
 /** Inline maps stay small: about this many coordinates at most, the rest of the rows thinned. */
-const MAX_COORDS = 60_000;
+const MAX_COORDS = 20_000;
 const MAX_WIDTH = 360;
 const MAX_HEIGHT = 260;
 
