@@ -84,6 +84,14 @@ export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
 export { checkOptions } from './options/check-options.js';
+export {
+  type ProgressCallback,
+  type ProgressEvent,
+  type ProgressListener,
+  type ProgressOption,
+  ProgressReporter,
+  type ProgressStage,
+} from './progress/progress.js';
 export { CostGridError, checkCostGridProblem, describeCell } from './raster/check-cost-grid.js';
 export {
   type CostAllocation,
@@ -105,11 +113,3 @@ export { type ReadWkbOptions, readWkb } from './wkb/read-wkb.js';
 export { writeWkb } from './wkb/write-wkb.js';
 export { type ReadWktOptions, readWkt } from './wkt/read-wkt.js';
 export { formatWkt, type WriteWktOptions, writeWkt } from './wkt/write-wkt.js';
-export {
-  type ProgressCallback,
-  type ProgressEvent,
-  type ProgressListener,
-  type ProgressOption,
-  ProgressReporter,
-  type ProgressStage,
-} from './progress/progress.js';
