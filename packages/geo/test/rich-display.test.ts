@@ -89,4 +89,25 @@ describe('rich display', () => {
     expect(bundle['text/html']).toContain(`src="data:image/png;base64,${bundle['image/png']}"`);
     expect(await raster.toDataURL()).toBe(`data:image/png;base64,${bundle['image/png']}`);
   });
+
+  it('a cost allocation shows as its PNG too, and its CPU run counts settled cells as progress', async () => {
+    const [w, h] = [400, 300]; // over 2^16 cells: the CPU run reports every 65,536 settled
+    const values = new Float32Array(w * h).map((_, i) => 1 + ((i * 7919) % 13) / 4);
+    const cost = { values, width: w, height: h, bounds: [0, 0, w, h] as [number, number, number, number] };
+    const settled: number[] = [];
+    const sources = GeoSeries.fromXY([30.5, 300.5, 200.5], [40.5, 250.5, 120.5]);
+    const result = await sources.costAllocation({
+      cost,
+      device: 'cpu',
+      onProgress: { callback: (p) => settled.push(p.done), delayMs: 0, intervalMs: 0 },
+    });
+    const bundle = await (result as unknown as Record<symbol, () => Promise<Record<string, string>>>)[
+      JUPYTER
+    ]();
+    const image = decodePng(Uint8Array.from(atob(bundle['image/png']), (c) => c.charCodeAt(0)));
+    expect([image.width, image.height]).toEqual([w, h]);
+    expect(bundle['text/plain']).toBe('CostAllocationRaster 400 × 300, 3 sites, ran on CPU');
+    expect(settled.at(-1)).toBe(w * h);
+    expect(settled.some((d) => d > 0 && d < w * h)).toBe(true); // counted as it went, not only at the ends
+  });
 });
