@@ -163,7 +163,21 @@ export async function writeFile(
   let bytes: Uint8Array;
   if (format === 'geojson') bytes = new TextEncoder().encode(writeGeoJson(geoTable));
   else if (format === 'parquet') {
-    bytes = await writeGeoParquet(geoTable, { encoding: options.encoding, compression: options.compression });
+    try {
+      bytes = await writeGeoParquet(geoTable, {
+        encoding: options.encoding,
+        compression: options.compression,
+      });
+    } catch (error) {
+      // parquet-wasm traps ("unreachable") when its 4 GiB WebAssembly memory runs out
+      if (!(error instanceof Error && error.name === 'RuntimeError')) throw error; // WebAssembly.RuntimeError
+      throw new FileError(
+        'FILE_WRITE_FAILED',
+        path,
+        `the GeoParquet encoder (parquet-wasm) failed on ${frame.length} rows (${error.message}), most likely out of its 4 GiB WebAssembly memory: write .arrow (GeoArrow IPC) for data this large`,
+        { cause: error },
+      );
+    }
   } else {
     const ipcFormat = options.ipcFormat ?? (extname(path).toLowerCase() === '.arrows' ? 'stream' : 'file');
     bytes = writeArrowIpc(geoTable, { format: ipcFormat });
