@@ -126,6 +126,28 @@ describe('onProgress', () => {
     }
   });
 
+  it('a callback that throws cancels the operation with its error', async () => {
+    const points = pointsOf('uniform', 300, 6);
+    const cancel = {
+      callback: (e: ProgressEvent) => {
+        if (e.stage === 'diagram') throw new Error('cancelled by the user');
+      },
+      delayMs: 0,
+      intervalMs: 0,
+    };
+    await expect(points.voronoiPolygons({ onProgress: cancel })).rejects.toThrow('cancelled by the user');
+    const path = join(folder, 'never.parquet');
+    const stopWrite = {
+      callback: () => {
+        throw new Error('stop');
+      },
+      delayMs: 0,
+      intervalMs: 0,
+    };
+    await expect(writeFile(points, path, { onProgress: stopWrite })).rejects.toThrow('stop');
+    await expect(readFile(path)).rejects.toThrow(/no such file/);
+  });
+
   it('refuses an onProgress that is not a function or listener, and bad pacing', async () => {
     const points = pointsOf('uniform', 10, 1);
     await expect(points.voronoiPolygons({ onProgress: 5 as never })).rejects.toThrow(

@@ -23,7 +23,10 @@ export interface ProgressEvent {
   finished: boolean;
 }
 
-/** A function that hears progress events. */
+/**
+ * A function that hears progress events. One that throws stops the operation with its error
+ * (the way to cancel long work); nothing is returned or left half-written by the operation.
+ */
 export type ProgressCallback = (event: ProgressEvent) => void;
 
 /**
