@@ -175,6 +175,9 @@ describe('plot options (GeoPandas names)', () => {
     expect(() => series.plot({ legend: true })).toThrow(/legend applies to the colours of a column/);
     expect(() => series.plot({ cmap: 'viridis' })).toThrow(/cmap applies/);
     expect(() => series.plot({ column: [1, 2, 3] })).toThrow(/column has 3 values for 2 geometry rows/);
+    expect(() => series.plot({ column: 'n' as never })).toThrow(
+      /column "n" is a name: a frame's plot takes names/,
+    );
     expect(() => series.plot({ column: [1, 2], cmap: 'jet' })).toThrow(/unknown cmap "jet"; known: viridis/);
     expect(() => series.plot({ column: [1, 2], vmin: 3, vmax: 1 })).toThrow(/vmin 3 is above vmax 1/);
     expect(() => series.plot({ facecolor: 'red', fill: 'blue' })).toThrow(/facecolor and fill/);

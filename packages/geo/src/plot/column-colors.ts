@@ -62,6 +62,14 @@ export interface ColumnColorOptions {
  * A column of the wrong length, or `vmin`/`vmax` that are not finite, are RangeErrors.
  */
 export function columnColors(values: ColumnValues, rows: number, options: ColumnColorOptions): ColumnColors {
+  if (typeof values === 'string') {
+    throw new TypeError(
+      `plot: column "${values}" is a name: a frame's plot takes names, a series' plot takes the values (one per row)`,
+    );
+  }
+  if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
+    throw new TypeError('plot: column must be a column name (frames) or one value per row');
+  }
   if (values.length !== rows) {
     throw new RangeError(`plot: column has ${values.length} values for ${rows} geometry rows`);
   }
