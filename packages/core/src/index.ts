@@ -84,6 +84,14 @@ export { centroid } from './measures/centroid.js';
 export { lengthOf } from './measures/length.js';
 export { totalBounds } from './measures/total-bounds.js';
 export { checkOptions } from './options/check-options.js';
+export {
+  type ProgressCallback,
+  type ProgressEvent,
+  type ProgressListener,
+  type ProgressOption,
+  ProgressReporter,
+  type ProgressStage,
+} from './progress/progress.js';
 export { CostGridError, checkCostGridProblem, describeCell } from './raster/check-cost-grid.js';
 export {
   type CostAllocation,

@@ -1,6 +1,12 @@
 import { readFile as readBytes, writeFile as writeBytes } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { checkOptions, FileError, GeoframeError } from '@geoframe/core';
+import {
+  checkOptions,
+  FileError,
+  GeoframeError,
+  type ProgressOption,
+  ProgressReporter,
+} from '@geoframe/core';
 import { GeoDataFrame } from './geo-data-frame.js';
 import { GeoSeries } from './geo-series.js';
 import {
@@ -72,6 +78,14 @@ export interface WriteFileOptions {
   compression?: 'snappy' | 'zstd' | 'uncompressed';
   /** Arrow IPC: 'file' (default; .arrow/.feather) or 'stream' (.arrows). */
   ipcFormat?: 'file' | 'stream';
+  /** Hears progress on big files (stages 'encode', 'write'; see `voronoiPolygons`). */
+  onProgress?: ProgressOption;
+}
+
+/** Options of {@link readFile}. */
+export interface ReadFileOptions {
+  /** Hears progress on big files (stages 'read', 'decode', 'frame'; see `voronoiPolygons`). */
+  onProgress?: ProgressOption;
 }
 
 /**
@@ -79,15 +93,22 @@ export interface WriteFileOptions {
  * .arrows) file into a GeoDataFrame, the format chosen by extension. The active geometry is the
  * GeoParquet primary column, else "geometry", else the first GeoArrow column.
  */
-export async function readFile(path: string, options?: Record<string, never>): Promise<GeoDataFrame> {
-  checkOptions(options, [], 'readFile'); // none yet: a key given is a mistake, not a wish ignored
+export async function readFile(path: string, options: ReadFileOptions = {}): Promise<GeoDataFrame> {
+  checkOptions(options, ['onProgress'], 'readFile');
   const format = formatOfPath(path);
+  const progress = new ProgressReporter('readFile', options.onProgress, [
+    { name: 'read', weight: 1, unit: 'bytes' },
+    { name: 'decode', weight: 4, unit: 'bytes' },
+    { name: 'frame', weight: 1, unit: 'rows' },
+  ]);
+  progress.stage('read');
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await readBytes(path));
   } catch (error) {
     throw fileSystemError(error, path, 'read');
   }
+  progress.stage('decode', bytes.length);
   let geoTable: GeoTable;
   try {
     if (format === 'geojson') geoTable = readGeoJson(new TextDecoder().decode(bytes));
@@ -114,7 +135,10 @@ export async function readFile(path: string, options?: Record<string, never>): P
     );
   }
   try {
-    return GeoDataFrame.fromArrow(geoTable.table, { geometry: geoTable.primary });
+    progress.stage('frame', geoTable.table.numRows);
+    const frame = GeoDataFrame.fromArrow(geoTable.table, { geometry: geoTable.primary });
+    progress.finish();
+    return frame;
   } catch (error) {
     if (!(error instanceof GeoframeError)) throw error;
     throw new FileError(error.code, path, error.message, { cause: error });
@@ -127,21 +151,42 @@ export async function writeFile(
   path: string,
   options: WriteFileOptions = {},
 ): Promise<void> {
-  checkOptions(options, ['encoding', 'compression', 'ipcFormat'], 'writeFile');
+  checkOptions(options, ['encoding', 'compression', 'ipcFormat', 'onProgress'], 'writeFile');
   const format = formatOfPath(path);
   const frame = data instanceof GeoSeries ? GeoDataFrame.fromSeries(data) : data;
+  const progress = new ProgressReporter('writeFile', options.onProgress, [
+    { name: 'encode', weight: 4, unit: 'rows' },
+    { name: 'write', weight: 1, unit: 'bytes' },
+  ]);
+  progress.stage('encode', frame.length);
   const geoTable: GeoTable = { table: frame.table, primary: frame.geometryName };
   let bytes: Uint8Array;
   if (format === 'geojson') bytes = new TextEncoder().encode(writeGeoJson(geoTable));
   else if (format === 'parquet') {
-    bytes = await writeGeoParquet(geoTable, { encoding: options.encoding, compression: options.compression });
+    try {
+      bytes = await writeGeoParquet(geoTable, {
+        encoding: options.encoding,
+        compression: options.compression,
+      });
+    } catch (error) {
+      // parquet-wasm traps ("unreachable") when its 4 GiB WebAssembly memory runs out
+      if (!(error instanceof Error && error.name === 'RuntimeError')) throw error; // WebAssembly.RuntimeError
+      throw new FileError(
+        'FILE_WRITE_FAILED',
+        path,
+        `the GeoParquet encoder (parquet-wasm) failed on ${frame.length} rows (${error.message}), most likely out of its 4 GiB WebAssembly memory: write .arrow (GeoArrow IPC) for data this large`,
+        { cause: error },
+      );
+    }
   } else {
     const ipcFormat = options.ipcFormat ?? (extname(path).toLowerCase() === '.arrows' ? 'stream' : 'file');
     bytes = writeArrowIpc(geoTable, { format: ipcFormat });
   }
+  progress.stage('write', bytes.length);
   try {
     await writeBytes(path, bytes);
   } catch (error) {
     throw fileSystemError(error, path, 'write');
   }
+  progress.finish();
 }

@@ -15,7 +15,10 @@ import {
   FRAME_EXPLAINABLE,
 } from './dispatch/explain.js';
 import { formatFrame } from './display/format-frame.js';
+import { frameHtml } from './display/html-table.js';
+import { JUPYTER_DISPLAY, type MimeBundle } from './display/rich-display.js';
 import { makeTable } from './frame/make-table.js';
+import { plotColumn } from './frame/plot-column.js';
 import { takeColumn } from './frame/take-column.js';
 import {
   GeoSeries,
@@ -42,6 +45,19 @@ import {
 import type { CostAllocationRaster } from './raster/cost-allocation-raster.js';
 import type { DelaunayOptions } from './voronoi/delaunay-triangles.js';
 import { computeVoronoi } from './voronoi/voronoi-polygons.js';
+
+/** Plot options of a frame: `column` may name one of its columns. */
+export interface FramePlotOptions extends Omit<SeriesPlotOptions, 'column'> {
+  column?: string | SeriesPlotOptions['column'];
+}
+
+function framePlotOptions(table: Table, options: FramePlotOptions): SeriesPlotOptions {
+  if (options === null || typeof options !== 'object' || options.column === undefined) {
+    return options as SeriesPlotOptions;
+  }
+  const { values, label } = plotColumn(table, options.column);
+  return { ...options, column: values, legendLabel: options.legendLabel ?? label };
+}
 
 /** Options of {@link GeoDataFrame.fromArrow}. */
 export interface GeoDataFrameOptions {
@@ -249,14 +265,17 @@ export class GeoDataFrame {
     return explainOperation(this.geometry.array, op, options, FRAME_EXPLAINABLE);
   }
 
-  /** An SVG picture of the active geometry (see GeoSeries.plot). */
-  plot(options: SeriesPlotOptions = {}): string {
-    return this.geometry.plot(options);
+  /**
+   * An SVG picture of the active geometry (see GeoSeries.plot); `column` names the column to
+   * colour by (GeoPandas' `plot(column=…)`), its name heading the legend.
+   */
+  plot(options: FramePlotOptions = {}): string {
+    return this.geometry.plot(framePlotOptions(this.table, options));
   }
 
-  /** A PNG picture of the active geometry (see GeoSeries.plotPng). */
-  plotPng(options: SeriesPlotOptions = {}): Promise<Uint8Array> {
-    return this.geometry.plotPng(options);
+  /** A PNG picture of the active geometry (see {@link plot}). */
+  plotPng(options: FramePlotOptions = {}): Promise<Uint8Array> {
+    return this.geometry.plotPng(framePlotOptions(this.table, options));
   }
 
   /** Planar area of the active geometry per row. */
@@ -299,6 +318,19 @@ export class GeoDataFrame {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  /** HTML for notebooks and pages (Observable's `html`): first/last rows, shape, CRS, and a small map. */
+  toHTML(): string {
+    return frameHtml(this.table, this.geometry.array, {
+      geometryName: this.geometryName,
+      crs: crsLabel(this.crs),
+    });
+  }
+
+  /** What the Deno Jupyter kernel shows for a frame: the HTML table and map, or the text summary. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return { 'text/html': this.toHTML(), 'text/plain': this.toString() };
   }
 
   private field(name: string): Field {

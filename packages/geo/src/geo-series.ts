@@ -28,6 +28,8 @@ import {
   explainOperation,
 } from './dispatch/explain.js';
 import { formatSeries } from './display/format-series.js';
+import { seriesHtml } from './display/html-table.js';
+import { JUPYTER_DISPLAY, type MimeBundle } from './display/rich-display.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
 import { type BufferOptions, buffer, convexHull, envelope, isValid, simplify } from './ops/constructive.js';
@@ -399,6 +401,16 @@ export class GeoSeries {
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return this.toString();
+  }
+
+  /** HTML for notebooks and pages (Observable's `html`): first/last rows as WKT, type, CRS, and a small map. */
+  toHTML(): string {
+    return seriesHtml(this.array, { name: this.name, crs: crsLabel(this.crs) });
+  }
+
+  /** What the Deno Jupyter kernel shows for a series: the HTML table and map, or the text summary. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return { 'text/html': this.toHTML(), 'text/plain': this.toString() };
   }
 
   /**

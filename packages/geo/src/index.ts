@@ -7,6 +7,7 @@ export {
 } from '@geoframe/core';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
+export type { FramePlotOptions } from './geo-data-frame.js';
 export {
   clip,
   GeoDataFrame,
@@ -40,6 +41,7 @@ export type { OverlayHow } from './ops/overlay.js';
 export { PREDICATES, type Predicate } from './ops/predicates.js';
 export { type IndexPairs, type NearestOptions, type NearestPairs, SpatialIndex } from './ops/sindex.js';
 export type { JoinPairs, SjoinNearestOptions, SjoinOptions } from './ops/sjoin.js';
+export { COLORMAP_NAMES } from './plot/colormaps.js';
 export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 export type {
   RasterCommonOptions,

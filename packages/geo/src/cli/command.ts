@@ -5,6 +5,10 @@ import { GeoframeError } from '@geoframe/core';
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Whether `err` is a terminal (the CLI then draws a progress bar there). */
+  errIsTTY?: boolean;
+  /** The terminal's width in characters, when `err` is one. */
+  errColumns?: number;
 }
 
 /** A CLI verb: its help text, its options (node:util parseArgs form) and what it does. */

@@ -4,6 +4,7 @@ import { type CostConnectivity, CostGridError, GeoframeError, InvalidGeometryErr
 import { formatOfPath, readFile, writeFile } from '../file-io.js';
 import { readRaster, writeRaster } from '../raster/geotiff-io.js';
 import { type CliIo, type Command, UsageError } from './command.js';
+import { REPORT_OPTIONS, REPORT_USAGE, RunReport } from './run-report.js';
 import { deviceOf, withDispatchLog } from './voronoi.js';
 
 function connectivityOf(value: string | boolean | undefined): CostConnectivity | undefined {
@@ -48,6 +49,7 @@ Options:
   --metric cost|compliance   values are costs (default) or stiffnesses (cost = 1/value)
   --max-cost <c>             leave cells costlier than c unreached
   --device auto|gpu|cpu      where to run (default auto)
+${REPORT_USAGE}
   -h, --help                 this text`,
   options: {
     cost: { type: 'string' },
@@ -59,6 +61,7 @@ Options:
     metric: { type: 'string' },
     'max-cost': { type: 'string' },
     device: { type: 'string' },
+    ...REPORT_OPTIONS,
   },
   async run(values, positionals, io: CliIo) {
     if (positionals.length !== 1) throw new UsageError('cost-allocation needs one <sources> file');
@@ -82,34 +85,52 @@ Options:
       maxCost: maxCostOf(values['max-cost']),
       device: deviceOf(values.device),
     };
-    const started = performance.now();
-    const frame = await readFile(sourcesPath);
-    const cost = await readRaster(costPath);
-    const { value: result, events } = await withDispatchLog((onDispatch) =>
-      frame.costAllocation({ cost, ...options, onDispatch }).catch((error: unknown) => {
-        throw error instanceof InvalidGeometryError
-          ? inFile(error, sourcesPath)
-          : error instanceof CostGridError
-            ? inFile(error, costPath)
-            : error;
-      }),
-    );
-    const computed = performance.now();
-    await writeFile(result.toPolygons(), output);
-    const grid = { width: result.width, height: result.height, bounds: result.bounds, crs: cost.crs };
-    if (values.labels) await writeRaster(values.labels as string, { ...grid, values: result.labels });
-    if (values['cost-out']) await writeRaster(values['cost-out'] as string, { ...grid, values: result.cost });
-    if (png) await writeBytes(png, await result.toPNG());
-    const reached = result.labels.reduce((n, l) => n + (l >= 0 ? 1 : 0), 0);
-    const e = events[0];
-    io.out(
-      `ran costAllocation on ${result.path.toUpperCase()} for ${e?.rows ?? 0} cells (${events.map((x) => x.reason).join('; ')})\n`,
-    );
-    io.out(
-      `${result.sourceRows.length} sources, ${reached} of ${result.labels.length} cells reached; ${(computed - started).toFixed(0)} ms\n`,
-    );
-    const written = [output, png, values.labels, values['cost-out']].filter(Boolean) as string[];
-    io.out(`wrote ${written.map((p) => resolve(p)).join(', ')}\n`);
-    return 0;
+    const report = new RunReport(io, values);
+    try {
+      const frame = await readFile(sourcesPath, { onProgress: report.onProgress });
+      const cost = await readRaster(costPath);
+      report.step('read');
+      const { value: result, events } = await withDispatchLog((onDispatch) =>
+        frame
+          .costAllocation({ cost, ...options, onDispatch, onProgress: report.onProgress })
+          .catch((error: unknown) => {
+            throw error instanceof InvalidGeometryError
+              ? inFile(error, sourcesPath)
+              : error instanceof CostGridError
+                ? inFile(error, costPath)
+                : error;
+          }),
+      );
+      report.step('costAllocation');
+      await writeFile(result.toPolygons(), output, { onProgress: report.onProgress });
+      const grid = { width: result.width, height: result.height, bounds: result.bounds, crs: cost.crs };
+      if (values.labels) await writeRaster(values.labels as string, { ...grid, values: result.labels });
+      if (values['cost-out'])
+        await writeRaster(values['cost-out'] as string, { ...grid, values: result.cost });
+      if (png) await writeBytes(png, await result.toPNG());
+      report.step('write');
+      const reached = result.labels.reduce((n, l) => n + (l >= 0 ? 1 : 0), 0);
+      const e = events[0];
+      const written = [output, png, values.labels, values['cost-out']].filter(Boolean) as string[];
+      report.finish(
+        {
+          command: 'cost-allocation',
+          input: sourcesPath,
+          rows: frame.length,
+          sites: result.sourceRows.length,
+          outputRows: result.sourceRows.length,
+          outputs: written,
+        },
+        events,
+        [
+          `ran costAllocation on ${result.path.toUpperCase()} for ${e?.rows ?? 0} cells (${events.map((x) => x.reason).join('; ')})`,
+          `${result.sourceRows.length} sources, ${reached} of ${result.labels.length} cells reached; ${report.timings.read + report.timings.costAllocation} ms`,
+          `wrote ${written.map((p) => resolve(p)).join(', ')}`,
+        ],
+      );
+      return 0;
+    } finally {
+      report.progress.close();
+    }
   },
 };

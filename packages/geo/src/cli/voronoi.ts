@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { writeFile as writeBytes } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { type DeviceOption, type DispatchEvent, FileError } from '@geoframe/core';
+import { type DeviceOption, type DispatchEvent, FileError, type ProgressOption } from '@geoframe/core';
 import { DEMO_NAMES, loadDemo } from '../demo/demo-data.js';
 import { formatOfPath, readFile, writeFile } from '../file-io.js';
 import type { GeoDataFrame } from '../geo-data-frame.js';
 import type { GeoSeries } from '../geo-series.js';
 import { plotPng, plotSvg } from '../plot/index.js';
 import { type CliIo, type Command, parseBox, UsageError } from './command.js';
+import { REPORT_OPTIONS, REPORT_USAGE, RunReport } from './run-report.js';
 
 /** What the voronoi and delaunay verbs share: the input (a file or a demo name) and its clip region. */
 export interface SitesInput {
@@ -19,13 +20,13 @@ export interface SitesInput {
 }
 
 /** A file path, or a demo name when no such file exists. */
-export async function readSites(input: string): Promise<SitesInput> {
+export async function readSites(input: string, onProgress?: ProgressOption): Promise<SitesInput> {
   if (!existsSync(input) && (DEMO_NAMES as readonly string[]).includes(input)) {
     const demo = await loadDemo(input);
     return { frame: demo.sites, clipTo: demo.clipTo, stem: demo.name };
   }
   const stem = input.replace(/\.[^./]+$/, '');
-  return { frame: await readFile(input), clipTo: null, stem };
+  return { frame: await readFile(input, { onProgress }), clipTo: null, stem };
 }
 
 export function deviceOf(value: string | boolean | undefined): DeviceOption {
@@ -60,20 +61,31 @@ export function checkOutputs(output: string | undefined, plot: string | undefine
 }
 
 /** Writes the picture: SVG or PNG by the extension. */
-export async function writePlot(path: string, cells: GeoSeries, sites: GeoSeries | null): Promise<void> {
+export async function writePlot(
+  path: string,
+  cells: GeoSeries,
+  sites: GeoSeries | null,
+  title?: string,
+): Promise<void> {
   const ext = extname(path).toLowerCase();
   if (ext !== '.svg' && ext !== '.png')
     throw new UsageError(`--plot must end in .svg or .png, got "${path}"`);
   // dense diagrams get a bigger canvas so cells stay visible; the height follows the data's aspect
+  // (plus the bands the axes and the title take)
   const width = cells.length > 10_000 ? 2400 : 1200;
   const [x0, y0, x1, y1] = cells.totalBounds;
   const aspect = x1 > x0 && y1 > y0 ? (y1 - y0) / (x1 - x0) : 1;
-  const height = Math.min(4 * width, Math.max(100, Math.round(width * aspect)));
+  const bands = title ? 110 : 50;
+  const height = Math.min(4 * width, Math.max(100, Math.round((width - 90) * aspect) + bands));
   const options = {
     width,
     height,
     points: sites?.array,
-    strokeWidth: cells.length > 10_000 ? 0.25 : undefined,
+    // dense diagrams: thin white outlines keep small cells' colours clear where grey ones muddy them
+    linewidth: cells.length > 10_000 ? 0.3 : undefined,
+    edgecolor: cells.length > 10_000 ? '#ffffff' : undefined,
+    axes: true,
+    title,
   };
   if (ext === '.svg') await writeBytes(path, plotSvg(cells.array, options));
   else await writeBytes(path, await plotPng(cells.array, options));
@@ -112,6 +124,7 @@ Options:
   --clip-to <polygon file>   intersect the cells with the polygons of this file
   --device auto|gpu|cpu      where to run (default auto)
   --plot <file.svg|file.png> draw the cells and sites
+${REPORT_USAGE}
   -h, --help                 this text`,
   options: {
     output: { type: 'string', short: 'o' },
@@ -122,47 +135,82 @@ Options:
     'clip-to': { type: 'string' },
     device: { type: 'string' },
     plot: { type: 'string' },
+    ...REPORT_OPTIONS,
   },
   async run(values, positionals, io: CliIo) {
     if (positionals.length !== 1) throw new UsageError('voronoi needs one <in> (a file or a demo name)');
-    const started = performance.now();
     checkOutputs(values.output as string | undefined, values.plot as string | undefined);
     const tolerance = toleranceOf(values.tolerance);
     const device = deviceOf(values.device);
     const extendTo = values['extend-to'] ? parseBox(values['extend-to'] as string, '--extend-to') : undefined;
-    const input = await readSites(positionals[0]);
-    const isDemo = input.clipTo !== null;
-    const output = (values.output as string | undefined) ?? `${input.stem}-voronoi.parquet`;
-    const plot = (values.plot as string | undefined) ?? (isDemo ? `${input.stem}-voronoi.png` : undefined);
-    checkOutputs(output, plot);
-    const clipPath = values['clip-to'] as string | undefined;
-    const clipTo = clipPath ? (await readFile(clipPath)).geometry : (input.clipTo ?? undefined);
-    const onlyEdges = values['only-edges'] === true;
-    const ordered = values.ordered === true || (isDemo && !onlyEdges);
-    const loaded = performance.now();
+    const report = new RunReport(io, values);
+    try {
+      const input = await readSites(positionals[0], report.onProgress);
+      const isDemo = input.clipTo !== null;
+      const output = (values.output as string | undefined) ?? `${input.stem}-voronoi.parquet`;
+      const plot = (values.plot as string | undefined) ?? (isDemo ? `${input.stem}-voronoi.png` : undefined);
+      checkOutputs(output, plot);
+      const clipPath = values['clip-to'] as string | undefined;
+      const clipTo = clipPath ? (await readFile(clipPath)).geometry : (input.clipTo ?? undefined);
+      const onlyEdges = values['only-edges'] === true;
+      const ordered = values.ordered === true || (isDemo && !onlyEdges);
+      report.step('read');
 
-    const { value: cells, events } = await withDispatchLog((onDispatch) =>
-      input.frame.voronoiPolygons({
-        onDispatch,
-        tolerance,
-        extendTo,
-        onlyEdges,
-        ordered,
-        clipTo,
-        device,
-      }),
-    );
-    const computed = performance.now();
-    await writeFile(cells, output);
-    if (plot) await writePlot(plot, cells.geometry, input.frame.geometry);
-    const done = performance.now();
-
-    const ms = (a: number, b: number) => `${(b - a).toFixed(0)} ms`;
-    io.out(`ran ${describeRun(events)}\n`);
-    io.out(
-      `${input.frame.length} input rows → ${cells.length} ${onlyEdges ? 'edge row' : 'cells'}${clipTo ? ', clipped' : ''}; read ${ms(started, loaded)}, voronoi ${ms(loaded, computed)}, write ${ms(computed, done)}\n`,
-    );
-    io.out(`wrote ${resolve(output)}${plot ? ` and ${resolve(plot)}` : ''}\n`);
-    return 0;
+      let sites = 0;
+      const { value: cells, events } = await withDispatchLog(async (onDispatch) => {
+        const frame = await input.frame.voronoiPolygons({
+          onDispatch: (e) => {
+            sites = e.rows;
+            onDispatch(e);
+          },
+          onProgress: report.onProgress,
+          tolerance,
+          extendTo,
+          onlyEdges,
+          ordered,
+          clipTo,
+          device,
+        });
+        return frame;
+      });
+      report.step('voronoi');
+      await writeFile(cells, output, { onProgress: report.onProgress });
+      report.step('write');
+      if (plot) {
+        await writePlot(
+          plot,
+          cells.geometry,
+          input.frame.geometry,
+          isDemo ? demoTitle(input.frame.length) : undefined,
+        );
+        report.step('plot');
+      }
+      const t = report.timings;
+      const outputs = plot ? [output, plot] : [output];
+      report.finish(
+        {
+          command: 'voronoi',
+          input: positionals[0],
+          rows: input.frame.length,
+          sites,
+          outputRows: cells.length,
+          outputs,
+        },
+        events,
+        [
+          `ran ${describeRun(events)}`,
+          `${input.frame.length} input rows → ${cells.length} ${onlyEdges ? 'edge row' : 'cells'}${clipTo ? ', clipped' : ''}; read ${t.read} ms, voronoi ${t.voronoi} ms, write ${t.write + (t.plot ?? 0)} ms`,
+          `wrote ${resolve(output)}${plot ? ` and ${resolve(plot)}` : ''}`,
+        ],
+      );
+      return 0;
+    } finally {
+      report.progress.close();
+    }
   },
 };
+
+/** The demo picture's title: what it shows, for a person who sees only the PNG. */
+function demoTitle(rows: number): string {
+  return `Service areas of ${rows.toLocaleString('en-US')} US ZIP codes (Voronoi cells clipped to the lower 48)`;
+}

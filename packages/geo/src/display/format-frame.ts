@@ -5,7 +5,8 @@ import { displayGeometry, shownRows, truncate } from './format-series.js';
 const CELL_WIDTH = 24;
 const GEOMETRY_WIDTH = 60;
 
-function formatValue(value: unknown): string {
+/** A cell value as text: None for null, numbers to 8 significant digits, bytes by size. */
+export function formatValue(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number')

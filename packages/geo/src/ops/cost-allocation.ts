@@ -8,6 +8,8 @@ import {
   type DeviceOption,
   type DispatchEvent,
   type GeometryArray,
+  type ProgressOption,
+  ProgressReporter,
 } from '@geoframe/core';
 import type { GeoSeries } from '../geo-series.js';
 import { CostAllocationRaster } from '../raster/cost-allocation-raster.js';
@@ -28,8 +30,11 @@ export interface CostAllocationOptions {
   backlink?: boolean;
   /** 'auto' (default), 'gpu' or 'cpu'. */
   device?: DeviceOption;
-  /** Progress of a CPU run: the fraction of open cells settled, now and then. */
-  onProgress?: (fraction: number) => void;
+  /**
+   * Hears progress on long runs (stage 'settle': cells settled, counted by the CPU run as it goes;
+   * a GPU run reports its start and end): a callback or `{callback, delayMs, intervalMs}`.
+   */
+  onProgress?: ProgressOption;
   /** Hears this call's dispatch events only (the decision, then a fallback if one happens). */
   onDispatch?: (event: DispatchEvent) => void;
 }
@@ -97,17 +102,24 @@ export async function computeCostAllocation<Cells = GeoSeries>(
   const { problem, frame, sources } = prepareCostAllocation(array, options);
   const device = options.device ?? 'auto';
   const backlink = options.backlink === true;
+  const cells = problem.values.length;
+  const progress = new ProgressReporter('costAllocation', options.onProgress, [
+    { name: 'settle', weight: 1, unit: 'cells' },
+  ]);
+  progress.stage('settle', cells);
+  const onProgress = progress.active ? (fraction: number) => progress.advance(fraction * cells) : undefined;
   const { value: result, decision } = await dispatchOperation(
     'costAllocation',
     problem.values.length,
     device,
-    costAllocationEngines(problem, { backlink, onProgress: options.onProgress }),
+    costAllocationEngines(problem, { backlink, onProgress }),
     options.onDispatch,
   );
   const path = decision.path;
   // source ids → input rows, in place (the array is this call's own)
   const labels = result.labels;
   for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = sources.rows[labels[p]];
+  progress.finish();
   return new CostAllocationRaster({
     labels,
     cost: result.cost,

@@ -1,4 +1,6 @@
 import { type GeometryArray, totalBounds } from '@geoframe/core';
+import type { ColumnValues } from './column-colors.js';
+import { type Margins, NO_MARGINS } from './plot-decorations.js';
 
 /** How `plotSvg` / `plotPng` draw a geometry column. Every field is optional. */
 export interface PlotOptions {
@@ -36,8 +38,41 @@ export interface PlotOptions {
   pointRadius?: number;
   /** Background colour; default `'#ffffff'`; `'none'` leaves it transparent. */
   background?: string;
-  /** A title written at the top centre. */
+  /** A title written at the top centre (above the map when axes or a legend are drawn). */
   title?: string;
+  /**
+   * Colour rows by a column (GeoPandas' `column`): one value per row. Numbers go through `cmap`
+   * from `vmin` to `vmax`; other values (or numbers with `categorical`) are categories with
+   * distinct colours. Null and NaN rows are missing: outlined, not filled. Polygons are filled,
+   * lines stroked and dots drawn in their row's colour. (A frame's `plot` takes a column name.)
+   */
+  column?: ColumnValues;
+  /** Colormap by matplotlib name (`viridis` default for numbers, `tab10` for categories; `_r` reverses). */
+  cmap?: string;
+  /** Treat a numeric `column` as categories. */
+  categorical?: boolean;
+  /** Value at the low / high end of the colormap; default the column's range. */
+  vmin?: number;
+  vmax?: number;
+  /** Draw a legend for `column`: a colourbar (numbers) or a box of categories; default false, as in GeoPandas. */
+  legend?: boolean;
+  /** The legend's heading; default the column's name (a frame) or "value". */
+  legendLabel?: string;
+  /** Draw a frame with coordinate ticks around the map; default false (a bare map). */
+  axes?: boolean;
+  /** One colour for everything: polygon fill, lines and dots (GeoPandas' `color`). */
+  color?: string;
+  /** Polygon fill colour (GeoPandas' name for `fill`). */
+  facecolor?: string;
+  /** Outline and line colour (GeoPandas' name for `stroke`). */
+  edgecolor?: string;
+  /** Outline and line width in pixels (GeoPandas' name for `strokeWidth`). */
+  linewidth?: number;
+  /**
+   * Dot diameter in pixels (GeoPandas' `markersize`, here in pixels rather than points²); by
+   * default dots adapt to the local density (see `densityDotClasses`).
+   */
+  markersize?: number;
 }
 
 /** The keys of {@link PlotOptions}: anything else is refused (`checkOptions`). */
@@ -53,6 +88,19 @@ export const PLOT_OPTION_KEYS = [
   'pointRadius',
   'background',
   'title',
+  'column',
+  'cmap',
+  'categorical',
+  'vmin',
+  'vmax',
+  'legend',
+  'legendLabel',
+  'axes',
+  'color',
+  'facecolor',
+  'edgecolor',
+  'linewidth',
+  'markersize',
 ] as const;
 
 /** The picture size and the affine map from data coordinates (y up) to pixels (y down). */
@@ -108,20 +156,31 @@ export function plotBounds(geometry: GeometryArray, options: PlotOptions): [numb
   return [xmin - mx, ymin - my, xmax + mx, ymax + my];
 }
 
-/** The picture size and data → pixel map for `geometry` under `options`. */
-export function plotFrame(geometry: GeometryArray, options: PlotOptions): PlotFrame {
-  const [xmin, ymin, xmax, ymax] = plotBounds(geometry, options);
+/**
+ * The picture size and data → pixel map for `geometry` under `options`; `margins` (axes, legend,
+ * title band) are kept free around the map, and the default height follows the map's aspect.
+ */
+export function plotFrame(
+  geometry: GeometryArray,
+  options: PlotOptions,
+  margins: Margins = NO_MARGINS,
+  bounds = plotBounds(geometry, options),
+): PlotFrame {
+  const [xmin, ymin, xmax, ymax] = bounds;
   const width = checkSize('width', options.width ?? DEFAULT_WIDTH);
+  const innerWidth = Math.max(1, width - margins.left - margins.right);
+  const across = margins.top + margins.bottom;
   const dx = xmax - xmin;
   const dy = ymax - ymin;
   let height: number;
   if (options.height !== undefined) height = checkSize('height', options.height);
   else if (dx > 0 && dy > 0)
-    height = Math.max(1, Math.min(MAX_DEFAULT_HEIGHT, Math.round((width * dy) / dx)));
+    height = Math.max(1, Math.min(MAX_DEFAULT_HEIGHT, Math.round((innerWidth * dy) / dx) + across));
   else height = Math.min(width, MAX_DEFAULT_HEIGHT);
+  const innerHeight = Math.max(1, height - across);
   // equal scales: fit the window, centre the slack
-  const sx = dx > 0 ? width / dx : Number.POSITIVE_INFINITY;
-  const sy = dy > 0 ? height / dy : Number.POSITIVE_INFINITY;
+  const sx = dx > 0 ? innerWidth / dx : Number.POSITIVE_INFINITY;
+  const sy = dy > 0 ? innerHeight / dy : Number.POSITIVE_INFINITY;
   let scale = Math.min(sx, sy);
   if (!Number.isFinite(scale)) scale = 1; // a zero-area window (explicit bounds): nothing to fit
   return {
@@ -129,8 +188,8 @@ export function plotFrame(geometry: GeometryArray, options: PlotOptions): PlotFr
     height,
     scale,
     x0: xmin,
-    left: (width - dx * scale) / 2,
+    left: margins.left + (innerWidth - dx * scale) / 2,
     y1: ymax,
-    top: (height - dy * scale) / 2,
+    top: margins.top + (innerHeight - dy * scale) / 2,
   };
 }

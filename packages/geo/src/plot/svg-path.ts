@@ -106,12 +106,14 @@ export class SvgPathWriter {
 
   /**
    * Every coordinate of row `i` as a zero-length subpath `M x yh0`, which a round line cap
-   * draws as a dot of the stroke width's diameter.
+   * draws as a dot of the stroke width's diameter; with `classes`, only the coordinates of
+   * class `cls` (see `densityDotClasses`).
    */
-  dots(i: number): void {
+  dots(i: number, classes?: Uint8Array, cls?: number): void {
     const { coords, stride, partOffsets, ringOffsets, sx, bx, by, out } = this;
     const end = ringOffsets[partOffsets[this.geometryOffsets[i + 1]]];
     for (let k = ringOffsets[partOffsets[this.geometryOffsets[i]]]; k < end; k++) {
+      if (classes !== undefined && classes[k] !== cls) continue;
       const x = Math.round(coords[k * stride] * sx + bx);
       const y = Math.round(by - coords[k * stride + 1] * sx);
       if (!Number.isFinite(x + y)) continue;

@@ -4,6 +4,8 @@ import {
   type DispatchEvent,
   type ExecutionPath,
   type GeometryArray,
+  type ProgressOption,
+  ProgressReporter,
   RASTER_MODES,
   type RasterGrid,
   type RasterMode,
@@ -24,6 +26,8 @@ export interface RasterCommonOptions {
   coarseLevel?: number;
   /** Hears this call's dispatch events only (see `VoronoiOptions.onDispatch`). */
   onDispatch?: (event: DispatchEvent) => void;
+  /** Hears progress on long runs (stages 'raster', 'labels'; see `voronoiPolygons`). */
+  onProgress?: ProgressOption;
 }
 
 /** Options of `GeoSeries.voronoiRaster`. */
@@ -46,7 +50,7 @@ export interface VoronoiVolumeOptions extends RasterCommonOptions {
   z?: number;
 }
 
-const COMMON_KEYS = ['mode', 'device', 'distance', 'coarseLevel', 'bounds', 'onDispatch'];
+const COMMON_KEYS = ['mode', 'device', 'distance', 'coarseLevel', 'bounds', 'onDispatch', 'onProgress'];
 /** The keys of {@link VoronoiRasterOptions} and {@link VoronoiVolumeOptions}: anything else is refused. */
 const RASTER_OPTION_KEYS = {
   2: ['width', 'height', ...COMMON_KEYS],
@@ -125,6 +129,11 @@ export async function computeVoronoiRaster(
   const { width, height, depth, bounds } = grid;
   const device = options.device ?? 'auto';
   const run = { mode, distance: options.distance, coarseLevel: options.coarseLevel };
+  const progress = new ProgressReporter(dims === 2 ? 'voronoiRaster' : 'voronoiVolume', options.onProgress, [
+    { name: 'raster', weight: 9, unit: 'pixels' },
+    { name: 'labels', weight: 1, unit: 'pixels' },
+  ]);
+  progress.stage('raster', width * height * depth);
   const { value: result, decision } = await dispatchOperation(
     'voronoiRaster',
     width * height * depth,
@@ -135,7 +144,9 @@ export async function computeVoronoiRaster(
   const path: ExecutionPath = decision.path;
   // site indices → input rows, in place (the array is this call's own)
   const labels = result.labels;
+  progress.stage('labels', labels.length);
   for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = sites.rows[labels[p]];
+  progress.finish();
   return new VoronoiRaster({
     labels,
     distance: result.distance ?? null,

@@ -10,6 +10,13 @@ import {
   readWkt,
 } from '@geoframe/core';
 import { costAllocationCpu } from '@geoframe/cpu';
+import {
+  imageBundle,
+  JUPYTER_DISPLAY,
+  type MimeBundle,
+  pngDataUrl,
+  rasterCaption,
+} from '../display/rich-display.js';
 import type { GeoSeries } from '../geo-series.js';
 import type { CostFrame, CostSources } from '../ops/cost-sources.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
@@ -141,6 +148,16 @@ export class CostAllocationRaster<Cells = GeoSeries> {
   }
 
   /** A PNG picture of (one slice of) the allocation; see {@link CostPngOptions}. */
+  /** The picture of {@link toPNG} (default options) as a `data:` URL, for `<img src>` and Observable's `html`. */
+  async toDataURL(): Promise<string> {
+    return pngDataUrl(await this.toPNG());
+  }
+
+  /** What the Deno Jupyter kernel shows for the raster: its picture (PNG) with a caption. */
+  async [JUPYTER_DISPLAY](): Promise<MimeBundle> {
+    return imageBundle(await this.toPNG(), rasterCaption('CostAllocationRaster', this));
+  }
+
   async toPNG(options: CostPngOptions = {}): Promise<Uint8Array> {
     const slice = options.slice ?? Math.floor(this.depth / 2);
     if (!Number.isInteger(slice) || slice < 0 || slice >= this.depth) {

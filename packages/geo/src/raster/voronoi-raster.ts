@@ -7,6 +7,13 @@ import {
   type RasterMode,
 } from '@geoframe/core';
 import type { RasterStats } from '@geoframe/cpu';
+import {
+  imageBundle,
+  JUPYTER_DISPLAY,
+  type MimeBundle,
+  pngDataUrl,
+  rasterCaption,
+} from '../display/rich-display.js';
 import type { GeoSeries } from '../geo-series.js';
 import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
 import { polygonizeLabels } from './polygonize-labels.js';
@@ -165,6 +172,16 @@ export class VoronoiRaster {
    * outside the bounds are not drawn). 3D: one slice (`slice`, default the middle one), with the
    * sites whose voxel lies in it. See {@link RasterPngOptions}.
    */
+  /** The picture of {@link toPNG} (default options) as a `data:` URL, for `<img src>` and Observable's `html`. */
+  async toDataURL(): Promise<string> {
+    return pngDataUrl(await this.toPNG());
+  }
+
+  /** What the Deno Jupyter kernel shows for the raster: its picture (PNG) with a caption. */
+  async [JUPYTER_DISPLAY](): Promise<MimeBundle> {
+    return imageBundle(await this.toPNG(), rasterCaption('VoronoiRaster', this));
+  }
+
   async toPNG(options: RasterPngOptions = {}): Promise<Uint8Array> {
     checkOptions(options, ['slice', 'siteRadius', 'boundaries'], 'toPNG');
     const slice = options.slice ?? Math.floor(this.depth / 2);

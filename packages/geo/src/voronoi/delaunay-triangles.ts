@@ -4,12 +4,14 @@ import {
   type DispatchEvent,
   GeometryArray,
   GeometryType,
+  type ProgressOption,
 } from '@geoframe/core';
 import { delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu';
 import { delaunayEngines, dispatchOperation } from '../ops/engines.js';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
 import { checkLines, checkRings } from './output-check.js';
+import { delaunayProgress } from './voronoi-progress.js';
 
 /** Options of `delaunayTriangles`. */
 export interface DelaunayOptions {
@@ -25,10 +27,12 @@ export interface DelaunayOptions {
   device?: DeviceOption;
   /** Hears this call's dispatch events only (see `VoronoiOptions.onDispatch`). */
   onDispatch?: (event: DispatchEvent) => void;
+  /** Hears progress on long runs (stages 'sites', 'triangulation', 'triangles'; see `voronoiPolygons`). */
+  onProgress?: ProgressOption;
 }
 
 /** The keys of {@link DelaunayOptions}: anything else is refused (`checkOptions`). */
-export const DELAUNAY_OPTION_KEYS = ['tolerance', 'onlyEdges', 'device', 'onDispatch'] as const;
+export const DELAUNAY_OPTION_KEYS = ['tolerance', 'onlyEdges', 'device', 'onDispatch', 'onProgress'] as const;
 
 /**
  * The Delaunay triangulation of every vertex of a geometry column: one counter-clockwise
@@ -44,7 +48,10 @@ export async function computeDelaunay(
   options: DelaunayOptions = {},
 ): Promise<{ geometry: GeometryArray; dispatch: DispatchEvent }> {
   checkOptions(options, DELAUNAY_OPTION_KEYS, 'delaunayTriangles');
+  const progress = delaunayProgress(options.onProgress);
+  progress.stage('sites', input.length);
   const { unique, count } = await gatherInputSites(input, options.tolerance, { op: 'delaunay' });
+  progress.stage('triangulation', count);
   const device = options.device ?? 'auto';
   const { value: tri, decision: dispatch } = await dispatchOperation(
     'delaunayTriangles',
@@ -53,6 +60,7 @@ export async function computeDelaunay(
     delaunayEngines(unique.xy),
     options.onDispatch,
   );
+  progress.stage('triangles', count);
   if (options.onlyEdges) {
     const lines = delaunayEdgeLines(unique.xy, tri);
     checkLines(lines.coords, lines.partOffsets, 'the Delaunay edges');
@@ -64,10 +72,12 @@ export async function computeDelaunay(
       length: lines.partOffsets.length - 1,
       crs: input.crs,
     });
+    progress.finish();
     return { geometry, dispatch };
   }
   const rings = delaunayTriangleRings(unique.xy, tri);
   // the output check (both paths): finite, closed rings of 4 points
   checkRings(rings.coords, rings.ringOffsets, (t) => `Delaunay triangle ${t}`);
+  progress.finish();
   return { geometry: singleRingPolygons(rings.coords, rings.ringOffsets, input.crs), dispatch };
 }

@@ -7,12 +7,14 @@ import {
   GeometryType,
   geometryTypeName,
   InvalidGeometryError,
+  type ProgressOption,
 } from '@geoframe/core';
 import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geoframe/cpu';
 import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
 import { checkLines, checkRings, ownerOf } from './output-check.js';
+import { voronoiProgress } from './voronoi-progress.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
 export interface VoronoiOptions {
@@ -49,6 +51,11 @@ export interface VoronoiOptions {
    * whatever other calls run at the same time; `onDispatch` of @geoframe/core hears every call's.
    */
   onDispatch?: (event: DispatchEvent) => void;
+  /**
+   * Hears progress on long runs (stages 'sites', 'diagram', 'clip', 'cells'; nothing for work
+   * under a second by default): a callback or `{callback, delayMs, intervalMs}`.
+   */
+  onProgress?: ProgressOption;
 }
 
 /** What the Voronoi computation produced, before it becomes a series or a frame. */
@@ -79,6 +86,7 @@ export const VORONOI_OPTION_KEYS = [
   'clipTo',
   'device',
   'onDispatch',
+  'onProgress',
 ] as const;
 
 function boxOf(extendTo: VoronoiOptions['extendTo']): Box | GeometryArray | null {
@@ -154,8 +162,11 @@ export async function computeVoronoi(
 ): Promise<VoronoiResult> {
   checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   const extendTo = boxOf(options.extendTo);
+  const progress = voronoiProgress(options.onProgress, options.clipTo !== undefined);
+  progress.stage('sites', input.length);
   const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo });
   const { sites, unique, count: n } = gathered;
+  progress.stage('diagram', n);
   const device = options.device ?? 'auto';
   const box = checkedClipBox(gathered, extendTo);
   const crs = input.crs;
@@ -172,7 +183,11 @@ export async function computeVoronoi(
     let edges = ran.value;
     // the parts of the edges inside the region, its boundary included
     checkLines(edges.coords, edges.partOffsets, 'the Voronoi edges');
-    if (options.clipTo !== undefined) edges = clipLinesToRegion(edges, prepareClipRegion(options.clipTo));
+    if (options.clipTo !== undefined) {
+      progress.stage('clip', n);
+      edges = clipLinesToRegion(edges, prepareClipRegion(options.clipTo));
+    }
+    progress.finish();
     const parts = edges.partOffsets.length - 1;
     const geometry = new GeometryArray({
       type: GeometryType.MultiLineString,
@@ -197,6 +212,7 @@ export async function computeVoronoi(
   checkRings(raw.coords, raw.ringOffsets, cellOf);
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
   if (options.clipTo !== undefined) {
+    progress.stage('clip', n);
     const parts = clipCellsToRegion(raw, prepareClipRegion(options.clipTo));
     checkRings(parts.coords, parts.ringOffsets, (r) =>
       cellOf(ownerOf(parts.geometryOffsets, ownerOf(parts.polygonOffsets, r))),
@@ -204,6 +220,23 @@ export async function computeVoronoi(
     cells = clippedCells(parts, crs);
   }
   const cellCount = cells.length; // 0 when there is no diagram (0 sites, or 1 site and no extendTo)
+  progress.stage('cells', cellCount);
+  try {
+    return assemble(input, options, cells, gathered, dispatch);
+  } finally {
+    progress.finish();
+  }
+}
+
+/** The result rows: ordered (one per input row) or one per unique site left by the clip. */
+function assemble(
+  input: GeometryArray,
+  options: VoronoiOptions,
+  cells: GeometryArray,
+  { sites, unique, count: n }: InputSites,
+  dispatch: DispatchEvent,
+): VoronoiResult {
+  const cellCount = cells.length;
 
   if (options.ordered) {
     const site = siteOfRows(input, sites.row, unique.siteOfInput);
