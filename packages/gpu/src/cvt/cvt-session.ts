@@ -1,0 +1,175 @@
+import { type CvtIteration, type CvtRasterProblem, cvtConverged } from '@geoframe/core';
+import type { RasterProgram } from '../raster/raster-program.js';
+import { readback, stageReadback } from '../runtime/buffers.js';
+import { GpuValidationError } from '../runtime/errors.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { GpuProfiler } from '../runtime/profiler.js';
+import { type CvtBuffers, createCvtBuffers, destroyCvtBuffers } from './cvt-buffers.js';
+import { buildCvtPrograms, type CvtPrograms, DEFAULT_SLOTS, jfaPasses } from './cvt-programs.js';
+import { type CvtSetup, SUMS } from './cvt-setup.js';
+import { HISTORY, HISTORY_WORDS } from './cvt-wgsl.js';
+import { META, META_WORDS } from './lbfgs-kernels.js';
+
+/** One evaluation's scalars as read back, in coordinate units (energy, gradient norm) and GPU units. */
+export interface CvtRow extends CvtIteration {
+  /** F̂ (GPU units, exact sum). */
+  value: number;
+  /** ∇F̂·d at the evaluated point (L-BFGS). */
+  slope: number;
+  /** Pixels whose label changed since the previous evaluation. */
+  changed: number;
+  /** The JFA's first step this evaluation. */
+  step: number;
+}
+
+/** Options shared by the drivers. */
+export interface CvtSessionOptions {
+  onIteration?: (step: CvtIteration) => void;
+  /** Workgroup slots of the moments pre-reduction (0: global atomics only); for benchmarks. */
+  slots?: number;
+  /** Times the compute passes of each submission (benchmarks). */
+  profiler?: GpuProfiler;
+}
+
+/**
+ * The device side of one CVT run: buffers, programs, and the few ways the host talks to them
+ * (submit programs, read history rows, read positions). Close with {@link destroy}.
+ */
+export class CvtSession {
+  readonly ctx: GpuContext;
+  readonly setup: CvtSetup;
+  readonly problem: CvtRasterProblem;
+  readonly buffers: CvtBuffers;
+  readonly programs: CvtPrograms;
+  readonly onIteration?: (step: CvtIteration) => void;
+  /** Total GPU time of the profiled submissions, ms. */
+  gpuMs = 0;
+  private readonly profiler?: GpuProfiler;
+
+  private constructor(
+    ctx: GpuContext,
+    setup: CvtSetup,
+    problem: CvtRasterProblem,
+    b: CvtBuffers,
+    p: CvtPrograms,
+    profiler?: GpuProfiler,
+  ) {
+    this.ctx = ctx;
+    this.setup = setup;
+    this.problem = problem;
+    this.buffers = b;
+    this.programs = p;
+    this.profiler = profiler;
+  }
+
+  private withCallback(onIteration?: (step: CvtIteration) => void): this {
+    (this as { onIteration?: (step: CvtIteration) => void }).onIteration = onIteration;
+    return this;
+  }
+
+  static async open(
+    ctx: GpuContext,
+    setup: CvtSetup,
+    problem: CvtRasterProblem,
+    options: CvtSessionOptions,
+  ): Promise<CvtSession> {
+    const rows = problem.maxIterations + 2;
+    const buffers = await createCvtBuffers(ctx, setup, jfaPasses(setup), rows, problem.method === 'lbfgs');
+    try {
+      const programs = await buildCvtPrograms(ctx, setup, problem, buffers, options.slots ?? DEFAULT_SLOTS);
+      return new CvtSession(ctx, setup, problem, buffers, programs, options.profiler).withCallback(
+        options.onIteration,
+      );
+    } catch (error) {
+      destroyCvtBuffers(buffers);
+      throw error;
+    }
+  }
+
+  /**
+   * Records `programs` in order into one submission, then reads back history rows
+   * [`from`, `to`) and, with `meta`, the L-BFGS meta words.
+   */
+  async submit(
+    programs: RasterProgram[],
+    from: number,
+    to: number,
+    meta = false,
+  ): Promise<{ rows: CvtRow[]; meta: Uint32Array | null }> {
+    const device = this.ctx.device;
+    device.pushErrorScope('validation');
+    let thrown: unknown;
+    let read: (() => Promise<Uint8Array[]>) | null = null;
+    try {
+      const encoder = device.createCommandEncoder({ label: 'cvt' });
+      for (const p of programs) await p.record(encoder, this.profiler);
+      this.profiler?.resolve(encoder);
+      const parts = [
+        {
+          buffer: this.buffers.history,
+          offset: from * HISTORY_WORDS * 4,
+          bytes: (to - from) * HISTORY_WORDS * 4,
+        },
+      ];
+      if (meta && this.buffers.lbfgs)
+        parts.push({ buffer: this.buffers.lbfgs.meta, offset: 0, bytes: META_WORDS * 4 });
+      read = (await stageReadback(this.ctx, encoder, parts, 'cvt scalars')).read;
+      device.queue.submit([encoder.finish()]);
+    } catch (error) {
+      thrown = error;
+    }
+    const error = await device.popErrorScope();
+    if (thrown) throw thrown;
+    if (error) throw new GpuValidationError('cvt', error.message);
+    const [history, metaBytes] = await read!();
+    if (this.profiler) this.gpuMs += (await this.profiler.profile()).totalMs;
+    const words = new Uint32Array(history.buffer, history.byteOffset, history.byteLength / 4);
+    const rows: CvtRow[] = [];
+    for (let r = 0; r < to - from; r++) rows.push(this.row(words.subarray(r * HISTORY_WORDS), from + r + 1));
+    const metaWords = metaBytes ? new Uint32Array(metaBytes.buffer, metaBytes.byteOffset, META_WORDS) : null;
+    return { rows, meta: metaWords };
+  }
+
+  /** Writes the L-BFGS step length the next trial uses. */
+  writeAlpha(alpha: number): void {
+    this.ctx.device.queue.writeBuffer(this.buffers.lbfgs!.meta, META.alpha * 4, Float32Array.of(alpha));
+  }
+
+  /** Whether a row meets the one stopping rule. */
+  converged(row: CvtRow): boolean {
+    return cvtConverged(row.gradientNorm, this.setup.mass, this.setup.diagonal, this.problem.tolerance);
+  }
+
+  /** The sites held in `buffer` (f32 scaled units), as f64 coordinates in input order. */
+  async sites(buffer: GPUBuffer): Promise<Float64Array> {
+    const s = this.setup;
+    const f32 = await readback(this.ctx, buffer, new Float32Array(2 * s.count));
+    const out = new Float64Array(2 * s.count);
+    const [xmin, , , ymax] = s.bounds;
+    for (let i = 0; i < s.count; i++) {
+      out[2 * i] = xmin + s.pixelWidth * f32[2 * i];
+      out[2 * i + 1] = ymax - s.pixelWidth * f32[2 * i + 1];
+    }
+    return out;
+  }
+
+  destroy(): void {
+    this.programs.destroy();
+    destroyCvtBuffers(this.buffers);
+  }
+
+  private row(w: Uint32Array, iteration: number): CvtRow {
+    const f = new Float32Array(w.buffer, w.byteOffset, HISTORY_WORDS);
+    const fixed = w[HISTORY.energyHi] * 2 ** 32 + w[HISTORY.energyLo];
+    const value = fixed * 2 ** -this.setup.shifts[SUMS.energy];
+    return {
+      iteration,
+      value,
+      energy: value * this.setup.energyUnit,
+      gradientNorm: Math.sqrt(f[HISTORY.gradient2]) * this.setup.gradientUnit,
+      slope: f[HISTORY.slope],
+      changed: w[HISTORY.changed],
+      step: w[HISTORY.step],
+    };
+  }
+}
