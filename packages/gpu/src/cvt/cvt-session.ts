@@ -44,6 +44,8 @@ export class CvtSession {
   readonly onIteration?: (step: CvtIteration) => void;
   /** Total GPU time of the profiled submissions, ms. */
   gpuMs = 0;
+  /** GPU time of the profiled submissions per pass name, ms. */
+  readonly gpuPassMs: Record<string, number> = {};
   private readonly profiler?: GpuProfiler;
 
   private constructor(
@@ -122,7 +124,11 @@ export class CvtSession {
     if (thrown) throw thrown;
     if (error) throw new GpuValidationError('cvt', error.message);
     const [history, metaBytes] = await read!();
-    if (this.profiler) this.gpuMs += (await this.profiler.profile()).totalMs;
+    if (this.profiler) {
+      const profile = await this.profiler.profile();
+      this.gpuMs += profile.totalMs;
+      for (const pass of profile.passes) this.gpuPassMs[pass.name] = (this.gpuPassMs[pass.name] ?? 0) + pass.ms;
+    }
     const words = new Uint32Array(history.buffer, history.byteOffset, history.byteLength / 4);
     const rows: CvtRow[] = [];
     for (let r = 0; r < to - from; r++) rows.push(this.row(words.subarray(r * HISTORY_WORDS), from + r + 1));

@@ -16,7 +16,7 @@ export interface CvtRasterGpuOptions {
    * pixel straight into the global sums. Default 8. For benchmarks.
    */
   slots?: number;
-  /** Times the compute passes (benchmarks); the total lands in `gpuMs` of the result. */
+  /** Times the compute passes (benchmarks): totals in `gpuMs` and, per pass name, `gpuPassMs`. */
   profiler?: GpuProfiler;
 }
 
@@ -42,13 +42,13 @@ export async function cvtRasterGpu(
   ctx: GpuContext,
   problem: CvtRasterProblem,
   options: CvtRasterGpuOptions = {},
-): Promise<CvtRun & { gpuMs?: number }> {
+): Promise<CvtRun & { gpuMs?: number; gpuPassMs?: Record<string, number> }> {
   const setup = prepareCvt(problem);
   return runExclusive(ctx, async () => {
     const session = await CvtSession.open(ctx, setup, problem, options);
     try {
       const run = problem.method === 'lloyd' ? await runLloyd(session) : await runLbfgs(session);
-      return options.profiler ? { ...run, gpuMs: session.gpuMs } : run;
+      return options.profiler ? { ...run, gpuMs: session.gpuMs, gpuPassMs: session.gpuPassMs } : run;
     } finally {
       session.destroy();
     }
