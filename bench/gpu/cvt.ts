@@ -31,7 +31,9 @@ import {
 } from './bench-harness.js';
 
 const argv = process.argv.slice(2);
-const args = parseBenchArgs(argv);
+/** `--trace-only`: only the last table (where the wall time goes). */
+const traceOnly = argv.includes('--trace-only');
+const args = parseBenchArgs(argv.filter((a) => a !== '--trace-only'));
 const small = args.small;
 const side = small ? 128 : 512;
 const count = small ? 100 : 1000;
@@ -90,7 +92,7 @@ const tables = [
 
 const rows: (string | number)[][] = [];
 const stageRows: (string | number)[][] = [];
-for (const t of tables) {
+for (const t of traceOnly ? [] : tables) {
   const base: CvtRasterProblem = {
     sites: randomSites(1),
     grid,
@@ -188,7 +190,7 @@ const t1: CvtRasterProblem = {
   labelling: '1+jfa',
 };
 const designRows: (string | number)[][] = [];
-for (const slots of [8, 0]) {
+for (const slots of traceOnly ? [] : [8, 0]) {
   const gpu = await profiled(t1, slots);
   designRows.push([
     slots ? `fixed-point atomics, ${slots} workgroup slots` : 'fixed-point atomics, global only',
@@ -196,11 +198,13 @@ for (const slots of [8, 0]) {
     (await timeRuns(t1, slots)) / t1.maxIterations,
   ]);
 }
-designRows.push([
-  'radix sort of the labels alone (lower bound of sort + segmented reduce)',
-  await sortMs(),
-  Number.NaN,
-]);
+if (!traceOnly) {
+  designRows.push([
+    'radix sort of the labels alone (lower bound of sort + segmented reduce)',
+    await sortMs(),
+    '—',
+  ]);
+}
 console.log(
   `Regional reduction, Table 1 Lloyd, ms per iteration:\n${markdownTable(['design', 'reduction GPU ms', 'whole iteration wall ms'], designRows)}`,
 );
@@ -237,3 +241,33 @@ async function sortMs(): Promise<number> {
   for (const b of [srcKeys, srcValues, keys, values]) b.destroy();
   return median(times) / reps;
 }
+
+// where a Lloyd run's wall time goes (host-side trace of the session), and the labelling variants
+const variants: [string, CvtRasterProblem, { adaptiveStep?: boolean; slots?: number }][] = [
+  ['1+JFA, adaptive step', t1, {}],
+  ['1+JFA, every pass (direct dispatch)', t1, { adaptiveStep: false }],
+  ['exact labelling (brute force)', { ...t1, labelling: 'exact' }, {}],
+];
+const traceRows: (string | number)[][] = [];
+for (const [name, problem, options] of variants) {
+  await cvtRasterGpu(ctx, problem, options);
+  const tr: Record<string, number> = {};
+  const ms = await wallMs(() => cvtRasterGpu(ctx, problem, { ...options, hostMs: tr }));
+  const profiler = new GpuProfiler(ctx, { maxPasses: 1024 });
+  const gpu = await cvtRasterGpu(ctx, problem, { ...options, profiler });
+  profiler.destroy();
+  traceRows.push([
+    name,
+    ms,
+    gpu.gpuMs ?? Number.NaN,
+    tr.buffers ?? 0,
+    tr.programs ?? 0,
+    tr.record ?? 0,
+    tr.submit ?? 0,
+    tr.wait ?? 0,
+    gpu.energy[gpu.energy.length - 1],
+  ]);
+}
+console.log(
+  `\nTable 1 Lloyd (${t1.maxIterations} iterations), where the wall time goes (ms):\n${markdownTable(['labelling', 'wall', 'GPU passes', 'buffers', 'programs', 'record', 'finish+submit', 'wait for read-back', 'F end'], traceRows)}`,
+);

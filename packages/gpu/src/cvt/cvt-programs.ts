@@ -57,10 +57,11 @@ export async function buildCvtPrograms(
   problem: CvtRasterProblem,
   b: CvtBuffers,
   slots = DEFAULT_SLOTS,
+  adaptiveStep = true,
 ): Promise<CvtPrograms> {
   const lbfgs = problem.method === 'lbfgs';
   const evaluate = new RasterProgram(ctx);
-  addEvaluation(evaluate, setup, problem, b, slots);
+  addEvaluation(evaluate, setup, problem, b, slots, adaptiveStep);
   const programs: CvtPrograms = {
     evaluate,
     trial: null,
@@ -86,7 +87,7 @@ export async function buildCvtPrograms(
       ]),
       workgroups: { linear: Math.ceil(n / 256) },
     });
-    addEvaluation(trial, setup, problem, b, slots);
+    addEvaluation(trial, setup, problem, b, slots, adaptiveStep);
     programs.trial = trial;
     const direction = (first: number) =>
       new RasterProgram(ctx).pass('cvt direction').dispatch({
@@ -126,6 +127,7 @@ function addEvaluation(
   problem: CvtRasterProblem,
   b: CvtBuffers,
   slots: number,
+  adaptiveStep: boolean,
 ): void {
   const { width: w, height: h, pixels, count: n } = setup;
   const geometry = [w, h, 1, pixels];
@@ -209,7 +211,7 @@ function addEvaluation(
       )
       .dispatch({
         kernel: JFA_SCHEDULE_KERNEL as KernelSpec<never>,
-        constants: { passes, firstStep: setup.firstStep, warmup: ADAPTIVE_AFTER },
+        constants: { passes, firstStep: setup.firstStep, warmup: adaptiveStep ? ADAPTIVE_AFTER : 0x7fffffff },
         params: paramBlock(geometry, scale),
         bindings: binds([
           [1, b.state],
@@ -229,7 +231,7 @@ function addEvaluation(
           [2, b.labels],
           [3, b.plan],
         ]),
-        workgroups: { indirect: b.indirect, offset: 12 * k },
+        workgroups: adaptiveStep ? { indirect: b.indirect, offset: 12 * k } : grid,
       });
     }
   }

@@ -29,6 +29,10 @@ export interface CvtSessionOptions {
   slots?: number;
   /** Times the compute passes of each submission (benchmarks). */
   profiler?: GpuProfiler;
+  /** Receives host-side milliseconds by phase (buffers, programs, record, submit, wait); benchmarks. */
+  hostMs?: Record<string, number>;
+  /** The paper's adaptive first JFA step (indirect dispatches); false: every pass, every time. */
+  adaptiveStep?: boolean;
 }
 
 /**
@@ -47,6 +51,7 @@ export class CvtSession {
   /** GPU time of the profiled submissions per pass name, ms. */
   readonly gpuPassMs: Record<string, number> = {};
   private readonly profiler?: GpuProfiler;
+  private readonly hostMs?: Record<string, number>;
 
   private constructor(
     ctx: GpuContext,
@@ -54,19 +59,16 @@ export class CvtSession {
     problem: CvtRasterProblem,
     b: CvtBuffers,
     p: CvtPrograms,
-    profiler?: GpuProfiler,
+    options: CvtSessionOptions,
   ) {
     this.ctx = ctx;
     this.setup = setup;
     this.problem = problem;
     this.buffers = b;
     this.programs = p;
-    this.profiler = profiler;
-  }
-
-  private withCallback(onIteration?: (step: CvtIteration) => void): this {
-    (this as { onIteration?: (step: CvtIteration) => void }).onIteration = onIteration;
-    return this;
+    this.onIteration = options.onIteration;
+    this.profiler = options.profiler;
+    this.hostMs = options.hostMs;
   }
 
   static async open(
@@ -76,12 +78,21 @@ export class CvtSession {
     options: CvtSessionOptions,
   ): Promise<CvtSession> {
     const rows = problem.maxIterations + 2;
+    const t3 = performance.now();
     const buffers = await createCvtBuffers(ctx, setup, jfaPasses(setup), rows, problem.method === 'lbfgs');
     try {
-      const programs = await buildCvtPrograms(ctx, setup, problem, buffers, options.slots ?? DEFAULT_SLOTS);
-      return new CvtSession(ctx, setup, problem, buffers, programs, options.profiler).withCallback(
-        options.onIteration,
+      const T = options.hostMs;
+      if (T) T.buffers = (T.buffers ?? 0) + performance.now() - t3;
+      const programs = await buildCvtPrograms(
+        ctx,
+        setup,
+        problem,
+        buffers,
+        options.slots ?? DEFAULT_SLOTS,
+        options.adaptiveStep ?? true,
       );
+      if (T) T.programs = (T.programs ?? 0) + performance.now() - t3;
+      return new CvtSession(ctx, setup, problem, buffers, programs, options);
     } catch (error) {
       destroyCvtBuffers(buffers);
       throw error;
@@ -103,8 +114,11 @@ export class CvtSession {
     let thrown: unknown;
     let read: (() => Promise<Uint8Array[]>) | null = null;
     try {
+      const T = this.hostMs;
+      const t0 = performance.now();
       const encoder = device.createCommandEncoder({ label: 'cvt' });
       for (const p of programs) await p.record(encoder, this.profiler);
+      if (T) T.record = (T.record ?? 0) + performance.now() - t0;
       this.profiler?.resolve(encoder);
       const parts = [
         {
@@ -116,18 +130,24 @@ export class CvtSession {
       if (meta && this.buffers.lbfgs)
         parts.push({ buffer: this.buffers.lbfgs.meta, offset: 0, bytes: META_WORDS * 4 });
       read = (await stageReadback(this.ctx, encoder, parts, 'cvt scalars')).read;
+      const t1 = performance.now();
       device.queue.submit([encoder.finish()]);
+      if (T) T.submit = (T.submit ?? 0) + performance.now() - t1;
     } catch (error) {
       thrown = error;
     }
     const error = await device.popErrorScope();
     if (thrown) throw thrown;
     if (error) throw new GpuValidationError('cvt', error.message);
+    const t2 = performance.now();
     const [history, metaBytes] = await read!();
+    const T2 = this.hostMs;
+    if (T2) T2.wait = (T2.wait ?? 0) + performance.now() - t2;
     if (this.profiler) {
       const profile = await this.profiler.profile();
       this.gpuMs += profile.totalMs;
-      for (const pass of profile.passes) this.gpuPassMs[pass.name] = (this.gpuPassMs[pass.name] ?? 0) + pass.ms;
+      for (const pass of profile.passes)
+        this.gpuPassMs[pass.name] = (this.gpuPassMs[pass.name] ?? 0) + pass.ms;
     }
     const words = new Uint32Array(history.buffer, history.byteOffset, history.byteLength / 4);
     const rows: CvtRow[] = [];

@@ -16,6 +16,14 @@ export interface CvtRasterGpuOptions {
    * pixel straight into the global sums. Default 8. For benchmarks.
    */
   slots?: number;
+  /**
+   * The paper's adaptive first JFA step (default true): after 5 evaluations the passes with a step
+   * above twice the largest mean site-to-pixel distance are skipped (indirect dispatches of zero
+   * workgroups). false: every pass of 1+JFA runs every evaluation (direct dispatches).
+   */
+  adaptiveStep?: boolean;
+  /** Receives host-side milliseconds by phase (buffers, programs, record, submit, wait); benchmarks. */
+  hostMs?: Record<string, number>;
   /** Times the compute passes (benchmarks): totals in `gpuMs` and, per pass name, `gpuPassMs`. */
   profiler?: GpuProfiler;
 }
