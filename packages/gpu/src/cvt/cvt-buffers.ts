@@ -16,7 +16,6 @@ export interface CvtBuffers {
   /** Two halves of `pixels` labels. */
   labels: GPUBuffer;
   plan: GPUBuffer;
-  indirect: GPUBuffer;
   weights: GPUBuffer;
   previous: GPUBuffer;
   sums: GPUBuffer;
@@ -69,7 +68,6 @@ export async function createCvtBuffers(
       bestBits: await keep(uploadStorage(ctx, none(pixels), 'cvt best bits')),
       labels: await keep(createStorage(ctx, 8 * pixels, 'cvt labels', BufferUsage.COPY_SRC)),
       plan: await keep(createStorage(ctx, 8 * passes, 'cvt jfa plan')),
-      indirect: await keep(createStorage(ctx, 12 * passes, 'cvt jfa indirect', BufferUsage.INDIRECT)),
       weights: await keep(uploadStorage(ctx, setup.weights, 'cvt weights')),
       previous: await keep(uploadStorage(ctx, none(pixels), 'cvt previous labels')),
       sums: await keep(createStorage(ctx, 4 * SUM_WORDS * count, 'cvt sums')),

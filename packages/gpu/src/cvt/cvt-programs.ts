@@ -216,7 +216,6 @@ function addEvaluation(
         bindings: binds([
           [1, b.state],
           [2, b.plan],
-          [3, b.indirect],
         ]),
         workgroups: { grid: [1, 1, 1] },
       });
@@ -231,7 +230,7 @@ function addEvaluation(
           [2, b.labels],
           [3, b.plan],
         ]),
-        workgroups: adaptiveStep ? { indirect: b.indirect, offset: 12 * k } : grid,
+        workgroups: grid,
       });
     }
   }

@@ -22,6 +22,12 @@ export interface CvtRow extends CvtIteration {
   step: number;
 }
 
+/** What a submission reads back. */
+export interface CvtRead {
+  rows: CvtRow[];
+  meta: Uint32Array | null;
+}
+
 /** Options shared by the drivers. */
 export interface CvtSessionOptions {
   onIteration?: (step: CvtIteration) => void;
@@ -31,7 +37,7 @@ export interface CvtSessionOptions {
   profiler?: GpuProfiler;
   /** Receives host-side milliseconds by phase (buffers, programs, record, submit, wait); benchmarks. */
   hostMs?: Record<string, number>;
-  /** The paper's adaptive first JFA step (indirect dispatches); false: every pass, every time. */
+  /** The paper's adaptive first JFA step (default true); false: every pass, every time. */
   adaptiveStep?: boolean;
 }
 
@@ -103,22 +109,30 @@ export class CvtSession {
    * Records `programs` in order into one submission, then reads back history rows
    * [`from`, `to`) and, with `meta`, the L-BFGS meta words.
    */
-  async submit(
+  async submit(programs: RasterProgram[], from: number, to: number, meta = false): Promise<CvtRead> {
+    return (await this.enqueue(programs, from, to, meta)).read();
+  }
+
+  /**
+   * {@link submit} in two steps: records and submits now, reads when `read` is called, so the
+   * host can record the next submission while the GPU runs this one (not with a profiler, whose
+   * rounds are one submission each).
+   */
+  async enqueue(
     programs: RasterProgram[],
     from: number,
     to: number,
     meta = false,
-  ): Promise<{ rows: CvtRow[]; meta: Uint32Array | null }> {
+  ): Promise<{ read: () => Promise<CvtRead> }> {
     const device = this.ctx.device;
+    const T = this.hostMs;
     device.pushErrorScope('validation');
     let thrown: unknown;
     let read: (() => Promise<Uint8Array[]>) | null = null;
     try {
-      const T = this.hostMs;
       const t0 = performance.now();
       const encoder = device.createCommandEncoder({ label: 'cvt' });
       for (const p of programs) await p.record(encoder, this.profiler);
-      if (T) T.record = (T.record ?? 0) + performance.now() - t0;
       this.profiler?.resolve(encoder);
       const parts = [
         {
@@ -132,28 +146,45 @@ export class CvtSession {
       read = (await stageReadback(this.ctx, encoder, parts, 'cvt scalars')).read;
       const t1 = performance.now();
       device.queue.submit([encoder.finish()]);
-      if (T) T.submit = (T.submit ?? 0) + performance.now() - t1;
+      if (T) {
+        T.record = (T.record ?? 0) + t1 - t0;
+        T.submit = (T.submit ?? 0) + performance.now() - t1;
+      }
     } catch (error) {
       thrown = error;
     }
-    const error = await device.popErrorScope();
-    if (thrown) throw thrown;
-    if (error) throw new GpuValidationError('cvt', error.message);
-    const t2 = performance.now();
-    const [history, metaBytes] = await read!();
-    const T2 = this.hostMs;
-    if (T2) T2.wait = (T2.wait ?? 0) + performance.now() - t2;
-    if (this.profiler) {
-      const profile = await this.profiler.profile();
-      this.gpuMs += profile.totalMs;
-      for (const pass of profile.passes)
-        this.gpuPassMs[pass.name] = (this.gpuPassMs[pass.name] ?? 0) + pass.ms;
+    const scope = device.popErrorScope();
+    if (thrown) {
+      await scope;
+      throw thrown;
     }
-    const words = new Uint32Array(history.buffer, history.byteOffset, history.byteLength / 4);
-    const rows: CvtRow[] = [];
-    for (let r = 0; r < to - from; r++) rows.push(this.row(words.subarray(r * HISTORY_WORDS), from + r + 1));
-    const metaWords = metaBytes ? new Uint32Array(metaBytes.buffer, metaBytes.byteOffset, META_WORDS) : null;
-    return { rows, meta: metaWords };
+    const readRows = async (): Promise<CvtRead> => {
+      const error = await scope;
+      if (error) throw new GpuValidationError('cvt', error.message);
+      const t2 = performance.now();
+      const [history, metaBytes] = await read!();
+      if (T) T.wait = (T.wait ?? 0) + performance.now() - t2;
+      if (this.profiler) {
+        const profile = await this.profiler.profile();
+        this.gpuMs += profile.totalMs;
+        for (const pass of profile.passes)
+          this.gpuPassMs[pass.name] = (this.gpuPassMs[pass.name] ?? 0) + pass.ms;
+      }
+      const words = new Uint32Array(history.buffer, history.byteOffset, history.byteLength / 4);
+      const rows: CvtRow[] = [];
+      for (let r = 0; r < to - from; r++)
+        rows.push(this.row(words.subarray(r * HISTORY_WORDS), from + r + 1));
+      const metaWords = metaBytes
+        ? new Uint32Array(metaBytes.buffer, metaBytes.byteOffset, META_WORDS)
+        : null;
+      return { rows, meta: metaWords };
+    };
+    return { read: readRows };
+  }
+
+  /** Whether submissions may overlap (see {@link enqueue}). */
+  get pipelined(): boolean {
+    return !this.profiler;
   }
 
   /** Writes the L-BFGS step length the next trial uses. */

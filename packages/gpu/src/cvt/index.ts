@@ -18,8 +18,8 @@ export interface CvtRasterGpuOptions {
   slots?: number;
   /**
    * The paper's adaptive first JFA step (default true): after 5 evaluations the passes with a step
-   * above twice the largest mean site-to-pixel distance are skipped (indirect dispatches of zero
-   * workgroups). false: every pass of 1+JFA runs every evaluation (direct dispatches).
+   * above twice the largest mean site-to-pixel distance are skipped (their threads return at
+   * once). false: every pass of 1+JFA runs every evaluation.
    */
   adaptiveStep?: boolean;
   /** Receives host-side milliseconds by phase (buffers, programs, record, submit, wait); benchmarks. */

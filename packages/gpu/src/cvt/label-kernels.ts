@@ -59,22 +59,25 @@ export interface ScheduleConstants {
  * One thread: plans this evaluation's JFA passes. The paper's adaptive first step: for the first
  * `warmup` evaluations the JFA starts at `firstStep`; later at the smallest power of two ≥ twice
  * the largest mean site-to-pixel distance of the previous evaluation (`state.maxMean`), as cells
- * then change little between evaluations. Skipped passes get zero workgroups in `indirect` (3
- * words per pass) and the halves of the others alternate; `passes[2k]` = step, `passes[2k + 1]` =
- * the half pass k reads. Writes the half holding the final labels and the first step to `state`.
+ * then change little between evaluations. `plan[2k]` = the step of pass k, 0 for a skipped pass
+ * (its threads return at once), `plan[2k + 1]` = the half pass k reads; the halves of the passes
+ * that run alternate. Writes the half holding the final labels and the first step to `state`.
+ * (Skipping by indirect dispatches of zero workgroups was measured 7× slower in wall time on an
+ * H200: Dawn validates each indirect dispatch on the host and on the GPU; see adr/0028.)
  */
 export const JFA_SCHEDULE_KERNEL: KernelSpec<ScheduleConstants> = {
   name: 'cvt/jfa-schedule',
   source: ({ passes, firstStep, warmup }) => {
-    const [wx, wy] = gridWorkgroup(2);
     return /* wgsl */ `
 ${rasterHeader(2, null)}
 @group(0) @binding(1) var<storage, read_write> state: array<u32>;
 @group(0) @binding(2) var<storage, read_write> plan: array<u32>;
-@group(0) @binding(3) var<storage, read_write> indirect: array<u32>;
 
 @compute @workgroup_size(1)
 fn main() {
+  if (params.size.w == 0u) {
+    return; // (binds the parameter block every raster program provides)
+  }
   var first = ${firstStep}u;
   let mean = bitcast<f32>(state[${STATE.maxMean}]);
   if (state[${STATE.iteration}] >= ${warmup}u && mean > 0.0) {
@@ -85,17 +88,12 @@ fn main() {
     }
     first = min(p, ${firstStep}u);
   }
-  let gx = (params.size.x + ${wx - 1}u) / ${wx}u;
-  let gy = (params.size.y + ${wy - 1}u) / ${wy}u;
   var half = 0u;
   for (var k = 0u; k < ${passes}u; k++) {
     let step = select(${firstStep}u >> (k - 1u), 1u, k == 0u);
     let on = step <= first;
-    plan[2u * k] = step;
+    plan[2u * k] = select(0u, step, on);
     plan[2u * k + 1u] = half;
-    indirect[3u * k] = select(0u, gx, on);
-    indirect[3u * k + 1u] = select(0u, gy, on);
-    indirect[3u * k + 2u] = 1u;
     if (on) {
       half = 1u - half;
     }
@@ -110,7 +108,7 @@ fn main() {
 /**
  * One gather-style JFA pass (the raster kernels' 3×3 candidate choice, `unrolledNearest`: squared
  * f32 distance in scaled pixel units, ties to the lower site index), at the step and from the half
- * the schedule planned for pass `misc.z`.
+ * the schedule planned for pass `misc.z` (nothing for a skipped pass).
  */
 export const JFA_PASS_KERNEL: KernelSpec = {
   name: 'cvt/jfa-pass',
@@ -129,6 +127,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   }
   let k = params.misc.z;
   let step = i32(plan[2u * k]);
+  if (step == 0) {
+    return;
+  }
   let src = plan[2u * k + 1u] * params.size.w;
   let dst = (1u - plan[2u * k + 1u]) * params.size.w;
   let c = centre_of(g);
