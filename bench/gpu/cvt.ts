@@ -8,8 +8,8 @@
 // pre-reduction, and the radix sort a sort + segmented-reduce design would need per iteration
 // (a lower bound of that design).
 //
-// Bundle and run on the GPU host: `/work/tools/gpu-bundle.sh bench/gpu/cvt.ts <name>`, then
-//   node .gpu/bundle/<name>.mjs [--runs N] [--warmup N] [--small]
+// Bundle and run on the GPU host: `pack.sh bench/gpu/cvt.ts` (or esbuild with `webgpu` external), then
+//   node .gpu/bundle/cvt.mjs [--runs N] [--warmup N] [--small] [--trace-only]
 // `--small` shrinks everything (128², 100 sites, few iterations) to check the script on lavapipe.
 import type { CvtIteration, CvtRasterProblem, RasterGrid } from '../../packages/core/src/index.js';
 import {

@@ -54,7 +54,7 @@ export async function wolfeLineSearch(
   const finish = async (): Promise<WolfeResult> => {
     if (!best) return { accepted: null, wolfe: false, evaluations };
     if (best !== last) {
-      if (evaluations >= maxEvaluations + 1) return { accepted: null, wolfe: false, evaluations };
+      if (evaluations >= maxEvaluations) return { accepted: null, wolfe: false, evaluations };
       await probe(best.alpha);
     }
     return { accepted: last, wolfe: false, evaluations };
