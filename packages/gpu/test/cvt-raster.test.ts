@@ -70,6 +70,22 @@ function diskMask(grid: RasterGrid): Uint8Array {
 
 const G64: RasterGrid = { width: 64, height: 48, depth: 1, bounds: [-3, 2, 7, 7] }; // non-square pixels
 const G96: RasterGrid = { width: 96, height: 96, depth: 1, bounds: [-1, -1, 1, 1] };
+const OFFSET: RasterGrid = { width: 80, height: 64, depth: 1, bounds: [1e7, -1e7, 1e7 + 1e-3, -1e7 + 8e-4] };
+const TINY: RasterGrid = { width: 64, height: 64, depth: 1, bounds: [0, 0, 1e-12, 1e-12] };
+
+/** `n` sites in three tight clusters (1 % of the extent) of the grid. */
+function clustered(n: number, grid: RasterGrid, seed: number): Float64Array {
+  const rng = new SeededRandom(seed);
+  const [x0, y0, x1, y1] = grid.bounds;
+  const centres = [0.2, 0.3, 0.7, 0.6, 0.5, 0.85];
+  const out = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const c = i % 3;
+    out[2 * i] = x0 + (x1 - x0) * (centres[2 * c] + 0.01 * rng.next());
+    out[2 * i + 1] = y0 + (y1 - y0) * (centres[2 * c + 1] + 0.01 * rng.next());
+  }
+  return out;
+}
 
 /**
  * Bounds of one evaluation against the f64 brute force from the same f32 sites: F and ‖∇F‖ within
@@ -87,7 +103,9 @@ function expectEvaluation(problem: CvtRasterProblem, run: Awaited<ReturnType<typ
     ENERGY_REL * ref.gradientNorm + 1e-9 * ref.energy,
   );
   for (let k = 0; k < run.sites.length; k++) {
-    expect(Math.abs(run.sites[k] - ref.centroid[k]) / pw).toBeLessThanOrEqual(CENTROID_PX);
+    // plus the f64 rounding of coordinates far from the origin (4 ulps)
+    const ulps = (4 * Math.abs(ref.centroid[k]) * Number.EPSILON) / pw;
+    expect(Math.abs(run.sites[k] - ref.centroid[k]) / pw).toBeLessThanOrEqual(CENTROID_PX + ulps);
   }
 }
 
@@ -102,6 +120,12 @@ describe('cvtRasterGpu: one evaluation equals the f64 brute force', () => {
         density: bumpDensity(G96),
       }),
     ],
+    [
+      'huge offset (1e7) and tiny extent (1e-3), 15 sites',
+      problemOf(uniformSites(15, OFFSET, 4), OFFSET, { density: bumpDensity(OFFSET) }),
+    ],
+    ['extreme magnitudes (extent 1e-12), 12 sites', problemOf(uniformSites(12, TINY, 6), TINY)],
+    ['clustered sites (most cells empty-ish), 30 sites', problemOf(clustered(30, G96, 12), G96)],
   ];
   test.each(cases)('%s', async (_, problem) => {
     expectEvaluation(problem, await runGpu(problem));
@@ -208,6 +232,28 @@ describe('cvtRasterGpu: 1+JFA, determinism, L-BFGS', () => {
       for (const v of lbfgs.sites) expect(Number.isFinite(v)).toBe(true);
     },
   );
+
+  test('L-BFGS never exceeds its evaluation budget, and one evaluation returns the start', async () => {
+    const problem = problemOf(uniformSites(20, G96, 13), G96, { method: 'lbfgs', labelling: '1+jfa' });
+    for (const max of [1, 2, 7]) {
+      const reports: number[] = [];
+      const ctx = await requireGpu();
+      const run = await runOnGpu(
+        'cvt',
+        96 * 96,
+        (c) =>
+          cvtRasterGpu(
+            c,
+            { ...problem, maxIterations: max },
+            { onIteration: (r) => reports.push(r.iteration) },
+          ),
+        { context: ctx },
+      );
+      expect(run.evaluations).toBeLessThanOrEqual(max);
+      expect(reports.at(-1)).toBeLessThanOrEqual(max);
+      if (max === 1) expect(Array.from(run.sites)).toEqual(Array.from(asDeviceSites(problem)));
+    }
+  });
 
   test('Lloyd stops when the labels stop changing, and at the tolerance', async () => {
     const problem = problemOf(uniformSites(6, G64, 10), G64, { maxIterations: 400 });

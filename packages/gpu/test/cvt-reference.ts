@@ -61,8 +61,9 @@ export function evaluateReference(problem: CvtRasterProblem, sites: Float64Array
           best = i;
         }
       }
-      const cx = xmin + (col + 0.5) * pw;
-      const cy = ymax - (row + 0.5) * ph;
+      // moments about the grid's corner: at large offsets absolute coordinates lose digits
+      const cx = (col + 0.5) * pw;
+      const cy = -(row + 0.5) * ph;
       mass[best] += area * rho;
       mx[best] += area * rho * cx;
       my[best] += area * rho * cy;
@@ -73,10 +74,12 @@ export function evaluateReference(problem: CvtRasterProblem, sites: Float64Array
   let g2 = 0;
   for (let i = 0; i < n; i++) {
     if (mass[i] > 0) {
-      centroid[2 * i] = mx[i] / mass[i];
-      centroid[2 * i + 1] = my[i] / mass[i];
-      g2 += (2 * mass[i] * (sites[2 * i] - centroid[2 * i])) ** 2;
-      g2 += (2 * mass[i] * (sites[2 * i + 1] - centroid[2 * i + 1])) ** 2;
+      const zx = mx[i] / mass[i];
+      const zy = my[i] / mass[i];
+      centroid[2 * i] = xmin + zx;
+      centroid[2 * i + 1] = ymax + zy;
+      g2 += (2 * mass[i] * (u[i] * pw - zx)) ** 2;
+      g2 += (2 * mass[i] * (-v[i] * pw - zy)) ** 2;
     } else {
       centroid[2 * i] = sites[2 * i];
       centroid[2 * i + 1] = sites[2 * i + 1];
