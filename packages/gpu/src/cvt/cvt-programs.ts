@@ -120,7 +120,7 @@ export async function buildCvtPrograms(
   return programs;
 }
 
-/** Appends the passes of one evaluation to `program`. */
+/** Appends the passes of one evaluation to `program`: labelling, then reduction. */
 function addEvaluation(
   program: RasterProgram,
   setup: CvtSetup,
@@ -129,10 +129,30 @@ function addEvaluation(
   slots: number,
   adaptiveStep: boolean,
 ): void {
+  addLabelling(program, setup, problem, b, adaptiveStep);
+  addReduction(program, setup, problem, b, slots);
+}
+
+/** The parameter-block pieces every grid kernel of an evaluation shares. */
+function gridShape(setup: CvtSetup) {
+  const { width: w, height: h, pixels } = setup;
+  return {
+    geometry: [w, h, 1, pixels],
+    scale: [1, setup.scaleY, 0, 1],
+    grid: { grid: gridWorkgroups(2, w, h, 1) },
+  };
+}
+
+/** The labelling: 'exact', or seeding, the JFA schedule and the JFA passes. */
+function addLabelling(
+  program: RasterProgram,
+  setup: CvtSetup,
+  problem: CvtRasterProblem,
+  b: CvtBuffers,
+  adaptiveStep: boolean,
+): void {
   const { width: w, height: h, pixels, count: n } = setup;
-  const geometry = [w, h, 1, pixels];
-  const scale = [1, setup.scaleY, 0, 1];
-  const grid = { grid: gridWorkgroups(2, w, h, 1) };
+  const { geometry, scale, grid } = gridShape(setup);
   const listN = { linear: Math.ceil(n / 256) };
   const seedParams = paramBlock([...geometry, n, w, h, 0], scale);
   if (problem.labelling === 'exact') {
@@ -234,6 +254,18 @@ function addEvaluation(
       });
     }
   }
+}
+
+/** The regional reduction and the per-site finish (Lloyd's update or the L-BFGS gradient). */
+function addReduction(
+  program: RasterProgram,
+  setup: CvtSetup,
+  problem: CvtRasterProblem,
+  b: CvtBuffers,
+  slots: number,
+): void {
+  const n = setup.count;
+  const { geometry, scale, grid } = gridShape(setup);
   const scales = setup.shifts.map((s) => 2 ** s);
   program.pass('cvt moments').dispatch({
     kernel: MOMENTS_KERNEL as KernelSpec<never>,
