@@ -2,6 +2,9 @@ import type { CvtIteration, CvtRasterProblem, RasterGrid } from '@geoframe/core'
 import { cvtRasterGpu, runOnGpu } from '@geoframe/gpu';
 import { SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
+import { CvtSession } from '../src/cvt/cvt-session.js';
+import { prepareCvt } from '../src/cvt/cvt-setup.js';
+import { STATE } from '../src/cvt/cvt-wgsl.js';
 import { asDeviceSites, evaluateReference, lloydReference } from './cvt-reference.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
@@ -198,6 +201,25 @@ describe('cvtRasterGpu: 1+JFA, determinism, L-BFGS', () => {
     expect(Math.abs(jfa.energy[0] - exact.energy[0])).toBeLessThanOrEqual(1e-4 * exact.energy[0]);
   });
 
+  test("two islands, sites crowded into one: the adaptive step gives the full sequence's energies", async () => {
+    const mask = new Uint8Array(96 * 96);
+    for (let r = 0; r < 96; r++)
+      for (let c = 0; c < 96; c++) mask[r * 96 + c] = c < 20 || (c >= 84 && r >= 70) ? 1 : 0;
+    const sites = clustered(45, { ...G96, bounds: [-1, -1, -0.6, 1] }, 14);
+    for (const method of ['lloyd', 'lbfgs'] as const) {
+      const base = problemOf(sites, G96, { maxIterations: 25, labelling: '1+jfa', mask, method });
+      const adaptive = await runGpu(base);
+      const ctx = await requireGpu();
+      const full = await runOnGpu('cvt', 96 * 96, (c) => cvtRasterGpu(c, base, { adaptiveStep: false }), {
+        context: ctx,
+      });
+      const last = (e: Float64Array) => e[e.length - 1];
+      expect(Math.abs(last(adaptive.energy) - last(full.energy))).toBeLessThanOrEqual(
+        5e-3 * last(full.energy),
+      );
+    }
+  });
+
   test('two runs give bit-identical results (1+JFA and L-BFGS)', async () => {
     const problem = problemOf(uniformSites(30, G96, 8), G96, { maxIterations: 12, labelling: '1+jfa' });
     for (const method of ['lloyd', 'lbfgs'] as const) {
@@ -283,5 +305,29 @@ describe('cvtRasterGpu: bad problems get clear errors', () => {
   test.each(cases)('%s', async (_, change, message) => {
     const ctx = await requireGpu();
     await expect(cvtRasterGpu(ctx, { ...ok, ...change })).rejects.toThrow(message);
+  });
+});
+
+describe("cvtRasterGpu: the adaptive step's safety net", () => {
+  test('an evaluation whose first JFA step is too short counts its unlabelled pixels, and the next runs every step', async () => {
+    const ctx = await requireGpu();
+    const problem = problemOf(uniformSites(12, G96, 15), G96, { maxIterations: 10, labelling: '1+jfa' });
+    const setup = prepareCvt(problem);
+    const session = await CvtSession.open(ctx, setup, problem, {});
+    try {
+      const warm = await session.submit(Array(6).fill(session.programs.evaluate), 0, 6);
+      expect(warm.rows.every((r) => r.unlabelled === 0)).toBe(true);
+      // pretend the cells were tiny: the next evaluation plans its JFA from step 1
+      ctx.device.queue.writeBuffer(session.buffers.state, 4 * STATE.maxMean, Float32Array.of(0.25));
+      const short = await session.submit([session.programs.evaluate], 6, 7);
+      expect(short.rows[0].step).toBe(1);
+      expect(short.rows[0].unlabelled).toBeGreaterThan(0);
+      const next = await session.submit([session.programs.evaluate, session.programs.evaluate], 7, 9);
+      expect(next.rows[0].step).toBe(setup.firstStep);
+      expect(next.rows[0].unlabelled).toBe(0);
+      expect(next.rows[1].unlabelled).toBe(0);
+    } finally {
+      session.destroy();
+    }
   });
 });

@@ -20,6 +20,8 @@ export interface CvtRow extends CvtIteration {
   changed: number;
   /** The JFA's first step this evaluation. */
   step: number;
+  /** Region pixels the JFA left unlabelled (their mass is missing from this evaluation). */
+  unlabelled: number;
 }
 
 /** What a submission reads back. */
@@ -227,6 +229,7 @@ export class CvtSession {
       slope: f[HISTORY.slope],
       changed: w[HISTORY.changed],
       step: w[HISTORY.step],
+      unlabelled: w[HISTORY.unlabelled],
     };
   }
 }

@@ -4,14 +4,26 @@
  * kernels.
  */
 
-/** Words of the state buffer: iteration counter, final label half, largest mean distance, changed labels. */
-export const STATE = { iteration: 0, finalHalf: 1, maxMean: 2, changed: 3, step: 4 } as const;
+/**
+ * Words of the state buffer: the evaluation counter, the half holding the final labels, the largest
+ * mean site-to-pixel distance, labels changed, the JFA's first step, region pixels left unlabelled
+ * by the JFA, and the evaluation before which the JFA runs its full step sequence.
+ */
+export const STATE = {
+  iteration: 0,
+  finalHalf: 1,
+  maxMean: 2,
+  changed: 3,
+  step: 4,
+  unlabelled: 5,
+  fullUntil: 6,
+} as const;
 export const STATE_WORDS = 8;
 
 /**
  * Words of one history row (one per evaluation): the energy F̂ as a 64-bit fixed-point number
  * (lo, hi), ‖∇F̂‖² (f32), labels changed since the previous evaluation, ∇F̂·d (f32, L-BFGS),
- * the JFA's first step, ∇F̂·d at the accepted point for the next direction (f32, L-BFGS).
+ * the JFA's first step, region pixels the JFA left unlabelled.
  */
 export const HISTORY = {
   energyLo: 0,
@@ -20,7 +32,7 @@ export const HISTORY = {
   changed: 3,
   slope: 4,
   step: 5,
-  slope0: 6,
+  unlabelled: 6,
 } as const;
 export const HISTORY_WORDS = 8;
 

@@ -99,6 +99,12 @@ fn main(@builtin(local_invocation_index) lid: u32) {
       history[h + ${HISTORY.changed}u] = state[${STATE.changed}];
       history[h + ${HISTORY.slope}u] = bitcast<u32>(total_slope);
       history[h + ${HISTORY.step}u] = state[${STATE.step}];
+      history[h + ${HISTORY.unlabelled}u] = state[${STATE.unlabelled}];
+    }
+    if (state[${STATE.unlabelled}] != 0u) {
+      // the adaptive first step was too short: the next evaluation runs every JFA step
+      state[${STATE.fullUntil}] = row + 2u;
+      state[${STATE.unlabelled}] = 0u;
     }
     state[${STATE.maxMean}] = bitcast<u32>(total_far);
     state[${STATE.changed}] = 0u;

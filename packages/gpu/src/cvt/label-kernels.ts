@@ -59,7 +59,8 @@ export interface ScheduleConstants {
  * One thread: plans this evaluation's JFA passes. The paper's adaptive first step: for the first
  * `warmup` evaluations the JFA starts at `firstStep`; later at the smallest power of two ≥ twice
  * the largest mean site-to-pixel distance of the previous evaluation (`state.maxMean`), as cells
- * then change little between evaluations. `plan[2k]` = the step of pass k, 0 for a skipped pass
+ * then change little between evaluations; an evaluation that left region pixels unlabelled (the
+ * moments kernel counts them) makes the next one run every step. `plan[2k]` = the step of pass k, 0 for a skipped pass
  * (its threads return at once), `plan[2k + 1]` = the half pass k reads; the halves of the passes
  * that run alternate. Writes the half holding the final labels and the first step to `state`.
  * (Skipping by indirect dispatches of zero workgroups was measured 7× slower in wall time on an
@@ -80,7 +81,8 @@ fn main() {
   }
   var first = ${firstStep}u;
   let mean = bitcast<f32>(state[${STATE.maxMean}]);
-  if (state[${STATE.iteration}] >= ${warmup}u && mean > 0.0) {
+  let it = state[${STATE.iteration}];
+  if (it >= ${warmup}u && it >= state[${STATE.fullUntil}] && mean > 0.0) {
     let want = u32(ceil(min(2.0 * mean, f32(${firstStep}))));
     var p = 1u;
     while (p < want) {

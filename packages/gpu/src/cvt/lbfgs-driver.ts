@@ -40,6 +40,13 @@ export async function runLbfgs(session: CvtSession): Promise<CvtRun> {
     const list = direction ? [programs.direction!, programs.trial!] : [programs.trial!];
     const { rows, meta } = await session.submit(list, evaluations, evaluations + 1, direction);
     evaluations++;
+    if (rows[0].unlabelled > 0 && evaluations < max) {
+      // the JFA's adaptive step missed pixels, so F and ∇F miss their mass: the same point again,
+      // now with every JFA step (the device forces it after such an evaluation)
+      const again = await session.submit([programs.trial!], evaluations, evaluations + 1);
+      evaluations++;
+      rows[0] = again.rows[0];
+    }
     lastRow = rows[0];
     return {
       alpha,

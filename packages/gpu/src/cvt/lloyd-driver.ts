@@ -38,7 +38,8 @@ export async function runLloyd(session: CvtSession): Promise<CvtRun> {
       energy.push(row.energy);
       gradientNorm.push(row.gradientNorm);
       session.onIteration?.({ iteration: row.iteration, energy: row.energy, gradientNorm: row.gradientNorm });
-      if (session.converged(row) || (row.iteration > 1 && row.changed === 0)) converged = true;
+      const complete = row.unlabelled === 0; // else the next iteration relabels with every JFA step
+      if (complete && (session.converged(row) || (row.iteration > 1 && row.changed === 0))) converged = true;
     }
     pending = ahead ?? (converged ? null : await next());
   }

@@ -19,7 +19,8 @@ export interface MomentsConstants {
  * pixel units), each as a 64-bit fixed-point number (scale 2^shift per sum, see `fixedScales`) by
  * u32 atomics with carry, so the sums are exact integers, the same in any order: deterministic.
  * A pixel whose label differs from `previous` counts into `state.changed` (and `previous` takes the
- * label). Labels are read from the half `state.finalHalf` names.
+ * label); a region pixel the JFA left without a label (its first step too short) counts into
+ * `state.unlabelled`. Labels are read from the half `state.finalHalf` names.
  *
  * With `slots` > 0 the 16×16 pixels of a workgroup (mostly one to three cells) first claim one of
  * `slots` workgroup-memory slots per distinct label and add there; a pixel finding none free adds
@@ -41,6 +42,7 @@ ${rasterHeader(2, 1)}
 ${TO_FIXED}
 ${add64Wgsl('add_global', 'sums')}
 var<workgroup> changed_wg: atomic<u32>;
+var<workgroup> missing_wg: atomic<u32>;
 ${
   local
     ? /* wgsl */ `
@@ -71,6 +73,7 @@ fn claim(l: u32) -> u32 {
 fn main(@builtin(global_invocation_id) g: vec3u, @builtin(local_invocation_index) lid: u32) {
   if (lid == 0u) {
     atomicStore(&changed_wg, 0u);
+    atomicStore(&missing_wg, 0u);
   }
   ${
     local
@@ -90,6 +93,9 @@ fn main(@builtin(global_invocation_id) g: vec3u, @builtin(local_invocation_index
   if (inside) {
     w = weights[p];
     l = labels[atomicLoad(&state[${STATE.finalHalf}]) * params.size.w + p];
+  }
+  if (w >= 0.0 && l == NONE) {
+    atomicAdd(&missing_wg, 1u);
   }
   if (w >= 0.0 && l != NONE) {
     if (previous[p] != l) {
@@ -112,6 +118,10 @@ fn main(@builtin(global_invocation_id) g: vec3u, @builtin(local_invocation_index
     let n = atomicLoad(&changed_wg);
     if (n != 0u) {
       atomicAdd(&state[${STATE.changed}], n);
+    }
+    let missing = atomicLoad(&missing_wg);
+    if (missing != 0u) {
+      atomicAdd(&state[${STATE.unlabelled}], missing);
     }
   }
   ${
