@@ -59,10 +59,7 @@ export async function runLbfgs(session: CvtSession): Promise<CvtRun> {
   while (!converged && evaluations < max) {
     const probe = await evaluate(1, withDirection);
     if (withDirection) slope0 = probe.slope0;
-    const budget = {
-      ...WOLFE_DEFAULTS,
-      maxEvaluations: Math.min(WOLFE_DEFAULTS.maxEvaluations, max - evaluations + 1),
-    };
+    const budget = { ...WOLFE_DEFAULTS, remaining: () => max - evaluations };
     const search = await wolfeLineSearch(current.value, slope0, probe, (a) => evaluate(a, false), budget);
     if (!search.accepted) {
       failed = true; // no step decreases F: the raster's energy is flat to f32 here

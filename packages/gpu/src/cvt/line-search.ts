@@ -13,6 +13,8 @@ export interface WolfeOptions {
   c2: number;
   /** Most evaluations this search may make (the first probe included). */
   maxEvaluations: number;
+  /** Evaluations the caller can still afford (its own budget, which re-evaluations also spend). */
+  remaining?: () => number;
 }
 
 export const WOLFE_DEFAULTS: WolfeOptions = { c1: 1e-4, c2: 0.9, maxEvaluations: 10 };
@@ -40,6 +42,7 @@ export async function wolfeLineSearch(
   options: WolfeOptions = WOLFE_DEFAULTS,
 ): Promise<WolfeResult> {
   const { c1, c2, maxEvaluations } = options;
+  const exhausted = () => evaluations >= maxEvaluations || (options.remaining?.() ?? 1) <= 0;
   let evaluations = 1;
   let last = first;
   let best: LineProbe | null = first.value < phi0 ? first : null;
@@ -54,7 +57,7 @@ export async function wolfeLineSearch(
   const finish = async (): Promise<WolfeResult> => {
     if (!best) return { accepted: null, wolfe: false, evaluations };
     if (best !== last) {
-      if (evaluations >= maxEvaluations) return { accepted: null, wolfe: false, evaluations };
+      if (exhausted()) return { accepted: null, wolfe: false, evaluations };
       await probe(best.alpha);
     }
     return { accepted: last, wolfe: false, evaluations };
@@ -75,12 +78,12 @@ export async function wolfeLineSearch(
       hi = previous;
       break;
     }
-    if (evaluations >= maxEvaluations) return finish();
+    if (exhausted()) return finish();
     previous = current;
     current = await probe(2 * current.alpha);
   }
   // zoom: lo satisfies Armijo with the lowest value so far; the minimiser lies between lo and hi
-  while (evaluations < maxEvaluations) {
+  while (!exhausted()) {
     const alpha = interpolate(lo, hi);
     const p = await probe(alpha);
     if (!armijo(p) || p.value >= lo.value) {
