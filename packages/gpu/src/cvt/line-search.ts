@@ -57,7 +57,10 @@ export async function wolfeLineSearch(
   const finish = async (): Promise<WolfeResult> => {
     if (!best) return { accepted: null, wolfe: false, evaluations };
     if (best !== last) {
-      if (exhausted()) return { accepted: null, wolfe: false, evaluations };
+      // one evaluation past the search's own cap is allowed for this, none past the caller's budget
+      if (evaluations > maxEvaluations || (options.remaining?.() ?? 1) <= 0) {
+        return { accepted: null, wolfe: false, evaluations };
+      }
       await probe(best.alpha);
     }
     return { accepted: last, wolfe: false, evaluations };
