@@ -245,7 +245,7 @@ async function sortMs(): Promise<number> {
 // where a Lloyd run's wall time goes (host-side trace of the session), and the labelling variants
 const variants: [string, CvtRasterProblem, { adaptiveStep?: boolean; slots?: number }][] = [
   ['1+JFA, adaptive step', t1, {}],
-  ['1+JFA, every pass (direct dispatch)', t1, { adaptiveStep: false }],
+  ['1+JFA, every pass', t1, { adaptiveStep: false }],
   ['exact labelling (brute force)', { ...t1, labelling: 'exact' }, {}],
 ];
 const traceRows: (string | number)[][] = [];
