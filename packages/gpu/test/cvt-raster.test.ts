@@ -312,9 +312,10 @@ describe("cvtRasterGpu: the adaptive step's safety net", () => {
     try {
       const warm = await session.submit(Array(6).fill(session.programs.evaluate), 0, 6);
       expect(warm.rows.every((r) => r.unlabelled === 0)).toBe(true);
-      // pretend the cells were tiny: the next evaluation plans its JFA from step 1
+      // pretend the cells were tiny: the prologue (seeding the same sites again) plans the next
+      // evaluation's JFA from step 1
       ctx.device.queue.writeBuffer(session.buffers.state, 4 * STATE.maxMean, Float32Array.of(0.25));
-      const short = await session.submit([session.programs.evaluate], 6, 7);
+      const short = await session.submit([session.programs.prologue, session.programs.evaluate], 6, 7);
       expect(short.rows[0].step).toBe(1);
       expect(short.rows[0].unlabelled).toBeGreaterThan(0);
       const next = await session.submit([session.programs.evaluate, session.programs.evaluate], 7, 9);

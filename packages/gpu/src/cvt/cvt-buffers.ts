@@ -10,15 +10,16 @@ import { LBFGS_MEMORY, META_WORDS } from './lbfgs-kernels.js';
 export interface CvtBuffers {
   /** The positions the evaluations label with (Lloyd: the sites; L-BFGS: the trial point). */
   positions: GPUBuffer;
-  seed: GPUBuffer;
-  siteBits: GPUBuffer;
+  /** Per site: its seed pixel and distance bits, between the seeding's phases. */
+  seedScratch: GPUBuffer;
+  /** Per pixel: the least distance bits of the sites seeded there (reset where used). */
   bestBits: GPUBuffer;
-  /** Two halves of `pixels` labels. */
+  /** Two halves of `pixels` labels (half 0 NONE but at the seeds; the prologue fills it). */
   labels: GPUBuffer;
-  plan: GPUBuffer;
   weights: GPUBuffer;
   previous: GPUBuffer;
   sums: GPUBuffer;
+  /** The state words (`STATE`), the JFA's plan among them. */
   state: GPUBuffer;
   history: GPUBuffer;
   historyRows: number;
@@ -38,14 +39,13 @@ export interface LbfgsBuffers {
 }
 
 /**
- * Creates and fills the run's buffers. `passes` JFA passes; `historyRows` evaluations at most.
+ * Creates and fills the run's buffers; `historyRows` evaluations at most.
  *
  * @throws RangeError when a buffer exceeds one storage binding of the device; GpuOutOfMemoryError.
  */
 export async function createCvtBuffers(
   ctx: GpuContext,
   setup: CvtSetup,
-  passes: number,
   historyRows: number,
   lbfgs: boolean,
 ): Promise<CvtBuffers> {
@@ -63,11 +63,9 @@ export async function createCvtBuffers(
     const copy = BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
     const buffers: CvtBuffers = {
       positions: await keep(uploadStorage(ctx, setup.positions, 'cvt positions', copy)),
-      seed: await keep(createStorage(ctx, 4 * count, 'cvt seed')),
-      siteBits: await keep(createStorage(ctx, 4 * count, 'cvt site bits')),
-      bestBits: await keep(uploadStorage(ctx, none(pixels), 'cvt best bits')),
+      seedScratch: await keep(createStorage(ctx, 8 * count, 'cvt seed scratch')),
+      bestBits: await keep(createStorage(ctx, 4 * pixels, 'cvt best bits')),
       labels: await keep(createStorage(ctx, 8 * pixels, 'cvt labels', BufferUsage.COPY_SRC)),
-      plan: await keep(createStorage(ctx, 8 * passes, 'cvt jfa plan')),
       weights: await keep(uploadStorage(ctx, setup.weights, 'cvt weights')),
       previous: await keep(uploadStorage(ctx, none(pixels), 'cvt previous labels')),
       sums: await keep(createStorage(ctx, 4 * SUM_WORDS * count, 'cvt sums')),

@@ -5,7 +5,7 @@ import { GpuValidationError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { type CvtBuffers, createCvtBuffers, destroyCvtBuffers } from './cvt-buffers.js';
-import { buildCvtPrograms, type CvtPrograms, DEFAULT_SLOTS, jfaPasses } from './cvt-programs.js';
+import { buildCvtPrograms, type CvtPrograms, DEFAULT_SLOTS } from './cvt-programs.js';
 import { type CvtSetup, SUMS } from './cvt-setup.js';
 import { HISTORY, HISTORY_WORDS } from './cvt-wgsl.js';
 import { META, META_WORDS } from './lbfgs-kernels.js';
@@ -87,7 +87,7 @@ export class CvtSession {
   ): Promise<CvtSession> {
     const rows = problem.maxIterations + 2;
     const t3 = performance.now();
-    const buffers = await createCvtBuffers(ctx, setup, jfaPasses(setup), rows, problem.method === 'lbfgs');
+    const buffers = await createCvtBuffers(ctx, setup, rows, problem.method === 'lbfgs');
     try {
       const T = options.hostMs;
       if (T) T.buffers = (T.buffers ?? 0) + performance.now() - t3;
@@ -108,7 +108,8 @@ export class CvtSession {
   }
 
   /**
-   * Records `programs` in order into one submission, then reads back history rows
+   * Records `programs` in order into one submission (one compute pass, or a pass per stage under
+   * a profiler), then reads back history rows
    * [`from`, `to`) and, with `meta`, the L-BFGS meta words.
    */
   async submit(programs: RasterProgram[], from: number, to: number, meta = false): Promise<CvtRead> {
@@ -134,8 +135,16 @@ export class CvtSession {
     try {
       const t0 = performance.now();
       const encoder = device.createCommandEncoder({ label: 'cvt' });
-      for (const p of programs) await p.record(encoder, this.profiler);
-      this.profiler?.resolve(encoder);
+      if (this.profiler) {
+        for (const p of programs) await p.record(encoder, this.profiler);
+        this.profiler.resolve(encoder);
+      } else {
+        // one compute pass for the whole submission: a pass per stage costs the host more than
+        // its dispatches (timed passes need their own, hence the profiler's branch)
+        const pass = encoder.beginComputePass({ label: 'cvt' });
+        for (const p of programs) p.recordInto(pass);
+        pass.end();
+      }
       const parts = [
         {
           buffer: this.buffers.history,

@@ -1,4 +1,3 @@
-import { LIST_BUILTINS, LIST_INDEX, LIST_WORKGROUP } from '../raster/raster-wgsl.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { SITE_WORKGROUP, WORKGROUP_REDUCE } from './cvt-wgsl.js';
 
@@ -25,31 +24,6 @@ struct Params {
   auxu: vec4u,
 }
 @group(0) @binding(0) var<uniform> params: Params;`;
-
-/**
- * One thread per site: the trial point x̂ + α·d (α from `meta`, written by the host's line search)
- * into `trial`, the positions the next evaluation labels with, clamped into the grid's box
- * (extra.xy) so every site keeps a seed pixel: a projected step.
- */
-export const TRIAL_KERNEL: KernelSpec = {
-  name: 'cvt/lbfgs-trial',
-  source: () => /* wgsl */ `
-${PARAMS}
-@group(0) @binding(1) var<storage, read> accepted: array<vec2f>;
-@group(0) @binding(2) var<storage, read> direction: array<vec2f>;
-@group(0) @binding(3) var<storage, read> ring_meta: array<f32>;
-@group(0) @binding(4) var<storage, read_write> trial: array<vec2f>;
-
-@compute @workgroup_size(${LIST_WORKGROUP})
-fn main(${LIST_BUILTINS}) {
-  let i = ${LIST_INDEX};
-  if (i >= params.misc.x) {
-    return;
-  }
-  trial[i] = clamp(accepted[i] + ring_meta[${META.alpha}] * direction[i], vec2f(0.0), params.extra.xy);
-}
-`,
-};
 
 /** Constants of {@link DIRECTION_KERNEL}. */
 export interface DirectionConstants {

@@ -20,11 +20,13 @@ export interface MomentsConstants {
  * u32 atomics with carry, so the sums are exact integers, the same in any order: deterministic.
  * A pixel whose label differs from `previous` counts into `state.changed` (and `previous` takes the
  * label); a region pixel the JFA left without a label (its first step too short) counts into
- * `state.unlabelled`. Labels are read from the half `state.finalHalf` names.
+ * `state.unlabelled`. Labels are read from the half `state.finalHalf` names; with misc.y ≠ 0 (1+JFA),
+ * half 0 is then reset to NONE for the next evaluation's seeding (instead of a fill dispatch of
+ * its own; a uniform rather than a constant, so both labellings share one compiled kernel).
  *
  * With `slots` > 0 the 16×16 pixels of a workgroup (mostly one to three cells) first claim one of
  * `slots` workgroup-memory slots per distinct label and add there; a pixel finding none free adds
- * globally. Parameters: size = (width, height, 1, pixels); scale = (1, scaleY, 0, 1);
+ * globally. Parameters: size = (width, height, 1, pixels); misc.x = sites; scale = (1, scaleY, 0, 1);
  * extra.xyzw, aux.xy = the six fixed-point scales.
  */
 export const MOMENTS_KERNEL: KernelSpec<MomentsConstants> = {
@@ -34,7 +36,7 @@ export const MOMENTS_KERNEL: KernelSpec<MomentsConstants> = {
     const local = slots > 0;
     return /* wgsl */ `
 ${rasterHeader(2, 1)}
-@group(0) @binding(2) var<storage, read> labels: array<u32>;
+@group(0) @binding(2) var<storage, read_write> labels: array<u32>;
 @group(0) @binding(3) var<storage, read> weights: array<f32>;
 @group(0) @binding(4) var<storage, read_write> previous: array<u32>;
 @group(0) @binding(5) var<storage, read_write> sums: array<atomic<u32>>;
@@ -93,6 +95,9 @@ fn main(@builtin(global_invocation_id) g: vec3u, @builtin(local_invocation_index
   if (inside) {
     w = weights[p];
     l = labels[atomicLoad(&state[${STATE.finalHalf}]) * params.size.w + p];
+    if (params.misc.y != 0u) {
+      labels[p] = NONE;
+    }
   }
   if (w >= 0.0 && l == NONE) {
     atomicAdd(&missing_wg, 1u);
