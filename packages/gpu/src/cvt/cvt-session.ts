@@ -37,7 +37,10 @@ export interface CvtSessionOptions {
   slots?: number;
   /** Times the compute passes of each submission (benchmarks). */
   profiler?: GpuProfiler;
-  /** Receives host-side milliseconds by phase (buffers, programs, record, submit, wait); benchmarks. */
+  /**
+   * Receives host-side milliseconds by phase (buffers, programs, record, submit, wait) and the
+   * number of dispatches recorded (`dispatches`); benchmarks.
+   */
   hostMs?: Record<string, number>;
   /** The paper's adaptive first JFA step (default true); false: every pass, every time. */
   adaptiveStep?: boolean;
@@ -158,6 +161,7 @@ export class CvtSession {
       const t1 = performance.now();
       device.queue.submit([encoder.finish()]);
       if (T) {
+        T.dispatches = (T.dispatches ?? 0) + programs.reduce((n, p) => n + p.dispatchCount, 0);
         T.record = (T.record ?? 0) + t1 - t0;
         T.submit = (T.submit ?? 0) + performance.now() - t1;
       }

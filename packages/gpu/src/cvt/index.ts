@@ -22,7 +22,10 @@ export interface CvtRasterGpuOptions {
    * once). false: every pass of 1+JFA runs every evaluation.
    */
   adaptiveStep?: boolean;
-  /** Receives host-side milliseconds by phase (buffers, programs, record, submit, wait); benchmarks. */
+  /**
+   * Receives host-side milliseconds by phase (buffers, programs, record, submit, wait) and the
+   * number of dispatches recorded (`dispatches`); benchmarks.
+   */
   hostMs?: Record<string, number>;
   /** Times the compute passes (benchmarks): totals in `gpuMs` and, per pass name, `gpuPassMs`. */
   profiler?: GpuProfiler;
