@@ -1,7 +1,8 @@
 import type { CvtIteration, CvtRasterProblem, RasterGrid } from '@geoframe/core';
-import { cvtRasterGpu, runOnGpu } from '@geoframe/gpu';
+import { cvtRasterGpu, GpuProfiler, runOnGpu } from '@geoframe/gpu';
 import { SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
+import { jfaPasses } from '../src/cvt/cvt-programs.js';
 import { CvtSession } from '../src/cvt/cvt-session.js';
 import { prepareCvt } from '../src/cvt/cvt-setup.js';
 import { STATE } from '../src/cvt/cvt-wgsl.js';
@@ -223,6 +224,39 @@ describe('cvtRasterGpu: 1+JFA, determinism, L-BFGS', () => {
       expect(Array.from(b.sites)).toEqual(Array.from(a.sites));
       expect(Array.from(b.energy)).toEqual(Array.from(a.energy));
       expect(Array.from(b.gradientNorm)).toEqual(Array.from(a.gradientNorm));
+    }
+  });
+
+  test('a pass per stage (profiled) and one pass per submission give bit-identical results; what a Lloyd iteration records', async () => {
+    const ctx = await requireGpu();
+    const problem = problemOf(uniformSites(30, G96, 8), G96, { maxIterations: 12, labelling: '1+jfa' });
+    const passes = jfaPasses(prepareCvt(problem));
+    for (const method of ['lloyd', 'lbfgs'] as const) {
+      for (const labelling of ['1+jfa', 'exact'] as const) {
+        const p = { ...problem, method, labelling };
+        const host: Record<string, number> = {};
+        const plain = await runOnGpu('cvt', 96 * 96, (c) => cvtRasterGpu(c, p, { hostMs: host }), {
+          context: ctx,
+        });
+        const profiler = new GpuProfiler(ctx, { maxPasses: 1024 });
+        const timed = await runOnGpu('cvt', 96 * 96, (c) => cvtRasterGpu(c, p, { profiler }), {
+          context: ctx,
+        }).finally(() => profiler.destroy());
+        expect(Array.from(timed.sites)).toEqual(Array.from(plain.sites));
+        expect(Array.from(timed.energy)).toEqual(Array.from(plain.energy));
+        expect(Array.from(timed.gradientNorm)).toEqual(Array.from(plain.gradientNorm));
+        const stages = Object.keys(timed.gpuPassMs ?? {});
+        expect(stages).toEqual(expect.arrayContaining(['cvt seed', 'cvt moments', 'cvt finish']));
+        if (method === 'lbfgs')
+          expect(stages).toEqual(expect.arrayContaining(['cvt trial', 'cvt direction']));
+        if (method === 'lloyd') {
+          // 1+JFA: the prologue (2 fills, the seeding), then per iteration the JFA passes, the
+          // moments, the finish and the next seeding; 'exact': one fill, then label, moments, finish
+          const perIteration = labelling === 'exact' ? 3 : passes + 3;
+          const prologue = labelling === 'exact' ? 1 : 3;
+          expect(host.dispatches).toBe(prologue + plain.iterations * perIteration);
+        }
+      }
     }
   });
 

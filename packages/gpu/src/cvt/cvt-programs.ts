@@ -26,9 +26,9 @@ export function jfaPasses(setup: CvtSetup): number {
 /** The programs of a run: one evaluation, and the L-BFGS steps around it. */
 export interface CvtPrograms {
   /**
-   * Once before the first evaluation: fills the previous labels and half 0 of the labels with
-   * NONE, seeds the initial sites and plans the first JFA (what each finish or trial does for the
-   * evaluation after it).
+   * Once before the first evaluation (the session's first submission starts with it): fills the
+   * previous labels and half 0 of the labels with NONE, seeds the initial sites and plans the
+   * first JFA (what the seed kernel after each Lloyd finish, or each trial, does for the next).
    */
   prologue: RasterProgram;
   /**

@@ -63,6 +63,8 @@ export class CvtSession {
   readonly gpuPassMs: Record<string, number> = {};
   private readonly profiler?: GpuProfiler;
   private readonly hostMs?: Record<string, number>;
+  /** Whether the prologue has been submitted (the first submission starts with it). */
+  private started = false;
 
   private constructor(
     ctx: GpuContext,
@@ -112,7 +114,7 @@ export class CvtSession {
 
   /**
    * Records `programs` in order into one submission (one compute pass, or a pass per stage under
-   * a profiler), then reads back history rows
+   * a profiler; the session's first submission starts with the prologue), then reads back history rows
    * [`from`, `to`) and, with `meta`, the L-BFGS meta words.
    */
   async submit(programs: RasterProgram[], from: number, to: number, meta = false): Promise<CvtRead> {
@@ -132,6 +134,8 @@ export class CvtSession {
   ): Promise<{ read: () => Promise<CvtRead> }> {
     const device = this.ctx.device;
     const T = this.hostMs;
+    const list = this.started ? programs : [this.programs.prologue, ...programs];
+    this.started = true;
     device.pushErrorScope('validation');
     let thrown: unknown;
     let read: (() => Promise<Uint8Array[]>) | null = null;
@@ -139,13 +143,13 @@ export class CvtSession {
       const t0 = performance.now();
       const encoder = device.createCommandEncoder({ label: 'cvt' });
       if (this.profiler) {
-        for (const p of programs) await p.record(encoder, this.profiler);
+        for (const p of list) await p.record(encoder, this.profiler);
         this.profiler.resolve(encoder);
       } else {
         // one compute pass for the whole submission: a pass per stage costs the host more than
         // its dispatches (timed passes need their own, hence the profiler's branch)
         const pass = encoder.beginComputePass({ label: 'cvt' });
-        for (const p of programs) p.recordInto(pass);
+        for (const p of list) p.recordInto(pass);
         pass.end();
       }
       const parts = [
@@ -161,7 +165,7 @@ export class CvtSession {
       const t1 = performance.now();
       device.queue.submit([encoder.finish()]);
       if (T) {
-        T.dispatches = (T.dispatches ?? 0) + programs.reduce((n, p) => n + p.dispatchCount, 0);
+        T.dispatches = (T.dispatches ?? 0) + list.reduce((n, p) => n + p.dispatchCount, 0);
         T.record = (T.record ?? 0) + t1 - t0;
         T.submit = (T.submit ?? 0) + performance.now() - t1;
       }

@@ -18,12 +18,7 @@ export async function runLbfgs(session: CvtSession): Promise<CvtRun> {
   const energy: number[] = [];
   const gradientNorm: number[] = [];
   let evaluations = 1;
-  const first = await session.submit(
-    [programs.prologue, programs.evaluate, programs.firstDirection!],
-    0,
-    1,
-    true,
-  );
+  const first = await session.submit([programs.evaluate, programs.firstDirection!], 0, 1, true);
   let current = first.rows[0];
   let slope0 = slopeOf(first.meta!);
   const record = (row: CvtRow) => {

@@ -25,7 +25,6 @@ export async function runLloyd(session: CvtSession): Promise<CvtRun> {
     if (submitted >= problem.maxIterations) return null;
     const k = Math.min(batch, problem.maxIterations - submitted);
     const programs = Array.from({ length: k }, () => session.programs.evaluate);
-    if (submitted === 0) programs.unshift(session.programs.prologue);
     const pending = await session.enqueue(programs, submitted, submitted + k);
     submitted += k;
     batch = Math.min(LLOYD_BATCH.most, 2 * batch);
