@@ -1,6 +1,6 @@
 import { type CvtIteration, type CvtRasterProblem, cvtConverged } from '@geoframe/core';
 import type { RasterProgram } from '../raster/raster-program.js';
-import { readback, stageReadback } from '../runtime/buffers.js';
+import { alignBufferSize, readback } from '../runtime/buffers.js';
 import { GpuValidationError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -9,6 +9,8 @@ import { buildCvtPrograms, type CvtPrograms, DEFAULT_SLOTS } from './cvt-program
 import { type CvtSetup, SUMS } from './cvt-setup.js';
 import { HISTORY, HISTORY_WORDS } from './cvt-wgsl.js';
 import { META, META_WORDS } from './lbfgs-kernels.js';
+import { LLOYD_BATCH } from './lloyd-driver.js';
+import { StagingPool } from './staging-pool.js';
 
 /** One evaluation's scalars as read back, in coordinate units (energy, gradient norm) and GPU units. */
 export interface CvtRow extends CvtIteration {
@@ -63,6 +65,7 @@ export class CvtSession {
   readonly gpuPassMs: Record<string, number> = {};
   private readonly profiler?: GpuProfiler;
   private readonly hostMs?: Record<string, number>;
+  private readonly staging: StagingPool;
   /** Whether the prologue has been submitted (the first submission starts with it). */
   private started = false;
 
@@ -72,8 +75,10 @@ export class CvtSession {
     problem: CvtRasterProblem,
     b: CvtBuffers,
     p: CvtPrograms,
+    staging: StagingPool,
     options: CvtSessionOptions,
   ) {
+    this.staging = staging;
     this.ctx = ctx;
     this.setup = setup;
     this.problem = problem;
@@ -105,7 +110,15 @@ export class CvtSession {
         options.adaptiveStep ?? true,
       );
       if (T) T.programs = (T.programs ?? 0) + performance.now() - t3;
-      return new CvtSession(ctx, setup, problem, buffers, programs, options);
+      try {
+        // two read-backs in flight (Lloyd's pipelining), of a whole batch's rows and the meta words
+        const bytes = alignBufferSize(LLOYD_BATCH.most * HISTORY_WORDS * 4) + alignBufferSize(META_WORDS * 4);
+        const staging = await StagingPool.create(ctx, 2, bytes);
+        return new CvtSession(ctx, setup, problem, buffers, programs, staging, options);
+      } catch (error) {
+        programs.destroy();
+        throw error;
+      }
     } catch (error) {
       destroyCvtBuffers(buffers);
       throw error;
@@ -161,7 +174,7 @@ export class CvtSession {
       ];
       if (meta && this.buffers.lbfgs)
         parts.push({ buffer: this.buffers.lbfgs.meta, offset: 0, bytes: META_WORDS * 4 });
-      read = (await stageReadback(this.ctx, encoder, parts, 'cvt scalars')).read;
+      read = (await this.staging.stage(encoder, parts)).read;
       const t1 = performance.now();
       device.queue.submit([encoder.finish()]);
       if (T) {
@@ -230,6 +243,7 @@ export class CvtSession {
   }
 
   destroy(): void {
+    this.staging.destroy();
     this.programs.destroy();
     destroyCvtBuffers(this.buffers);
   }
