@@ -160,19 +160,24 @@ export class RasterProgram {
       const pass = encoder.beginComputePass(
         profiler ? profiler.passDescriptor(stage.name) : { label: stage.name },
       );
-      for (const d of stage.dispatches) {
-        pass.setPipeline(d.pipeline);
-        pass.setBindGroup(0, d.bindGroup);
-        const w = d.workgroups;
-        if ('indirect' in w) pass.dispatchWorkgroupsIndirect(w.indirect, w.offset);
-        else if ('grid' in w) {
-          if (w.grid[0] > 0 && w.grid[1] > 0 && w.grid[2] > 0) pass.dispatchWorkgroups(...w.grid);
-        } else {
-          const [x, y] = dispatchSize(w.linear, maxPerDimension);
-          if (x > 0) pass.dispatchWorkgroups(x, y);
-        }
-      }
+      recordDispatches(pass, stage.dispatches, maxPerDimension);
       pass.end();
+    }
+  }
+
+  /**
+   * Records the dispatches of all its passes into `pass`, an open compute pass, as one sequence
+   * (what {@link record} does without a profiler, minus a pass per stage: a caller recording many
+   * programs saves the passes' host cost). Dispatches in one pass see each other's writes, so the
+   * result is the same. Throws for a program with encoder work outside its passes.
+   */
+  recordInto(pass: GPUComputePassEncoder): void {
+    if (!this.ready) throw new Error('RasterProgram: finish() before recordInto()');
+    this.ctx.assertUsable();
+    const maxPerDimension = this.ctx.limits.maxComputeWorkgroupsPerDimension;
+    for (const stage of this.ready) {
+      if (stage.kind === 'encode') throw new Error('RasterProgram: recordInto() with encoder work');
+      recordDispatches(pass, stage.dispatches, maxPerDimension);
     }
   }
 
@@ -181,5 +186,29 @@ export class RasterProgram {
     this.uniforms?.destroy();
     this.uniforms = null;
     this.ready = null;
+  }
+}
+
+/** Sets the pipeline only where it changes (it persists within a pass), then binds and dispatches. */
+function recordDispatches(
+  pass: GPUComputePassEncoder,
+  dispatches: ReadyDispatch[],
+  maxPerDimension: number,
+): void {
+  let pipeline: GPUComputePipeline | null = null;
+  for (const d of dispatches) {
+    if (d.pipeline !== pipeline) {
+      pass.setPipeline(d.pipeline);
+      pipeline = d.pipeline;
+    }
+    pass.setBindGroup(0, d.bindGroup);
+    const w = d.workgroups;
+    if ('indirect' in w) pass.dispatchWorkgroupsIndirect(w.indirect, w.offset);
+    else if ('grid' in w) {
+      if (w.grid[0] > 0 && w.grid[1] > 0 && w.grid[2] > 0) pass.dispatchWorkgroups(...w.grid);
+    } else {
+      const [x, y] = dispatchSize(w.linear, maxPerDimension);
+      if (x > 0) pass.dispatchWorkgroups(x, y);
+    }
   }
 }
