@@ -45,6 +45,7 @@ export {
   type CvtRun,
   cvtConverged,
 } from './cvt/cvt-problem.js';
+export { CvtError } from './cvt/cvt-error.js';
 export {
   type AdapterClass,
   type AdapterInfoLike,
