@@ -59,7 +59,8 @@ export function cvtRasterCpu(problem: CvtRasterProblem, options: CvtRasterCpuOpt
       }
     }
     meanDistance = 0;
-    for (let i = 0; i < n; i++) if (count[i] > 0) meanDistance = Math.max(meanDistance, dist[i] / count[i] / pixel);
+    for (let i = 0; i < n; i++)
+      if (count[i] > 0) meanDistance = Math.max(meanDistance, dist[i] / count[i] / pixel);
     const settled = previous !== null && sameLabels(previous, labels);
     previous = labels;
     return reduced(x, m, sx, sy, energy, area, settled);

@@ -34,7 +34,11 @@ export function densityPieces(
   const { geometryOffsets, partOffsets, ringOffsets } = polygons.nestedOffsets();
   const c = polygons.coords;
   const stride = polygons.stride;
-  const out: DensityPieces = { polygons: [], boxes: new Float64Array(4 * polygons.length), weights: new Float64Array(polygons.length) };
+  const out: DensityPieces = {
+    polygons: [],
+    boxes: new Float64Array(4 * polygons.length),
+    weights: new Float64Array(polygons.length),
+  };
   for (let i = 0; i < polygons.length; i++) {
     const w = weights[i];
     if (!(w >= 0) || !Number.isFinite(w)) {
@@ -72,7 +76,11 @@ export function densityPieces(
     out.weights[k] = w;
   }
   const count = out.polygons.length;
-  return { polygons: out.polygons, boxes: out.boxes.slice(0, 4 * count), weights: out.weights.slice(0, count) };
+  return {
+    polygons: out.polygons,
+    boxes: out.boxes.slice(0, 4 * count),
+    weights: out.weights.slice(0, count),
+  };
 }
 
 /** The region's rings as polyclip polygons. */
@@ -124,7 +132,14 @@ export function addPieceMoments(
 const scratch = cellMoments(1);
 
 /** Moments of polyclip polygons, each ring counted by its role (exterior +, hole −) whatever its winding. */
-function addRingsMoments(polys: Ring[][], x: number, y: number, w: number, out: CellMoments, i: number): void {
+function addRingsMoments(
+  polys: Ring[][],
+  x: number,
+  y: number,
+  w: number,
+  out: CellMoments,
+  i: number,
+): void {
   for (const poly of polys) {
     for (let q = 0; q < poly.length; q++) {
       const ring = poly[q];
@@ -136,7 +151,14 @@ function addRingsMoments(polys: Ring[][], x: number, y: number, w: number, out: 
       coords[2 * ring.length] = ring[0][0];
       coords[2 * ring.length + 1] = ring[0][1];
       scratch.mass[0] = scratch.sx[0] = scratch.sy[0] = scratch.energy[0] = 0;
-      addUniformMoments({ coords, ringOffsets: Int32Array.of(0, ring.length + 1), first: 0, last: 1 }, x, y, 1, scratch, 0);
+      addUniformMoments(
+        { coords, ringOffsets: Int32Array.of(0, ring.length + 1), first: 0, last: 1 },
+        x,
+        y,
+        1,
+        scratch,
+        0,
+      );
       const sign = (q === 0) === scratch.mass[0] >= 0 ? w : -w;
       out.mass[i] += sign * scratch.mass[0];
       out.sx[i] += sign * scratch.sx[0];
@@ -147,7 +169,12 @@ function addRingsMoments(polys: Ring[][], x: number, y: number, w: number, out: 
 }
 
 function boxOf(polys: Ring[][]): number[] {
-  const box = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  const box = [
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ];
   for (const poly of polys) {
     for (const [x, y] of poly[0]) {
       box[0] = Math.min(box[0], x);

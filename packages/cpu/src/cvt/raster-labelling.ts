@@ -1,5 +1,5 @@
-import { levelOf } from '../raster/facet-jfa.js';
 import { exactRaster } from '../raster/exact-raster.js';
+import { levelOf } from '../raster/facet-jfa.js';
 import { jumpFlood, jumpFloodSteps } from '../raster/jump-flood.js';
 import { nextPowerOfTwo, type RasterFrame, sitePixels } from '../raster/raster-frame.js';
 import { seedLevel, sitePixelIndices } from '../raster/seed-raster.js';
@@ -31,7 +31,16 @@ export class CvtLabelling {
     if (this.mode === 'exact') return exactRaster(sites, this.frame);
     const level = levelOf(this.frame, 1);
     const px = sitePixels(sites, this.frame);
-    const seeds = seedLevel(sitePixelIndices(sites, this.frame), this.frame, px, level.centres, 1, level.nx, level.ny, level.nz);
+    const seeds = seedLevel(
+      sitePixelIndices(sites, this.frame),
+      this.frame,
+      px,
+      level.centres,
+      1,
+      level.nx,
+      level.ny,
+      level.nz,
+    );
     return jumpFlood(seeds, level, px, this.steps(meanDistance)).labels;
   }
 

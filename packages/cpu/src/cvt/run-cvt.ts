@@ -1,5 +1,5 @@
 import type { CvtIteration, CvtMethod, CvtRun } from '@geoframe/core';
-import type { CvtEvaluation, CvtStopping, CvtSteps } from './cvt-evaluation.js';
+import type { CvtEvaluation, CvtSteps, CvtStopping } from './cvt-evaluation.js';
 import { norm2 } from './cvt-evaluation.js';
 import { lbfgsSteps } from './lbfgs.js';
 import { lloydSteps } from './lloyd.js';

@@ -2,7 +2,7 @@ import type { CellMoments, RingSpan } from './cell-moments.js';
 
 // Dunavant's 7-point rule, exact for polynomials of degree 5 on a triangle: barycentric points
 // and weights (summing to 1), three orbits.
-const A1 = 0.059715871789770;
+const A1 = 0.05971587178977;
 const B1 = 0.470142064105115;
 const A2 = 0.797426985353087;
 const B2 = 0.101286507323456;
@@ -46,7 +46,8 @@ export function addQuadratureMoments(
       if (cross === 0) continue;
       const side = Math.sqrt(Math.max(ax * ax + ay * ay, bx * bx + by * by, (ax - bx) ** 2 + (ay - by) ** 2));
       const level = side > h ? Math.min(MAX_LEVEL, Math.ceil(Math.log2(side / h))) : 0;
-      fanTriangle(ax, ay, bx, by, cross / 2, 1 << level, x, y, rho, out, i);
+      const parts = 2 ** level;
+      fanTriangle(ax, ay, bx, by, cross / 2, parts, x, y, rho, out, i);
     }
   }
 }
