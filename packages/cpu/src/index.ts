@@ -15,7 +15,7 @@ export {
   exactEvaluator,
 } from './cvt/cvt-exact-cpu.js';
 export { type CvtRasterCpuOptions, cvtRasterCpu } from './cvt/cvt-raster-cpu.js';
-export { type DensityPieces, densityPieces } from './cvt/density-pieces.js';
+export { type DensityPieces, densityPieces, regionPolygons } from './cvt/density-pieces.js';
 export { LBFGS_MEMORY, lbfgsSteps } from './cvt/lbfgs.js';
 export { lloydSteps } from './cvt/lloyd.js';
 export {
@@ -25,6 +25,7 @@ export {
   runCvt,
   runCvtAsync,
 } from './cvt/run-cvt.js';
+export { fillRings } from './cvt/scanline-fill.js';
 export { addQuadratureMoments, type DensityAt } from './cvt/triangle-quadrature.js';
 export { separateDuplicates, uniqueCvtSites } from './cvt/unique-cvt-sites.js';
 export { type EvaluationBudget, type LinePoint, wolfeLineSearch } from './cvt/wolfe-line-search.js';
