@@ -2,6 +2,7 @@ import { type Box, CvtError, type CvtIteration, type CvtMethod, type CvtRun } fr
 import { clipCellsToRegion } from '../clip/clip-cells.js';
 import type { ClipRegion } from '../clip/clip-region.js';
 import type { PolygonBuffers } from '../voronoi/buffers.js';
+import { cellsInBox } from './box-cells.js';
 import { addUniformMoments, type CellMoments, cellMoments, type RingSpan } from './cell-moments.js';
 import type { CvtEvaluation } from './cvt-evaluation.js';
 import { addPieceMoments, type DensityPieces } from './density-pieces.js';
@@ -71,9 +72,13 @@ export function exactEvaluator(problem: CvtExactProblem, cells: CellSource): Cvt
       if (!Number.isFinite(x[i])) throw new CvtError(`CVT site ${i >> 1} became non-finite (${x[i]})`);
     }
     const { xy, uniqueOf } = uniqueCvtSites(x);
-    const inBox = problem.regionBox !== undefined && within(xy, problem.regionBox);
-    const box = inBox && problem.regionBox ? problem.regionBox : cellBox(xy, region);
-    const raw = await cells(xy, box);
+    const regionBox = problem.regionBox;
+    const inBox = regionBox !== undefined && within(xy, regionBox);
+    const box = inBox && regionBox ? regionBox : cellBox(xy, region);
+    let raw = await cells(xy, box);
+    // a rectangular region with sites outside it: convex cells cut to the box, still one ring each
+    const boxCut = regionBox !== undefined && !inBox && density.kind !== 'pieces';
+    if (boxCut) raw = cellsInBox(raw, regionBox);
     const moments = cellMoments(n);
     const span: RingSpan = { coords: raw.coords, ringOffsets: raw.ringOffsets, first: 0, last: 0 };
     if (density.kind === 'pieces') {
@@ -84,7 +89,7 @@ export function exactEvaluator(problem: CvtExactProblem, cells: CellSource): Cvt
       return evaluation(x, moments);
     }
     let firstRing = (u: number) => u;
-    if (!inBox) {
+    if (!inBox && !boxCut) {
       const parts = clipCellsToRegion(raw, region);
       span.coords = parts.coords;
       span.ringOffsets = parts.ringOffsets;
