@@ -193,7 +193,7 @@ describe('centroidalVoronoi', () => {
     expect(s1.array.coords).toEqual(s2.array.coords);
     expect(s1.array.coords).not.toEqual(s3.array.coords);
     const left = xyOf(s1).filter(([x]) => x < 0.5).length;
-    // a CVT puts mass^(1/2)-proportional... more points where ρ is 4× higher: clearly more than half
+    // a 2D CVT's point density grows like ρ^(1/2): 4× the density, 2× the points (40 of 60)
     expect(left).toBeGreaterThan(36);
   });
 

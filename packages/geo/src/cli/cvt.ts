@@ -40,7 +40,7 @@ Options:
   --method lloyd|lbfgs       the optimiser (default lloyd)
   --mode exact|raster        exact cells, or a grid per iteration (default exact)
   --iterations <n>           Lloyd iterations or L-BFGS evaluations (default 200)
-  --tolerance <t>            stop when ‖∇F‖ ≤ t · 2 · mass · diagonal (default 1e-4)
+  --tolerance <t>            stop when ‖∇F‖ ≤ t · 2 · mass · diagonal (default 1e-5)
   --resolution <n>           raster mode: pixels along the longer side (default 512)
   --device auto|gpu|cpu      where to run (default auto)
   --plot <file.svg|file.png> draw the cells and the final points

@@ -25,7 +25,7 @@ export interface CentroidalVoronoiOptions {
   method?: CvtMethod;
   /** Lloyd: most iterations; L-BFGS: most evaluations of F and ∇F. Default 200. */
   iterations?: number;
-  /** Stop when ‖∇F‖ ≤ tolerance · 2 · mass · diagonal (`cvtConverged`). Default 1e-4. */
+  /** Stop when ‖∇F‖ ≤ tolerance · 2 · mass · diagonal (`cvtConverged`). Default 1e-5. */
   tolerance?: number;
   /** A raster (as `readRaster` returns), a function (x, y) → ρ, or `{polygons, weights}`; uniform by default. */
   density?: CvtDensityInput;
@@ -88,7 +88,7 @@ export function prepareCentroidalVoronoi(
   const iterations = o.iterations ?? 200;
   if (!Number.isInteger(iterations) || iterations < 1)
     throw new CvtError(`iterations must be an integer ≥ 1, got ${iterations}`);
-  const tolerance = o.tolerance ?? 1e-4;
+  const tolerance = o.tolerance ?? 1e-5;
   if (!(tolerance >= 0) || !Number.isFinite(tolerance))
     throw new CvtError(`tolerance must be finite and ≥ 0, got ${tolerance}`);
   const resolution = o.resolution ?? 512;
