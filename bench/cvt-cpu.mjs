@@ -6,7 +6,8 @@
 //     [--tolerance 1e-6] [--tables 1,2] [--modes raster,exact]
 // Lloyd runs until the raster labels stop changing (the paper's rule; raster mode) or until the
 // stopping rule with --tolerance holds (exact mode); L-BFGS then gets as many evaluations, and the
-// table says after how many it first reached Lloyd's final energy. Prints a markdown table with
+// table says after how many evaluations it first reached Lloyd's final energy, and (both methods)
+// when each came within 0.1 % of it. Prints a markdown table with
 // the median wall and CPU time of N runs. F is in coordinate units: the paper's F reads as F × 10⁶.
 
 import { GeometryBuilder, GeometryType } from '../packages/core/dist/index.js';
@@ -98,25 +99,35 @@ async function timed(table, mode, method, cap, target) {
   const cpu = [];
   let last;
   let reached = -1;
+  let near = -1;
   for (let r = 0; r < runs; r++) {
+    reached = -1;
+    near = -1;
     last = await once(table, mode, method, cap, (s) => {
-      if (reached < 0 && target !== undefined && s.energy <= target) reached = s.iteration;
+      if (target === undefined) return;
+      if (reached < 0 && s.energy <= target) reached = s.iteration;
+      if (near < 0 && s.energy <= target * (1 + NEAR)) near = s.iteration;
     });
     wall.push(last.ms);
     cpu.push(last.cpuMs);
   }
-  return { run: last.run, wall: median(wall), cpu: median(cpu), reached };
+  return { run: last.run, wall: median(wall), cpu: median(cpu), reached, near };
 }
 
+/** "Reached Lloyd's F" up to this relative gap too: below it, runs differ by their local minimum. */
+const NEAR = 1e-3;
+
 console.log(
-  `| table | mode | method | iterations | evaluations | F | evaluations to Lloyd's F | converged | wall (ms, median of ${runs}) | CPU (ms) |`,
+  `| table | mode | method | iterations | evaluations | F | evaluations to Lloyd's F | to within 0.1 % of it | converged | wall (ms, median of ${runs}) | CPU (ms) |`,
 );
-console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
+console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
 for (const table of tables) {
   for (const mode of modes) {
     // Lloyd: raster until the labels settle (the paper's rule), exact until the tolerance
     const lloyd = await timed(table, mode, 'lloyd', maxIterations);
     const target = lloyd.run.energy[lloyd.run.energy.length - 1];
+    lloyd.reached = lloyd.run.evaluations;
+    lloyd.near = 1 + lloyd.run.energy.findIndex((f) => f <= target * (1 + NEAR));
     // L-BFGS: as many evaluations as Lloyd took; when did it first reach Lloyd's energy?
     const lbfgs = await timed(table, mode, 'lbfgs', lloyd.run.evaluations, target);
     for (const [method, r] of [
@@ -124,9 +135,9 @@ for (const table of tables) {
       ['lbfgs', lbfgs],
     ]) {
       const f = r.run.energy[r.run.energy.length - 1];
-      const reached = method === 'lloyd' ? '' : r.reached > 0 ? String(r.reached) : 'not reached';
+      const shown = (k) => (k > 0 ? String(k) : 'not reached');
       console.log(
-        `| ${table} | ${mode} | ${method} | ${r.run.iterations} | ${r.run.evaluations} | ${f.toExponential(5)} | ${reached} | ${r.run.converged} | ${r.wall.toFixed(0)} | ${r.cpu.toFixed(0)} |`,
+        `| ${table} | ${mode} | ${method} | ${r.run.iterations} | ${r.run.evaluations} | ${f.toExponential(5)} | ${shown(r.reached)} | ${shown(r.near)} | ${r.run.converged} | ${r.wall.toFixed(0)} | ${r.cpu.toFixed(0)} |`,
       );
     }
   }

@@ -11,7 +11,9 @@ export const LBFGS_MEMORY = 7;
  * Hessian γI (γ = sᵀy / yᵀy of the newest pair; before any pair, 1 / (2 · mean cell mass), which
  * makes the first step Lloyd's), and a strong Wolfe line search from α = 1. A direction that is
  * not a descent direction, or a failed line search, drops the memory and retries along −γ∇F;
- * failing again ends the run. `maxIterations` bounds the evaluations of F and ∇F.
+ * failing again, a Lloyd step is taken if it lowers F (raster energies are piecewise smooth, and
+ * near a minimum their pixel-scale kinks defeat the line search), else the run ends.
+ * `maxIterations` bounds the evaluations of F and ∇F.
  */
 export function* lbfgsSteps(start: Float64Array, stop: CvtStopping, accept: AcceptIterate): CvtSteps {
   const budget: EvaluationBudget = { used: 0, max: stop.maxIterations };
@@ -38,12 +40,21 @@ export function* lbfgsSteps(start: Float64Array, stop: CvtStopping, accept: Acce
       gamma = gamma0;
       d = direction(g, s, y, rho, gamma);
     }
-    const next = yield* wolfeLineSearch(current, d, 1, budget);
-    if (next === null) {
-      if (s.length === 0) break;
+    let next = yield* wolfeLineSearch(current, d, 1, budget);
+    if (next === null && s.length > 0) {
       s.length = y.length = rho.length = 0;
       gamma = gamma0;
       continue;
+    }
+    if (next === null) {
+      // no step along −γ∇F: a Lloyd step (x ← z) still decreases F unless x is a fixed point
+      // up to the raster's resolution; take it when it does, else stop
+      if (budget.used >= budget.max) break;
+      const x = current.evaluation.centroids.slice();
+      const evaluation: CvtEvaluation = yield x;
+      budget.used++;
+      if (!(evaluation.energy < current.evaluation.energy)) break;
+      next = { x, evaluation };
     }
     const sk = new Float64Array(size);
     const yk = new Float64Array(size);
