@@ -177,18 +177,24 @@ describe('centroidalVoronoi', () => {
       density,
       seed: 3,
       iterations: 20,
+      mode: 'raster',
+      resolution: 128,
     });
     const s2 = await GeoSeries.sampleBlueNoise(60, {
       region: [0, 0, 1, 1],
       density,
       seed: 3,
       iterations: 20,
+      mode: 'raster',
+      resolution: 128,
     });
     const s3 = await GeoSeries.sampleBlueNoise(60, {
       region: [0, 0, 1, 1],
       density,
       seed: 4,
       iterations: 20,
+      mode: 'raster',
+      resolution: 128,
     });
     expect(s1.array.coords).toEqual(s2.array.coords);
     expect(s1.array.coords).not.toEqual(s3.array.coords);
