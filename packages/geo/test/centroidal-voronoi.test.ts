@@ -203,6 +203,29 @@ describe('centroidalVoronoi', () => {
     expect(left).toBeGreaterThan(36);
   });
 
+  test('weights on polygons, given as a frame column, pull sites to the heavy half (both modes)', async () => {
+    const halves = GeoDataFrame.fromSeries(
+      GeoSeries.fromWKT([
+        'POLYGON ((0 0, 0.5 0, 0.5 1, 0 1, 0 0))',
+        'POLYGON ((0.5 0, 1 0, 1 1, 0.5 1, 0.5 0))',
+      ]),
+      { w: vectorFromArray([1, 9]) },
+    );
+    const start = randomPoints(12, 5, () => true, 1);
+    for (const mode of ['exact', 'raster'] as const) {
+      const out = await start.centroidalVoronoi({
+        region: [0, 0, 1, 1],
+        density: { polygons: halves, weights: 'w' },
+        mode,
+        resolution: 96,
+        iterations: 60,
+      });
+      const right = xyOf(out.sites).filter(([x]) => x > 0.5).length;
+      // ρ^(1/2): 3× the points on the right, 9 of 12
+      expect(right, mode).toBeGreaterThanOrEqual(8);
+    }
+  });
+
   test('errors name the problem', async () => {
     const pts = GeoSeries.fromXY([0.2, 0.8], [0.2, 0.8]);
     await expect(pts.centroidalVoronoi({ region: [0, 0, 0, 1] })).rejects.toThrow(CvtError);
