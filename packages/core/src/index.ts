@@ -38,6 +38,7 @@ export {
 } from './arrow/extension-metadata.js';
 export { type FromArrowOptions, geometryArrayFromArrow } from './arrow/read-arrow.js';
 export { geometryArrayToArrow, type ToArrowOptions } from './arrow/write-arrow.js';
+export { CvtError } from './cvt/cvt-error.js';
 export {
   type CvtIteration,
   type CvtMethod,

@@ -4,6 +4,31 @@ export { type ClipRegion, prepareClipRegion, regionContains } from './clip/clip-
 export type { EdgeGrid } from './clip/edge-grid.js';
 export type { MultiPolygonBuffers } from './clip/multi-polygon-buffers.js';
 export { type CostAllocationCpuOptions, costAllocationCpu } from './cost/cost-allocation-cpu.js';
+export { addUniformMoments, type CellMoments, cellMoments, type RingSpan } from './cvt/cell-moments.js';
+export type { CvtEvaluation, CvtOutcome, CvtSteps, CvtStopping } from './cvt/cvt-evaluation.js';
+export {
+  type CellSource,
+  type CvtExactOptions,
+  type CvtExactProblem,
+  cvtExact,
+  type ExactDensity,
+  exactEvaluator,
+} from './cvt/cvt-exact-cpu.js';
+export { type CvtRasterCpuOptions, cvtRasterCpu } from './cvt/cvt-raster-cpu.js';
+export { type DensityPieces, densityPieces, regionPolygons } from './cvt/density-pieces.js';
+export { LBFGS_MEMORY, lbfgsSteps } from './cvt/lbfgs.js';
+export { lloydSteps } from './cvt/lloyd.js';
+export {
+  type CvtEvaluate,
+  type CvtEvaluateAsync,
+  type CvtRunOptions,
+  runCvt,
+  runCvtAsync,
+} from './cvt/run-cvt.js';
+export { fillRings } from './cvt/scanline-fill.js';
+export { addQuadratureMoments, type DensityAt } from './cvt/triangle-quadrature.js';
+export { separateDuplicates, uniqueCvtSites } from './cvt/unique-cvt-sites.js';
+export { type EvaluationBudget, type LinePoint, wolfeLineSearch } from './cvt/wolfe-line-search.js';
 export {
   BOUNDARY,
   EXTERIOR,

@@ -27,6 +27,11 @@ import {
   voronoiOptionsOf,
 } from './geo-series.js';
 import { readGeoJson } from './io/index.js';
+import {
+  type CentroidalVoronoiOptions,
+  type CentroidalVoronoiResult,
+  computeCentroidalVoronoi,
+} from './ops/centroidal-voronoi.js';
 import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
 import { checkSameCrs } from './ops/crs-resolve.js';
 import { type DissolveOptions, dissolveTable } from './ops/dissolve.js';
@@ -242,6 +247,20 @@ export class GeoDataFrame {
    */
   costAllocation(options: CostAllocationOptions): Promise<CostAllocationRaster<GeoDataFrame>> {
     return computeCostAllocation(
+      this.geometry.array,
+      options,
+      (array) => new GeoSeries(array),
+      (cells) => this.withGeometry(cells.rename(this.geometryName)),
+    );
+  }
+
+  /**
+   * The centroidal Voronoi tessellation of the active geometry's points (see
+   * GeoSeries.centroidalVoronoi); `cells` is this frame with every column kept and the cells as
+   * its geometry, one row per input row.
+   */
+  centroidalVoronoi(options: CentroidalVoronoiOptions = {}): Promise<CentroidalVoronoiResult<GeoDataFrame>> {
+    return computeCentroidalVoronoi(
       this.geometry.array,
       options,
       (array) => new GeoSeries(array),

@@ -32,6 +32,12 @@ import { seriesHtml } from './display/html-table.js';
 import { JUPYTER_DISPLAY, type MimeBundle } from './display/rich-display.js';
 import { makeTable } from './frame/make-table.js';
 import { readGeoJson, writeGeoJson } from './io/index.js';
+import { type BlueNoiseOptions, sampleBlueNoise } from './ops/blue-noise.js';
+import {
+  type CentroidalVoronoiOptions,
+  type CentroidalVoronoiResult,
+  computeCentroidalVoronoi,
+} from './ops/centroidal-voronoi.js';
 import { type BufferOptions, buffer, convexHull, envelope, isValid, simplify } from './ops/constructive.js';
 import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
 import { checkSameCrs } from './ops/crs-resolve.js';
@@ -359,6 +365,22 @@ export class GeoSeries {
    */
   costAllocation(options: CostAllocationOptions): Promise<CostAllocationRaster> {
     return computeCostAllocation(this.array, options, (array) => new GeoSeries(array));
+  }
+
+  /**
+   * The centroidal Voronoi tessellation of this series' points (docs/cvt.md): Lloyd or L-BFGS
+   * moves the sites until each sits at the ρ-centroid of its cell in `region` (default: the
+   * points' bounding box grown by 5 % of its larger side). Returns the final sites and their
+   * cells clipped to the region, one row per input row, with the energy and gradient norm per
+   * iterate. Null and empty rows stay null; other bad input is a CvtError or names its row.
+   */
+  centroidalVoronoi(options: CentroidalVoronoiOptions = {}): Promise<CentroidalVoronoiResult> {
+    return computeCentroidalVoronoi(this.array, options, asSeries, (cells) => cells.rename(this.name));
+  }
+
+  /** `n` blue-noise points over `region` under `density`: a seeded random start, then a CVT (docs/cvt.md). */
+  static sampleBlueNoise(n: number, options: BlueNoiseOptions): Promise<GeoSeries> {
+    return sampleBlueNoise(n, options, asSeries);
   }
 
   /**

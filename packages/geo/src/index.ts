@@ -1,10 +1,13 @@
 export {
   type AdapterClass,
   type AdapterSummary,
+  CvtError,
   type DeviceOption,
   type DispatchEvent,
   onDispatch,
 } from '@geoframe/core';
+export type { CvtDensityInput, PolygonDensity } from './cvt/cvt-density.js';
+export type { CvtRegionInput } from './cvt/cvt-region.js';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
 export type { FramePlotOptions } from './geo-data-frame.js';
@@ -32,6 +35,8 @@ export {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+export type { BlueNoiseOptions } from './ops/blue-noise.js';
+export type { CentroidalVoronoiOptions, CentroidalVoronoiResult } from './ops/centroidal-voronoi.js';
 export type { BufferOptions } from './ops/constructive.js';
 export type { CostAllocationOptions } from './ops/cost-allocation.js';
 export type { CostRaster, CostRaster2D, CostRaster3D } from './ops/cost-sources.js';

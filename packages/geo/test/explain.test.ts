@@ -362,14 +362,14 @@ describe('explain refuses what the operation refuses', () => {
   it('an unknown operation is a TypeError listing the known ones', () => {
     expect(() => series.explain('buffer' as 'voronoiPolygons')).toThrow(
       new TypeError(
-        'explain: unknown operation "buffer"; known: voronoiPolygons, delaunayTriangles, voronoiRaster, voronoiVolume, costAllocation',
+        'explain: unknown operation "buffer"; known: voronoiPolygons, delaunayTriangles, voronoiRaster, voronoiVolume, costAllocation, centroidalVoronoi',
       ),
     );
     // a frame has no voronoi raster methods, so it does not explain them
     const frame = GeoDataFrame.fromSeries(series);
     expect(() => frame.explain('voronoiRaster' as 'voronoiPolygons')).toThrow(
       new TypeError(
-        'explain: unknown operation "voronoiRaster"; known: voronoiPolygons, delaunayTriangles, costAllocation',
+        'explain: unknown operation "voronoiRaster"; known: voronoiPolygons, delaunayTriangles, costAllocation, centroidalVoronoi',
       ),
     );
   });

@@ -35,6 +35,8 @@ const KERNELS: Record<string, KernelProfile> = {
   voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
   // rows = cells of the cost raster
   costAllocation: { gpu: true, crossover: 262_144, measured: 'provisional, not yet measured' },
+  // raster-mode CVT, rows = pixels of the grid (the exact mode dispatches its cells as voronoiPolygons)
+  centroidalVoronoi: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
 };
 
 /** The profile of `kernel` (an operation without one runs on the CPU). */

@@ -2,6 +2,7 @@ import { GeoframeError } from '@geoframe/core';
 import { type CliIo, type Command, runCommand, UsageError } from './command.js';
 import { convertCommand } from './convert.js';
 import { costAllocationCommand } from './cost-allocation.js';
+import { cvtCommand } from './cvt.js';
 import { delaunayCommand } from './delaunay.js';
 import { infoCommand } from './info.js';
 import { voronoiCommand } from './voronoi.js';
@@ -10,6 +11,7 @@ const COMMANDS: Command[] = [
   voronoiCommand,
   delaunayCommand,
   costAllocationCommand,
+  cvtCommand,
   convertCommand,
   infoCommand,
 ];

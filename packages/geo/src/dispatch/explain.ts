@@ -6,6 +6,11 @@ import {
   type GeometryArray,
 } from '@geoframe/core';
 import { probedGpuAdapter, probeGpuAdapter } from '@geoframe/gpu';
+import {
+  type CentroidalVoronoiOptions,
+  cvtGrid,
+  prepareCentroidalVoronoi,
+} from '../ops/centroidal-voronoi.js';
 import { type CostAllocationOptions, prepareCostAllocation } from '../ops/cost-allocation.js';
 import {
   prepareRaster,
@@ -24,6 +29,7 @@ export interface ExplainOptions {
   voronoiRaster: VoronoiRasterOptions;
   voronoiVolume: VoronoiVolumeOptions;
   costAllocation: CostAllocationOptions;
+  centroidalVoronoi: CentroidalVoronoiOptions;
 }
 
 /** An operation `explain` answers for. */
@@ -59,10 +65,16 @@ export const SERIES_EXPLAINABLE: readonly ExplainableOperation[] = [
   'voronoiRaster',
   'voronoiVolume',
   'costAllocation',
+  'centroidalVoronoi',
 ];
 
 /** The operations of a GeoDataFrame that `explain` answers for (it has no voronoi raster methods). */
-export const FRAME_EXPLAINABLE = ['voronoiPolygons', 'delaunayTriangles', 'costAllocation'] as const;
+export const FRAME_EXPLAINABLE = [
+  'voronoiPolygons',
+  'delaunayTriangles',
+  'costAllocation',
+  'centroidalVoronoi',
+] as const;
 
 /**
  * Where `op` on the geometry column `array` would run with `options`, and why — without running
@@ -114,6 +126,13 @@ export function explainOperation(
       const opts = (options ?? {}) as CostAllocationOptions;
       const { problem } = prepareCostAllocation(array, opts);
       return explainOn('costAllocation', problem.values.length, opts.device);
+    }
+    case 'centroidalVoronoi': {
+      // raster mode: kernel centroidalVoronoi on the grid's pixels; exact: its cells, per evaluation
+      const p = prepareCentroidalVoronoi(array, (options ?? {}) as CentroidalVoronoiOptions);
+      if (p.mode === 'exact') return explainOn('voronoiPolygons', p.sites.rows.length, p.device);
+      const grid = cvtGrid(p.region, p.resolution);
+      return explainOn('centroidalVoronoi', grid.width * grid.height, p.device);
     }
   }
   throw new TypeError(`explain: unknown operation ${JSON.stringify(op)}`);

@@ -2,10 +2,16 @@ import {
   type Box,
   type CostAllocation,
   type CostGridProblem,
+  type CvtIteration,
+  type CvtRasterProblem,
+  type CvtRun,
   type DeviceOption,
   type DispatchEvent,
   type Dispatched,
+  type ExecutionPath,
+  GeoframeError,
   type GpuRunReport,
+  isRecoverableGpuError,
   kernelProfile,
   planDispatch,
   type RasterGrid,
@@ -14,7 +20,9 @@ import {
 } from '@geoframe/core';
 import {
   availableThreads,
+  type CellSource,
   costAllocationCpu,
+  cvtRasterCpu,
   delaunay,
   type LineBuffers,
   type PolygonBuffers,
@@ -33,6 +41,7 @@ import {
   type CpuStages,
   type CpuTriangulation,
   costAllocationGpu,
+  cvtRasterGpu,
   delaunayGpu,
   type GpuContext,
   probedGpuAdapter,
@@ -217,5 +226,53 @@ export function costAllocationEngines(
     gpu: (ctx) =>
       costAllocationGpu(ctx, problem, { backlink: run.backlink, outputArray: preparedFloat64Array }),
     cpu: () => costAllocationCpu(problem, { backlink: run.backlink, onProgress: run.onProgress }),
+  };
+}
+
+/**
+ * The raster CVT (kernel 'centroidalVoronoi', rows = pixels): the GPU engine, or the CPU's. Any
+ * failure of the GPU engine that is not already a typed GPU error becomes a GPU decline, so that
+ * 'auto' answers it on the CPU with a fallback event naming it (adr/0027).
+ */
+export function cvtRasterEngines(
+  problem: CvtRasterProblem,
+  onIteration?: (step: CvtIteration) => void,
+): EnginePair<CvtRun> {
+  return {
+    gpu: async (ctx) => {
+      try {
+        return await cvtRasterGpu(ctx, problem, { onIteration });
+      } catch (error) {
+        if (isRecoverableGpuError(error)) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        throw new GeoframeError('GPU_DECLINED', `the GPU raster CVT failed: ${message}`, { cause: error });
+      }
+    },
+    cpu: () => cvtRasterCpu(problem, { onIteration }),
+  };
+}
+
+/**
+ * The exact CVT's cell source: Voronoi cells through the dispatcher (kernel 'voronoiPolygons',
+ * GPU or CPU). The first evaluation plans and emits its decision to `listener`; once a run is
+ * on the CPU it stays there without further events, and a GPU run reports only fallbacks.
+ */
+export function cvtCellSource(device: DeviceOption, listener?: (event: DispatchEvent) => void): CellSource {
+  let path: ExecutionPath | null = null;
+  return async (xy, box) => {
+    const engines = voronoiCellEngines(xy, box);
+    if (path === 'cpu') return engines.cpu();
+    const first = path === null;
+    const { value, decision } = await dispatchOperation(
+      'voronoiPolygons',
+      xy.length >> 1,
+      device,
+      engines,
+      (event) => {
+        if (first || event.type === 'fallback') listener?.(event);
+      },
+    );
+    path = decision.type === 'fallback' && decision.stage === undefined ? 'cpu' : decision.path;
+    return value;
   };
 }

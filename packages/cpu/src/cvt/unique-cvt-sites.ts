@@ -1,0 +1,64 @@
+/**
+ * Coinciding sites share one Voronoi cell, and the cell builders need unique sites: the first of
+ * each group (in site order) keeps the cell, the others get none (zero mass). Returns the unique
+ * sites and, per site, its unique index or −1, and the unique index of its group (`keptOf`).
+ */
+export function uniqueCvtSites(x: Float64Array): {
+  xy: Float64Array;
+  uniqueOf: Int32Array;
+  keptOf: Int32Array;
+} {
+  const n = x.length >> 1;
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => x[2 * a] - x[2 * b] || x[2 * a + 1] - x[2 * b + 1] || a - b,
+  );
+  const keep = new Uint8Array(n);
+  const first = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    const j = k > 0 ? order[k - 1] : -1;
+    const same = j >= 0 && x[2 * i] === x[2 * j] && x[2 * i + 1] === x[2 * j + 1];
+    keep[i] = same ? 0 : 1;
+    first[i] = same ? first[j] : i;
+  }
+  const uniqueOf = new Int32Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) uniqueOf[i] = keep[i] ? count++ : -1;
+  const keptOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) keptOf[i] = uniqueOf[first[i]];
+  const xy = new Float64Array(2 * count);
+  for (let i = 0; i < n; i++) {
+    if (uniqueOf[i] < 0) continue;
+    xy[2 * uniqueOf[i]] = x[2 * i];
+    xy[2 * uniqueOf[i] + 1] = x[2 * i + 1];
+  }
+  return { xy, uniqueOf, keptOf };
+}
+
+/**
+ * Moves every site that repeats an earlier one by a seeded offset of `radius` in a random
+ * direction (repeating until unique), so that Lloyd can pull coinciding starts apart (a
+ * duplicate's empty cell would never move). Returns a new array; unique input is returned as a copy.
+ */
+export function separateDuplicates(x: Float64Array, radius: number, seed = 1): Float64Array {
+  const out = x.slice();
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let round = 0; round < 8; round++) {
+    const { uniqueOf } = uniqueCvtSites(out);
+    if (uniqueOf.every((u) => u >= 0)) break;
+    for (let i = 0; i < uniqueOf.length; i++) {
+      if (uniqueOf[i] >= 0) continue;
+      const a = 2 * Math.PI * random();
+      out[2 * i] += radius * Math.cos(a);
+      out[2 * i + 1] += radius * Math.sin(a);
+    }
+  }
+  return out;
+}
