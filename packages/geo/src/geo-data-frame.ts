@@ -15,8 +15,14 @@ import {
   FRAME_EXPLAINABLE,
 } from './dispatch/explain.js';
 import { formatFrame } from './display/format-frame.js';
+import type { ColumnInput } from './frame/column-data.js';
+import { concatTables } from './frame/concat.js';
+import { assignColumns, dropColumns, renameColumns } from './frame/edit-columns.js';
 import { makeTable } from './frame/make-table.js';
+import { type MergeOptions, mergeTables } from './frame/merge.js';
+import { type SortByOptions, sortIndices } from './frame/sort-by.js';
 import { takeColumn } from './frame/take-column.js';
+import { countBy, type ValueCountsOptions, valueCounts } from './frame/value-counts.js';
 import {
   GeoSeries,
   type SeriesPlotOptions,
@@ -387,6 +393,58 @@ export class GeoDataFrame {
     const table = overlayTable(joinSide(this), joinSide(other), options.how ?? 'intersection');
     return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
   }
+
+  /** pandas' `assign`: columns replaced in place or appended (values: Arrow vector, array, one value, or a GeoSeries). */
+  assign(columns: Record<string, ColumnInput | GeoSeries>): GeoDataFrame {
+    const specs = Object.fromEntries(
+      Object.entries(columns).map(([k, v]) => [k, v instanceof GeoSeries ? v.toArrow() : v]),
+    );
+    return this.rebuilt(assignColumns(this.table, this.geometryName, specs));
+  }
+
+  /** One column replaced or appended (see {@link assign}). */
+  withColumn(name: string, values: ColumnInput | GeoSeries): GeoDataFrame {
+    return this.assign({ [name]: values });
+  }
+
+  /** Rows sorted by one or more columns, stable, nulls last (pandas' `sort_values(by, kind='stable')`). */
+  sortBy(by: string | string[], options: SortByOptions = {}): GeoDataFrame {
+    return this.take(sortIndices(this.table, by, options));
+  }
+
+  /** Columns renamed by `{old: new}` (pandas' `rename(columns=…, errors='raise')`); the active geometry follows its name. */
+  rename(mapping: Record<string, string>): GeoDataFrame {
+    const { table, geometryName } = renameColumns(this.table, this.geometryName, mapping);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /** The frame without the named columns (pandas' `drop(columns=…)`). */
+  drop(columns: string | string[]): GeoDataFrame {
+    return this.rebuilt(
+      dropColumns(this.table, this.geometryName, typeof columns === 'string' ? [columns] : columns),
+    );
+  }
+
+  /** pandas' `merge` on attribute columns, keeping this frame's geometry active (see {@link MergeOptions}). */
+  merge(right: GeoDataFrame | Table, options: MergeOptions = {}): GeoDataFrame {
+    const r = right instanceof GeoDataFrame ? right.table : right;
+    const { table, geometryName } = mergeTables(this.table, this.geometryName, r, options);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /** Distinct values of a column and their counts, most frequent first (pandas' `value_counts().reset_index()`), as a table. */
+  valueCounts(column: string, options: ValueCountsOptions = {}): Table {
+    return valueCounts(this.table, column, options);
+  }
+
+  /** Rows per value of `by`, keys ascending (pandas' `groupby(by).size()`): e.g. points per `index_right` after a join. */
+  countBy(by: string): Table {
+    return countBy(this.table, by);
+  }
+
+  private rebuilt(table: Table): GeoDataFrame {
+    return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
+  }
 }
 
 /** GeoPandas' `gpd.overlay(df1, df2, how)`: the same as `df1.overlay(df2, {how})`. */
@@ -448,4 +506,26 @@ function singleChunk(vector: Vector): Data {
     vector,
     Array.from({ length: vector.length }, (_, i) => i),
   );
+}
+
+/**
+ * GeoPandas' `pd.concat(frames, ignore_index=True)`: rows of every frame in order, columns aligned
+ * (a column a frame lacks is null there). The active geometries must share a name and a CRS
+ * (a frame without a CRS takes the others'); different CRS are a `CrsError`.
+ */
+export function concat(frames: GeoDataFrame[]): GeoDataFrame {
+  if (frames.length === 0) throw new RangeError('concat: no frames to concatenate');
+  const name = frames[0].geometryName;
+  for (const f of frames) {
+    if (f.geometryName !== name) {
+      throw new TypeError(
+        `concat: active geometry columns differ ("${name}" and "${f.geometryName}"); rename one`,
+      );
+    }
+  }
+  for (const a of frames) for (const b of frames) checkSameCrs(a.crs, b.crs, 'concat');
+  return GeoDataFrame.fromArrow(concatTables(frames.map((f) => f.table)), {
+    geometry: name,
+    validate: false,
+  });
 }
