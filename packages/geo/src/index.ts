@@ -6,7 +6,14 @@ export {
   onDispatch,
 } from '@geoframe/core';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
-export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
+export {
+  type FileFormat,
+  formatOfPath,
+  type ReadFileOptions,
+  readFile,
+  type WriteFileOptions,
+  writeFile,
+} from './file-io.js';
 export type { ColumnInput } from './frame/column-data.js';
 export type { MergeOptions } from './frame/merge.js';
 export type { SortByOptions } from './frame/sort-by.js';

@@ -14,9 +14,14 @@ export function registerIpcCodecs(): void {
   if (registered) return;
   registered = true;
   if (!compressionRegistry.get(CompressionType.LZ4_FRAME)) {
-    compressionRegistry.set(CompressionType.LZ4_FRAME, { decode: (data) => lz4.decompress(data) });
+    compressionRegistry.set(CompressionType.LZ4_FRAME, { decode: (data) => aligned(lz4.decompress(data)) });
   }
   if (!compressionRegistry.get(CompressionType.ZSTD)) {
-    compressionRegistry.set(CompressionType.ZSTD, { decode: (data) => zstdDecompress(data) });
+    compressionRegistry.set(CompressionType.ZSTD, { decode: (data) => aligned(zstdDecompress(data)) });
   }
+}
+
+/** Arrow views decoded buffers as typed arrays (BigInt64Array for int64): they must start 8-aligned. */
+function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
 }
