@@ -64,7 +64,7 @@ function readLayer(db: Database, layer: string | undefined): GeoTable {
   const rows = query(db, `SELECT ${select} FROM ${quoted(name)}`);
   const columns: AttributeColumn[] = attributes.map((c, k) => {
     const kind = kindOf(String(c[2]));
-    return { name: String(c[1]), kind, values: rows.map((r) => valueOf(r[k + 1], kind)) };
+    return { name: String(c[1]), kind, values: rows.map((r) => cellValue(r[k + 1], kind)) };
   });
   const geometry = readWkb(wkbOfBlobs(rows.map((r) => r[0] as Uint8Array | null)), { crs });
   return attributeTable(columns, geometry.withCrs(crs)); // named "geometry", as GeoPandas names it
@@ -93,7 +93,7 @@ function kindOf(declared: string): AttributeKind {
   return 'utf8';
 }
 
-function valueOf(v: unknown, kind: AttributeKind): unknown {
+function cellValue(v: unknown, kind: AttributeKind): unknown {
   if (v === null || v === undefined) return null;
   if (kind === 'bool') return Boolean(v);
   if (kind === 'timestamp') return new Date(String(v).length === 10 ? `${v}T00:00:00Z` : String(v));
