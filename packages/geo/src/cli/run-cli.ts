@@ -3,7 +3,10 @@ import { type CliIo, type Command, runCommand, UsageError } from './command.js';
 import { convertCommand } from './convert.js';
 import { costAllocationCommand } from './cost-allocation.js';
 import { delaunayCommand } from './delaunay.js';
+import { dissolveCommand } from './dissolve.js';
 import { infoCommand } from './info.js';
+import { sjoinCommand } from './sjoin.js';
+import { toCrsCommand } from './to-crs.js';
 import { voronoiCommand } from './voronoi.js';
 
 const COMMANDS: Command[] = [
@@ -12,6 +15,9 @@ const COMMANDS: Command[] = [
   costAllocationCommand,
   convertCommand,
   infoCommand,
+  sjoinCommand,
+  toCrsCommand,
+  dissolveCommand,
 ];
 
 function overview(): string {
