@@ -29,7 +29,7 @@ import {
   type VoronoiSeriesOptions,
   voronoiOptionsOf,
 } from './geo-series.js';
-import { readGeoJson } from './io/index.js';
+import { readGeoJson, type WriteGeoJsonOptions, writeGeoJson } from './io/index.js';
 import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
 import { checkSameCrs } from './ops/crs-resolve.js';
 import { type DissolveOptions, dissolveTable } from './ops/dissolve.js';
@@ -351,9 +351,9 @@ export class GeoDataFrame {
     return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
   }
 
-  /** The frame with its active geometry labelled `crs` (coordinates unchanged; GeoPandas' `set_crs`). */
-  setCrs(crs: Crs | null): GeoDataFrame {
-    return this.withGeometry(this.geometry.setCrs(crs));
+  /** The frame with its active geometry labelled `crs` (coordinates unchanged; GeoPandas' `set_crs`, see GeoSeries.setCrs). */
+  setCrs(crs: Crs | null, options: { allowOverride?: boolean } = {}): GeoDataFrame {
+    return this.withGeometry(this.geometry.setCrs(crs, options));
   }
 
   /** Multi-part rows split into one row per part, other columns repeated; null and empty rows dropped (GeoPandas' `explode(index_parts=False)`). */
@@ -440,6 +440,11 @@ export class GeoDataFrame {
   /** Rows per value of `by`, keys ascending (pandas' `groupby(by).size()`): e.g. points per `index_right` after a join. */
   countBy(by: string): Table {
     return countBy(this.table, by);
+  }
+
+  /** A GeoJSON FeatureCollection string: other columns become properties (GeoPandas' `to_json`; the CRS as writeGeoJson records it). */
+  toGeoJSON(options: WriteGeoJsonOptions = {}): string {
+    return writeGeoJson({ table: this.table, primary: this.geometryName }, options);
   }
 
   private rebuilt(table: Table): GeoDataFrame {

@@ -112,7 +112,7 @@ describe('geoframe sjoin, to-crs, dissolve', () => {
       expect(python, 'CI needs python with geopandas (.ci/run installs it)').not.toBeNull();
       const script = fileURLToPath(new URL('./interop/cli_verbs.py', import.meta.url));
       theirs = JSON.parse(execFileSync(python!, [script, pointsPath, polygonsPath], { encoding: 'utf8' }));
-    });
+    }, 60_000); // importing GeoPandas takes seconds on a loaded machine
 
     it('sjoin --predicate within, inner and left', async () => {
       for (const how of ['inner', 'left']) {

@@ -167,7 +167,7 @@ describe.runIf(usePython)('frame basics against pandas / GeoPandas', () => {
   beforeAll(() => {
     expect(python, 'CI needs python with geopandas (.ci/run installs it)').not.toBeNull();
     answers = reference(cases.map((c) => c.task));
-  });
+  }, 60_000); // importing pandas takes seconds on a loaded machine
 
   it.each(cases.map((c, i) => [c.name, i] as const))('%s', (_, i) => {
     const ours = cases[i].ours();
@@ -178,7 +178,7 @@ describe.runIf(usePython)('frame basics against pandas / GeoPandas', () => {
     expect(ours.crs).toBe(cases[i].active ? 'EPSG:3857' : answers[i].crs);
   });
 
-  it('valueCounts and countBy give pandas’ counts (ties in first-seen order)', () => {
+  it('valueCounts and countBy give pandas’ counts (ties in first-seen order)', { timeout: 60_000 }, () => {
     const tasks: object[] = [];
     const ours: { keys: unknown[]; counts: unknown[] }[] = [];
     for (const f of frames) {
@@ -238,6 +238,16 @@ describe('frame basics: bad input and edge cases', () => {
     expect(() => concat([f, f.rename({ geometry: 'g' })])).toThrow(/active geometry columns differ/);
     expect(() => concat([f, f.withColumn('k', 1)])).toThrow(/column "k" has different types/);
     expect(() => f.valueCounts('nope')).toThrow(/no column named "nope"/);
+  });
+
+  it('setCrs refuses to relabel a different CRS unless told (GeoPandas allow_override)', () => {
+    expect(() => f.setCrs('EPSG:4326')).toThrow(
+      /already has the CRS EPSG:3857, not EPSG:4326.*allowOverride/,
+    );
+    expect(f.setCrs('EPSG:4326', { allowOverride: true }).crs).toBe('EPSG:4326');
+    expect(f.setCrs('EPSG:3857').crs).toBe('EPSG:3857');
+    expect(f.setCrs(null).setCrs('EPSG:4326').crs).toBe('EPSG:4326');
+    expect(JSON.parse(f.toGeoJSON()).features.length).toBe(f.length);
   });
 
   it('keeps a CRS given by some frames only (as GeoPandas, without its warning) and handles 0 rows', () => {
