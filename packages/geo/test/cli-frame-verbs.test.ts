@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { crsLabel } from '@geoframe/core';
 import { GeoDataFrame, GeoSeries, readFile, writeFile } from '@geoframe/geo';
 import { mulberry32 } from '@geoframe/testing';
-import { Int32, Utf8, vectorFromArray } from 'apache-arrow';
+import { Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
 import { python, usePython } from './python-reference.js';
@@ -147,7 +147,10 @@ describe('geoframe sjoin, to-crs, dissolve', () => {
       expect(crsLabel(moved.crs)).toMatch(/4326|WGS 84/);
       const a = moved.geometry.array;
       theirs.to_crs.forEach((p: [number, number] | null, i: number) => {
-        if (p === null) return expect(a.isNull(i)).toBe(true);
+        if (p === null) {
+          expect(a.isNull(i)).toBe(true);
+          return;
+        }
         const [lo] = a.coordRange(i);
         expect(Math.abs(a.x(lo) - p[0])).toBeLessThan(1e-9);
         expect(Math.abs(a.y(lo) - p[1])).toBeLessThan(1e-9);
@@ -161,7 +164,9 @@ describe('geoframe sjoin, to-crs, dissolve', () => {
       expect([...(d.get('g') as Iterable<string>)]).toEqual(theirs.dissolve.g);
       expect([...(d.get('gid') as Iterable<bigint>)].map(Number)).toEqual(theirs.dissolve.gid);
       const area = d.area();
-      theirs.dissolve.area.forEach((v: number, k: number) => expect(area[k]).toBeCloseTo(v, 3));
+      theirs.dissolve.area.forEach((v: number, k: number) => {
+        expect(area[k]).toBeCloseTo(v, 3);
+      });
     });
   });
 });

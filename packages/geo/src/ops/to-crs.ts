@@ -44,7 +44,7 @@ export function toCrs(array: GeometryArray, target: Crs): GeometryArray {
   return new GeometryArray({ ...array.parts(), coords: out, crs: target });
 }
 
-const D2R = 0.01745329251994329577; // proj4's own constant, so the fast path rounds as it does
+const D2R = Math.PI / 180; // the same double as proj4's constant, so the fast path rounds as it does
 
 /**
  * The hot case of `toCrs`, longitude/latitude to a projection: the projection's own `forward`
