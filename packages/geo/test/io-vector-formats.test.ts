@@ -148,9 +148,9 @@ describe('vector formats: bad input gets a clear error', () => {
     const s = GeoSeries.fromWKT(['POINT (1 2)'], { crs: 'EPSG:3857' });
     await expect(writeFile(s, join(tmp, 'a.shp'))).rejects.toThrow(/reads Shapefile but does not write it/);
     await expect(writeFile(s, join(tmp, 'a.gpkg'))).rejects.toThrow(/does not write it/);
-    const custom = s.setCrs(
-      '+proj=tmerc +lat_0=0 +lon_0=15 +k=0.9996 +x_0=500000 +y_0=0 +ellps=GRS80 +units=m',
-    );
+    const custom = GeoSeries.fromWKT(['POINT (1 2)'], {
+      crs: '+proj=tmerc +lat_0=0 +lon_0=15 +k=0.9996 +x_0=500000 +y_0=0 +ellps=GRS80 +units=m',
+    });
     await expect(writeFile(custom, join(tmp, 'a.fgb'))).rejects.toThrow(/has no EPSG code/);
     const nulls = GeoSeries.fromWKT(['POINT (1 2)', null], { crs: 'EPSG:3857' });
     await expect(writeFile(nulls, join(tmp, 'b.fgb'))).rejects.toThrow(/row 1 has no geometry/);
