@@ -20,6 +20,7 @@ export {
   concatBinaryColumns,
   isBinaryLikeType,
 } from './arrow/binary-column-arrow.js';
+export { concatGeometryArrays } from './arrow/concat-native.js';
 export {
   type CrsType,
   crsTypeOf,

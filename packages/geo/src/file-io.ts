@@ -9,6 +9,7 @@ import {
 } from '@geoframe/core';
 import { GeoDataFrame } from './geo-data-frame.js';
 import { GeoSeries } from './geo-series.js';
+import { writeFlatGeobuf } from './io/flatgeobuf.js';
 import {
   type GeoTable,
   readArrowIpc,
@@ -18,9 +19,10 @@ import {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+import { readVectorFormat } from './io/vector-formats.js';
 
 /** File formats, chosen by extension. */
-export type FileFormat = 'geojson' | 'parquet' | 'arrow';
+export type FileFormat = 'geojson' | 'parquet' | 'arrow' | 'shapefile' | 'flatgeobuf' | 'geopackage';
 
 const EXTENSIONS: Record<string, FileFormat> = {
   '.geojson': 'geojson',
@@ -31,6 +33,10 @@ const EXTENSIONS: Record<string, FileFormat> = {
   '.feather': 'arrow',
   '.arrows': 'arrow',
   '.ipc': 'arrow',
+  '.shp': 'shapefile',
+  '.zip': 'shapefile',
+  '.fgb': 'flatgeobuf',
+  '.gpkg': 'geopackage',
 };
 
 /** The format of a path by its extension; an unknown extension is an error listing the known ones. */
@@ -50,6 +56,9 @@ const FORMAT_NAMES: Record<FileFormat, string> = {
   geojson: 'GeoJSON',
   parquet: 'GeoParquet',
   arrow: 'GeoArrow IPC',
+  shapefile: 'Shapefile',
+  flatgeobuf: 'FlatGeobuf',
+  geopackage: 'GeoPackage',
 };
 
 /** A file system failure as a {@link FileError} naming the path and what went wrong. */
@@ -86,15 +95,19 @@ export interface WriteFileOptions {
 export interface ReadFileOptions {
   /** Hears progress on big files (stages 'read', 'decode', 'frame'; see `voronoiPolygons`). */
   onProgress?: ProgressOption;
+  /** GeoPackage: the feature table to read (needed when the file has several). */
+  layer?: string;
 }
 
 /**
- * Reads a GeoJSON (.geojson, .json), GeoParquet (.parquet) or GeoArrow IPC (.arrow, .feather,
- * .arrows) file into a GeoDataFrame, the format chosen by extension. The active geometry is the
- * GeoParquet primary column, else "geometry", else the first GeoArrow column.
+ * Reads a GeoJSON (.geojson, .json), GeoParquet (.parquet), GeoArrow IPC or Feather (.arrow,
+ * .feather, .arrows; LZ4/Zstandard compressed too), Shapefile (.shp with its .dbf/.prj/.cpg
+ * beside it, or a .zip holding one), FlatGeobuf (.fgb) or GeoPackage (.gpkg) file into a
+ * GeoDataFrame, the format chosen by extension. The active geometry is the file's primary column
+ * (GeoParquet/Feather `geo` metadata), else "geometry", else the first GeoArrow column.
  */
 export async function readFile(path: string, options: ReadFileOptions = {}): Promise<GeoDataFrame> {
-  checkOptions(options, ['onProgress'], 'readFile');
+  checkOptions(options, ['onProgress', 'layer'], 'readFile');
   const format = formatOfPath(path);
   const progress = new ProgressReporter('readFile', options.onProgress, [
     { name: 'read', weight: 1, unit: 'bytes' },
@@ -113,7 +126,8 @@ export async function readFile(path: string, options: ReadFileOptions = {}): Pro
   try {
     if (format === 'geojson') geoTable = readGeoJson(new TextDecoder().decode(bytes));
     else if (format === 'parquet') geoTable = await readGeoParquet(bytes);
-    else geoTable = readArrowIpc(bytes);
+    else if (format === 'arrow') geoTable = readArrowIpc(bytes);
+    else geoTable = await readVectorFormat(format, path, bytes, options);
   } catch (error) {
     const code = error instanceof GeoframeError ? error.code : 'READ_FAILED';
     throw new FileError(
@@ -161,7 +175,20 @@ export async function writeFile(
   progress.stage('encode', frame.length);
   const geoTable: GeoTable = { table: frame.table, primary: frame.geometryName };
   let bytes: Uint8Array;
-  if (format === 'geojson') bytes = new TextEncoder().encode(writeGeoJson(geoTable));
+  if (format === 'shapefile' || format === 'geopackage') {
+    throw new FileError(
+      'UNSUPPORTED_WRITE',
+      path,
+      `geoframe reads ${FORMAT_NAMES[format]} but does not write it: write .fgb or .parquet instead`,
+    );
+  }
+  if (format === 'flatgeobuf') {
+    try {
+      bytes = writeFlatGeobuf(geoTable);
+    } catch (error) {
+      throw new FileError('WRITE_FAILED', path, (error as Error).message, { cause: error });
+    }
+  } else if (format === 'geojson') bytes = new TextEncoder().encode(writeGeoJson(geoTable));
   else if (format === 'parquet') {
     try {
       bytes = await writeGeoParquet(geoTable, {

@@ -17,16 +17,22 @@ import {
 import { formatFrame } from './display/format-frame.js';
 import { frameHtml } from './display/html-table.js';
 import { JUPYTER_DISPLAY, type MimeBundle } from './display/rich-display.js';
+import type { ColumnInput } from './frame/column-data.js';
+import { concatTables } from './frame/concat.js';
+import { assignColumns, dropColumns, renameColumns } from './frame/edit-columns.js';
 import { makeTable } from './frame/make-table.js';
+import { type MergeOptions, mergeTables } from './frame/merge.js';
 import { plotColumn } from './frame/plot-column.js';
+import { type SortByOptions, sortIndices } from './frame/sort-by.js';
 import { takeColumn } from './frame/take-column.js';
+import { countBy, type ValueCountsOptions, valueCounts } from './frame/value-counts.js';
 import {
   GeoSeries,
   type SeriesPlotOptions,
   type VoronoiSeriesOptions,
   voronoiOptionsOf,
 } from './geo-series.js';
-import { readGeoJson } from './io/index.js';
+import { readGeoJson, type WriteGeoJsonOptions, writeGeoJson } from './io/index.js';
 import {
   type CentroidalVoronoiOptions,
   type CentroidalVoronoiResult,
@@ -396,9 +402,9 @@ export class GeoDataFrame {
     return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
   }
 
-  /** The frame with its active geometry labelled `crs` (coordinates unchanged; GeoPandas' `set_crs`). */
-  setCrs(crs: Crs | null): GeoDataFrame {
-    return this.withGeometry(this.geometry.setCrs(crs));
+  /** The frame with its active geometry labelled `crs` (coordinates unchanged; GeoPandas' `set_crs`, see GeoSeries.setCrs). */
+  setCrs(crs: Crs | null, options: { allowOverride?: boolean } = {}): GeoDataFrame {
+    return this.withGeometry(this.geometry.setCrs(crs, options));
   }
 
   /** Multi-part rows split into one row per part, other columns repeated; null and empty rows dropped (GeoPandas' `explode(index_parts=False)`). */
@@ -436,6 +442,63 @@ export class GeoDataFrame {
    */
   overlay(other: GeoDataFrame, options: { how?: OverlayHow } = {}): GeoDataFrame {
     const table = overlayTable(joinSide(this), joinSide(other), options.how ?? 'intersection');
+    return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
+  }
+
+  /** pandas' `assign`: columns replaced in place or appended (values: Arrow vector, array, one value, or a GeoSeries). */
+  assign(columns: Record<string, ColumnInput | GeoSeries>): GeoDataFrame {
+    const specs = Object.fromEntries(
+      Object.entries(columns).map(([k, v]) => [k, v instanceof GeoSeries ? v.toArrow() : v]),
+    );
+    return this.rebuilt(assignColumns(this.table, this.geometryName, specs));
+  }
+
+  /** One column replaced or appended (see {@link assign}). */
+  withColumn(name: string, values: ColumnInput | GeoSeries): GeoDataFrame {
+    return this.assign({ [name]: values });
+  }
+
+  /** Rows sorted by one or more columns, stable, nulls last (pandas' `sort_values(by, kind='stable')`). */
+  sortBy(by: string | string[], options: SortByOptions = {}): GeoDataFrame {
+    return this.take(sortIndices(this.table, by, options));
+  }
+
+  /** Columns renamed by `{old: new}` (pandas' `rename(columns=…, errors='raise')`); the active geometry follows its name. */
+  rename(mapping: Record<string, string>): GeoDataFrame {
+    const { table, geometryName } = renameColumns(this.table, this.geometryName, mapping);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /** The frame without the named columns (pandas' `drop(columns=…)`). */
+  drop(columns: string | string[]): GeoDataFrame {
+    return this.rebuilt(
+      dropColumns(this.table, this.geometryName, typeof columns === 'string' ? [columns] : columns),
+    );
+  }
+
+  /** pandas' `merge` on attribute columns, keeping this frame's geometry active (see {@link MergeOptions}). */
+  merge(right: GeoDataFrame | Table, options: MergeOptions = {}): GeoDataFrame {
+    const r = right instanceof GeoDataFrame ? right.table : right;
+    const { table, geometryName } = mergeTables(this.table, this.geometryName, r, options);
+    return GeoDataFrame.fromArrow(table, { geometry: geometryName, validate: false });
+  }
+
+  /** Distinct values of a column and their counts, most frequent first (pandas' `value_counts().reset_index()`), as a table. */
+  valueCounts(column: string, options: ValueCountsOptions = {}): Table {
+    return valueCounts(this.table, column, options);
+  }
+
+  /** Rows per value of `by`, keys ascending (pandas' `groupby(by).size()`): e.g. points per `index_right` after a join. */
+  countBy(by: string): Table {
+    return countBy(this.table, by);
+  }
+
+  /** A GeoJSON FeatureCollection string: other columns become properties (GeoPandas' `to_json`; the CRS as writeGeoJson records it). */
+  toGeoJSON(options: WriteGeoJsonOptions = {}): string {
+    return writeGeoJson({ table: this.table, primary: this.geometryName }, options);
+  }
+
+  private rebuilt(table: Table): GeoDataFrame {
     return GeoDataFrame.fromArrow(table, { geometry: this.geometryName, validate: false });
   }
 }
@@ -499,4 +562,26 @@ function singleChunk(vector: Vector): Data {
     vector,
     Array.from({ length: vector.length }, (_, i) => i),
   );
+}
+
+/**
+ * GeoPandas' `pd.concat(frames, ignore_index=True)`: rows of every frame in order, columns aligned
+ * (a column a frame lacks is null there). The active geometries must share a name and a CRS
+ * (a frame without a CRS takes the others'); different CRS are a `CrsError`.
+ */
+export function concat(frames: GeoDataFrame[]): GeoDataFrame {
+  if (frames.length === 0) throw new RangeError('concat: no frames to concatenate');
+  const name = frames[0].geometryName;
+  for (const f of frames) {
+    if (f.geometryName !== name) {
+      throw new TypeError(
+        `concat: active geometry columns differ ("${name}" and "${f.geometryName}"); rename one`,
+      );
+    }
+  }
+  for (const a of frames) for (const b of frames) checkSameCrs(a.crs, b.crs, 'concat');
+  return GeoDataFrame.fromArrow(concatTables(frames.map((f) => f.table)), {
+    geometry: name,
+    validate: false,
+  });
 }

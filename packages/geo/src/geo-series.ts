@@ -40,7 +40,7 @@ import {
 } from './ops/centroidal-voronoi.js';
 import { type BufferOptions, buffer, convexHull, envelope, isValid, simplify } from './ops/constructive.js';
 import { type CostAllocationOptions, computeCostAllocation } from './ops/cost-allocation.js';
-import { checkSameCrs } from './ops/crs-resolve.js';
+import { checkSameCrs, checkSetCrs } from './ops/crs-resolve.js';
 import { estimateUtmCrs } from './ops/estimate-utm-crs.js';
 import { explode } from './ops/explode.js';
 import { checkVoronoiCrs } from './ops/geographic-warning.js';
@@ -281,8 +281,14 @@ export class GeoSeries {
     return this.slice(0, n < 0 ? this.length + n : n);
   }
 
-  /** The same geometries labelled with another CRS (coordinates unchanged). GeoPandas' `set_crs`. */
-  setCrs(crs: Crs | null): GeoSeries {
+  /**
+   * The same geometries labelled with another CRS (coordinates unchanged). GeoPandas' `set_crs`:
+   * replacing a different CRS the series already has is a `CrsError` unless `allowOverride`
+   * (relabelling is rarely what is meant there: `toCrs` transforms).
+   */
+  setCrs(crs: Crs | null, options: { allowOverride?: boolean } = {}): GeoSeries {
+    checkOptions(options, ['allowOverride'], 'setCrs');
+    if (!options.allowOverride) checkSetCrs(this.crs, crs);
     return new GeoSeries(this.array.withCrs(crs), { name: this.name });
   }
 

@@ -9,10 +9,22 @@ export {
 export type { CvtDensityInput, PolygonDensity } from './cvt/cvt-density.js';
 export type { CvtRegionInput } from './cvt/cvt-region.js';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
-export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
+export {
+  type FileFormat,
+  formatOfPath,
+  type ReadFileOptions,
+  readFile,
+  type WriteFileOptions,
+  writeFile,
+} from './file-io.js';
+export type { ColumnInput } from './frame/column-data.js';
+export type { MergeOptions } from './frame/merge.js';
+export type { SortByOptions } from './frame/sort-by.js';
+export type { ValueCountsOptions } from './frame/value-counts.js';
 export type { FramePlotOptions } from './geo-data-frame.js';
 export {
   clip,
+  concat,
   GeoDataFrame,
   type GeoDataFrameOptions,
   overlay,

@@ -179,9 +179,9 @@ describe('geoframe CLI', () => {
     expect(missing.err.trim().split('\n')).toHaveLength(1);
     expect(missing.err).toContain('missing.parquet');
 
-    const unknown = await cli('convert', fixturePath('geopandas/point.wkb.parquet'), join(dir, 'x.shp'));
+    const unknown = await cli('convert', fixturePath('geopandas/point.wkb.parquet'), join(dir, 'x.kml'));
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toMatch(/x\.shp: cannot tell the format from the extension/);
+    expect(unknown.err).toMatch(/x\.kml: cannot tell the format from the extension/);
 
     const garbage = join(dir, 'garbage.parquet');
     writeFileSync(garbage, 'not a parquet file');

@@ -70,7 +70,7 @@ describe('file errors name the file', () => {
   });
 
   it('writeFile checks the format before it writes; a missing folder names the path', async () => {
-    const unknown = await failure(() => writeFile(points, join(dir, 'cells.shp')));
+    const unknown = await failure(() => writeFile(points, join(dir, 'cells.kml')));
     expect(unknown).toBeInstanceOf(FileError);
     expect((unknown as FileError).code).toBe('UNKNOWN_FORMAT');
     const nowhere = join(dir, 'no-such-folder', 'cells.parquet');

@@ -165,7 +165,7 @@ it('the functions equal the methods; bad options and mismatched CRS are errors',
   expect(sjoinNearest(points, polygons).length).toBe(points.sjoinNearest(polygons).length);
   expect(() => points.sjoin(polygons, { how: 'outer' as 'inner' })).toThrow(/how must be/);
   expect(() => points.sjoin(polygons, { predicate: 'near' as 'within' })).toThrow(/unknown predicate "near"/);
-  const lonlat = polygons.withGeometry(polygons.geometry.setCrs('EPSG:4326'));
+  const lonlat = polygons.withGeometry(polygons.geometry.setCrs('EPSG:4326', { allowOverride: true }));
   expect(() => points.sjoin(lonlat)).toThrow(/different CRS \(EPSG:3857 and EPSG:4326\)/);
   expect(() => points.sjoinNearest(polygons, { maxDistance: -1 })).toThrow(/maxDistance/);
 });

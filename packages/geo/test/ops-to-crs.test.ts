@@ -242,12 +242,14 @@ it('Voronoi clipTo/extendTo in another CRS than the sites is an error; CRS84 and
     /clipTo: the inputs are in different CRS \(EPSG:32633 and EPSG:4326\)/,
   );
   await expect(
-    GeoDataFrame.fromSeries(sites).voronoiPolygons({ extendTo: region.setCrs('EPSG:3857') }),
+    GeoDataFrame.fromSeries(sites).voronoiPolygons({
+      extendTo: region.setCrs('EPSG:3857', { allowOverride: true }),
+    }),
   ).rejects.toThrow(/extendTo/);
   const lonlat = GeoSeries.fromXY([1, 2, 1.5], [1, 1, 2], { crs: 'OGC:CRS84' });
   const box = GeoSeries.fromWKT(['POLYGON ((0 0, 3 0, 3 3, 0 3, 0 0))'], { crs: 'EPSG:4326' });
   expect((await lonlat.voronoiPolygons({ clipTo: box })).length).toBe(3);
-  const frame = GeoDataFrame.fromSeries(lonlat).setCrs('EPSG:3857');
+  const frame = GeoDataFrame.fromSeries(lonlat).setCrs('EPSG:3857', { allowOverride: true });
   expect(frame.crs).toBe('EPSG:3857');
   expect(frame.geometry.x).toEqual(lonlat.x);
 });

@@ -4,13 +4,17 @@ import { checkOutputs } from './voronoi.js';
 
 export const convertCommand: Command = {
   name: 'convert',
-  summary: 'convert between GeoJSON, GeoParquet and GeoArrow IPC',
+  summary:
+    'convert between GeoJSON, GeoParquet, GeoArrow IPC/Feather, FlatGeobuf (and read Shapefile, GeoPackage)',
   usage: `Usage: geoframe convert <in> <out> [options]
 
 Reads <in> and writes <out>, each format chosen by extension:
   .geojson .json            GeoJSON (RFC 7946)
   .parquet                  GeoParquet 1.1
-  .arrow .feather .arrows   GeoArrow in Arrow IPC (file; .arrows: stream)
+  .arrow .feather .arrows   GeoArrow in Arrow IPC (file; .arrows: stream); LZ4/Zstandard read
+  .fgb                      FlatGeobuf
+  .shp .zip                 Shapefile (read only; .zip holding one)
+  .gpkg                     GeoPackage (read only; one feature table)
 
 Options:
   --encoding wkb|geoarrow   GeoParquet geometry encoding (default wkb)

@@ -4,7 +4,10 @@ import { convertCommand } from './convert.js';
 import { costAllocationCommand } from './cost-allocation.js';
 import { cvtCommand } from './cvt.js';
 import { delaunayCommand } from './delaunay.js';
+import { dissolveCommand } from './dissolve.js';
 import { infoCommand } from './info.js';
+import { sjoinCommand } from './sjoin.js';
+import { toCrsCommand } from './to-crs.js';
 import { voronoiCommand } from './voronoi.js';
 
 const COMMANDS: Command[] = [
@@ -14,6 +17,9 @@ const COMMANDS: Command[] = [
   cvtCommand,
   convertCommand,
   infoCommand,
+  sjoinCommand,
+  toCrsCommand,
+  dissolveCommand,
 ];
 
 function overview(): string {

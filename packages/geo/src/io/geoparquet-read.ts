@@ -77,7 +77,15 @@ function withEdges(field: Field, edges: string): Field {
  * JSON, lists a column the file lacks, or uses an encoding other than WKB and the six native ones.
  */
 export async function readGeoParquet(bytes: Uint8Array): Promise<GeoTable> {
-  const table = await readParquetTable(bytes);
+  return geoTableOf(await readParquetTable(bytes));
+}
+
+/**
+ * The geometry columns of an Arrow table read from a GeoParquet or GeoPandas Feather file, as
+ * its `geo` schema metadata describes them (see {@link readGeoParquet}); without that metadata,
+ * the GeoArrow columns as they are.
+ */
+export function geoTableOf(table: Table): GeoTable {
   const text = table.schema.metadata.get('geo');
   if (text === undefined) return { table, primary: defaultPrimary(geometryColumnNames(table)) };
   const geo = parseGeoMetadata(text);

@@ -115,3 +115,17 @@ function isLonLatWgs84(crs: Crs): boolean {
   const label = crsLabel(crs)?.toUpperCase();
   return label === 'EPSG:4326' || label === 'OGC:CRS84' || label === 'WGS 84' || label === 'WGS 84 (CRS84)';
 }
+
+/** `setCrs` over a different CRS already set: GeoPandas' ValueError, as a CrsError with the way out. */
+export function checkSetCrs(current: Crs | null, next: Crs | null): void {
+  if (
+    current == null ||
+    next == null ||
+    sameCrs(current, next) ||
+    (isLonLatWgs84(current) && isLonLatWgs84(next))
+  )
+    return;
+  throw new CrsError(
+    `setCrs: the data already has the CRS ${crsLabel(current)}, not ${crsLabel(next)}; pass {allowOverride: true} to relabel it without transforming, or use toCrs to transform`,
+  );
+}

@@ -1,5 +1,6 @@
-import { bounds, type GeometryArray } from '@geoframe/core';
+import { bounds, type GeometryArray, GrowableInt32 } from '@geoframe/core';
 import Flatbush from 'flatbush';
+import { BoxSearch } from './box-search.js';
 import { distancePair, JstsRows, type Predicate, predicateOf, testPair } from './predicates.js';
 
 /** Pairs (input row, tree row), GeoPandas' 2 × n index arrays as two columns. */
@@ -40,6 +41,7 @@ export class SpatialIndex {
   /** Tree item → row. */
   private readonly rows: Int32Array;
   private readonly rowsView: JstsRows;
+  private readonly boxSearch: BoxSearch | null;
 
   constructor(array: GeometryArray) {
     this.array = array;
@@ -50,11 +52,13 @@ export class SpatialIndex {
     this.rows = Int32Array.from(rows);
     if (rows.length === 0) {
       this.tree = null;
+      this.boxSearch = null;
       return;
     }
     this.tree = new Flatbush(rows.length);
     for (const i of rows) this.tree.add(box[4 * i], box[4 * i + 1], box[4 * i + 2], box[4 * i + 3]);
     this.tree.finish();
+    this.boxSearch = new BoxSearch(this.tree);
   }
 
   /** Number of rows in the tree (non-null, non-empty). */
@@ -84,18 +88,22 @@ export class SpatialIndex {
     }
     const box = bounds(input);
     const inputRows = new JstsRows(input);
-    const a: number[] = [];
-    const b: number[] = [];
+    const a = new GrowableInt32(input.length);
+    const b = new GrowableInt32(input.length);
+    const search = this.boxSearch;
+    if (search === null) return { input: a.finish(), tree: b.finish() };
     for (let i = 0; i < input.length; i++) {
       if (Number.isNaN(box[4 * i])) continue;
-      const hits = this.queryBox(box[4 * i], box[4 * i + 1], box[4 * i + 2], box[4 * i + 3]);
-      for (const j of hits) {
+      // items were added in row order, so ascending items are ascending rows
+      const count = search.search(box[4 * i], box[4 * i + 1], box[4 * i + 2], box[4 * i + 3]);
+      for (let h = 0; h < count; h++) {
+        const j = this.rows[search.hits[h]];
         if (name !== null && !testPair(name, inputRows, i, this.rowsView, j)) continue;
         a.push(i);
         b.push(j);
       }
     }
-    return { input: Int32Array.from(a), tree: Int32Array.from(b) };
+    return { input: a.finish(), tree: b.finish() };
   }
 
   /**
