@@ -1,6 +1,5 @@
-import { readFile as readBytes, writeFile as writeBytes } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { checkOptions, FileError, GeoframeError } from '@geoframe/core';
+import { readBytes, writeBytes } from '#platform/files';
 import { GeoDataFrame } from './geo-data-frame.js';
 import { GeoSeries } from './geo-series.js';
 import {
@@ -12,6 +11,7 @@ import {
   writeGeoJson,
   writeGeoParquet,
 } from './io/index.js';
+import type { ByteSource } from './platform/contract.js';
 
 /** File formats, chosen by extension. */
 export type FileFormat = 'geojson' | 'parquet' | 'arrow';
@@ -26,6 +26,14 @@ const EXTENSIONS: Record<string, FileFormat> = {
   '.arrows': 'arrow',
   '.ipc': 'arrow',
 };
+
+/** The extension of a path or URL's last segment, with its dot ('' when none), as node:path's extname. */
+function extname(path: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+  const name = (url ? path.replace(/[?#].*$/, '') : path).replace(/^.*[/\\]/, '');
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : '';
+}
 
 /** The format of a path by its extension; an unknown extension is an error listing the known ones. */
 export function formatOfPath(path: string): FileFormat {
@@ -74,17 +82,40 @@ export interface WriteFileOptions {
   ipcFormat?: 'file' | 'stream';
 }
 
+/** Options of {@link readFile}. */
+export interface ReadFileOptions {
+  /** The format, when the name cannot tell it (a Blob without a name, a URL without an extension). */
+  format?: FileFormat;
+}
+
+/** The name errors and format detection use for a source: its path, URL, or File name. */
+function nameOf(source: ByteSource): string {
+  if (typeof source === 'string') return source;
+  if (source instanceof URL) return source.href;
+  return (source as { name?: string }).name ?? 'Blob';
+}
+
 /**
  * Reads a GeoJSON (.geojson, .json), GeoParquet (.parquet) or GeoArrow IPC (.arrow, .feather,
- * .arrows) file into a GeoDataFrame, the format chosen by extension. The active geometry is the
- * GeoParquet primary column, else "geometry", else the first GeoArrow column.
+ * .arrows) file into a GeoDataFrame, the format chosen by extension unless `options.format` says
+ * it. The source is a path (or `file:` URL) in Node, a URL to fetch in a page, or a Blob/File
+ * (a file dropped or picked in a page) anywhere. The active geometry is the GeoParquet primary
+ * column, else "geometry", else the first GeoArrow column.
  */
-export async function readFile(path: string, options?: Record<string, never>): Promise<GeoDataFrame> {
-  checkOptions(options, [], 'readFile'); // none yet: a key given is a mistake, not a wish ignored
-  const format = formatOfPath(path);
+export async function readFile(source: ByteSource, options: ReadFileOptions = {}): Promise<GeoDataFrame> {
+  checkOptions(options, ['format'], 'readFile');
+  const path = nameOf(source);
+  if (options.format !== undefined && !(options.format in FORMAT_NAMES)) {
+    throw new FileError(
+      'UNKNOWN_FORMAT',
+      path,
+      `format must be one of ${Object.keys(FORMAT_NAMES).join(', ')}`,
+    );
+  }
+  const format = options.format ?? formatOfPath(path);
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await readBytes(path));
+    bytes = await readBytes(source);
   } catch (error) {
     throw fileSystemError(error, path, 'read');
   }
@@ -121,13 +152,34 @@ export async function readFile(path: string, options?: Record<string, never>): P
   }
 }
 
-/** Writes a GeoDataFrame or GeoSeries in the format its extension names. */
+/**
+ * Writes a GeoDataFrame or GeoSeries in the format its extension names: a file in Node; in a
+ * page, a download of that name (use {@link encodeFile} for the bytes themselves).
+ */
 export async function writeFile(
   data: GeoDataFrame | GeoSeries,
   path: string,
   options: WriteFileOptions = {},
 ): Promise<void> {
+  const bytes = await encodeFile(data, path, options);
+  try {
+    await writeBytes(path, bytes);
+  } catch (error) {
+    throw fileSystemError(error, path, 'write');
+  }
+}
+
+/**
+ * The bytes {@link writeFile} would write to `name` (a file name or bare extension such as
+ * '.parquet', which picks the format): for a page's Blob, a fetch body or a worker's message.
+ */
+export async function encodeFile(
+  data: GeoDataFrame | GeoSeries,
+  name: string,
+  options: WriteFileOptions = {},
+): Promise<Uint8Array> {
   checkOptions(options, ['encoding', 'compression', 'ipcFormat'], 'writeFile');
+  const path = name.startsWith('.') ? `file${name}` : name;
   const format = formatOfPath(path);
   const frame = data instanceof GeoSeries ? GeoDataFrame.fromSeries(data) : data;
   const geoTable: GeoTable = { table: frame.table, primary: frame.geometryName };
@@ -139,9 +191,5 @@ export async function writeFile(
     const ipcFormat = options.ipcFormat ?? (extname(path).toLowerCase() === '.arrows' ? 'stream' : 'file');
     bytes = writeArrowIpc(geoTable, { format: ipcFormat });
   }
-  try {
-    await writeBytes(path, bytes);
-  } catch (error) {
-    throw fileSystemError(error, path, 'write');
-  }
+  return bytes;
 }

@@ -5,8 +5,17 @@ export {
   type DispatchEvent,
   onDispatch,
 } from '@geoframe/core';
+export { DEMO_NAMES, type DemoData, type LoadDemoOptions, loadDemo } from './demo/demo-data.js';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
-export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
+export {
+  encodeFile,
+  type FileFormat,
+  formatOfPath,
+  type ReadFileOptions,
+  readFile,
+  type WriteFileOptions,
+  writeFile,
+} from './file-io.js';
 export {
   clip,
   GeoDataFrame,
@@ -40,6 +49,7 @@ export type { OverlayHow } from './ops/overlay.js';
 export { PREDICATES, type Predicate } from './ops/predicates.js';
 export { type IndexPairs, type NearestOptions, type NearestPairs, SpatialIndex } from './ops/sindex.js';
 export type { JoinPairs, SjoinNearestOptions, SjoinOptions } from './ops/sjoin.js';
+export type { ByteSource } from './platform/contract.js';
 export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 export type {
   RasterCommonOptions,
