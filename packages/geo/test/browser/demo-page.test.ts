@@ -1,0 +1,151 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain JavaScript build scripts of the demo (no declarations)
+import { buildDemo } from '../../../../examples/browser/build.mjs';
+// @ts-expect-error: idem
+import { serve } from '../../../../examples/browser/serve.mjs';
+import { loadDemo } from '../../src/demo/demo-data.js';
+import { type GeoDataFrame, readFile } from '../../src/index.js';
+import { CHROMIUM_FLAGS, chromiumPath, INSTALL_HINT, inCi } from './chromium.js';
+import { colourStats, decodePng } from './png-pixels.js';
+
+// The demo page (examples/browser) in headless Chromium: it loads the bundled US ZIP data, runs
+// Voronoi on the CPU path through the page's controls, and must give the cells Node gives (the
+// same buffers, bit for bit, in the same order); the GeoParquet it offers for download must read
+// back to them; its screenshot must show a map. Without Chromium the test is skipped with a hint
+// here, and fails in CI.
+
+const SCREENSHOTS = join(import.meta.dirname, '../../../../examples/browser/dist/screenshots');
+
+if (!chromiumPath && !inCi) console.warn(`browser tests are not run here: no Chromium.\n${INSTALL_HINT}`);
+const browserTest = chromiumPath || inCi ? it : it.skip;
+
+interface PageCells {
+  type: number;
+  coords: string;
+  offsets: string[];
+  validity: string | null;
+  zip: string[];
+}
+
+const base64 = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+
+/** The Node result in the form the page hands back. */
+function cellsOf(frame: GeoDataFrame): PageCells {
+  const a = frame.geometry.array;
+  return {
+    type: a.type as number,
+    coords: base64(a.coords),
+    offsets: a.offsets.map(base64),
+    validity: a.validity ? base64(a.validity) : null,
+    zip: frame.table.getChild('zip')?.toArray() as string[],
+  };
+}
+
+async function waitIdle(page: Page): Promise<string> {
+  await page.waitForFunction(() => document.body.dataset.state !== 'busy', null, { timeout: 60_000 });
+  const status = (await page.textContent('#status')) ?? '';
+  if ((await page.getAttribute('body', 'data-state')) !== 'done') throw new Error(`the page says: ${status}`);
+  return status;
+}
+
+describe('the demo page in headless Chromium', () => {
+  let browser: Browser | undefined;
+  let server: { close(): void } | undefined;
+  let url = '';
+  let dir = '';
+
+  beforeAll(async () => {
+    if (!chromiumPath) return;
+    dir = mkdtempSync(join(tmpdir(), 'geoframe-page-'));
+    await buildDemo({ outdir: join(dir, 'site'), minify: false });
+    ({ server, url } = await serve(join(dir, 'site')));
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  browserTest(
+    'Voronoi of the US ZIP codes on the CPU: the cells Node gives, a GeoParquet download, a drawn map',
+    async () => {
+      if (!chromiumPath) throw new Error(`CI found no Chromium.\n${INSTALL_HINT}`);
+      const page = await browser!.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset.gpu !== undefined, null, { timeout: 30_000 });
+      await page.click('#us-zips');
+      expect(await waitIdle(page)).toMatch(/^loaded us-zips: 33300 rows/);
+      await page.selectOption('#operation', 'voronoi');
+      await page.selectOption('#device', 'cpu');
+      await page.uncheck('#clip');
+      expect(await page.textContent('#explain')).toContain(
+        "voronoiPolygons on 33300 → CPU: device 'cpu' requested",
+      );
+      await page.click('#run');
+      expect(await waitIdle(page)).toMatch(/^Voronoi cells: 33300 rows in \d+ ms on CPU/);
+      expect(await page.getAttribute('body', 'data-path')).toBe('cpu');
+
+      const inPage: PageCells = await page.evaluate(() => {
+        const b64 = (a: ArrayBufferView) => {
+          const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+          let s = '';
+          for (let i = 0; i < bytes.length; i += 0x8000)
+            s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          return btoa(s);
+        };
+        const demo = (window as unknown as { geoframeDemo: { result(): GeoDataFrame } }).geoframeDemo;
+        const frame = demo.result();
+        const a = frame.geometry.array;
+        return {
+          type: a.type as number,
+          coords: b64(a.coords),
+          offsets: a.offsets.map(b64),
+          validity: a.validity ? b64(a.validity) : null,
+          zip: frame.table.getChild('zip')?.toArray() as string[],
+        };
+      });
+      const demo = await loadDemo('us-zips');
+      const inNode = cellsOf(await demo.sites.voronoiPolygons({ ordered: true, device: 'cpu' }));
+      expect(inPage.zip).toEqual(inNode.zip);
+      expect(inPage.type).toBe(inNode.type);
+      expect(inPage.offsets).toEqual(inNode.offsets);
+      expect(inPage.validity).toEqual(inNode.validity);
+      expect(inPage.coords === inNode.coords).toBe(true); // 7 MB of base64: no diff printed
+
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      const shot = await page.screenshot({ path: join(SCREENSHOTS, 'voronoi-cpu.png') });
+      const image = decodePng(new Uint8Array(shot));
+      const box = await page.locator('#map').boundingBox();
+      const region = {
+        x: Math.round(box!.x),
+        y: Math.round(box!.y),
+        width: 1280,
+        height: Math.floor(box!.height),
+      };
+      const { distinct, drawn } = colourStats(image, region, [0xf4, 0xf4, 0xf0]);
+      expect(distinct).toBeGreaterThan(2000); // a colour per cell, and their anti-aliased edges
+      expect(drawn).toBeGreaterThan(0.9); // the unclipped cells cover the whole view
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+      expect(download.suggestedFilename()).toBe('us-zips-voronoi.parquet');
+      const saved = join(dir, 'downloaded.parquet');
+      await download.saveAs(saved);
+      const back = await readFile(saved);
+      expect(cellsOf(back).coords === inNode.coords).toBe(true);
+      expect(cellsOf(back).zip).toEqual(inNode.zip);
+      expect(errors).toEqual([]);
+      writeFileSync(join(SCREENSHOTS, 'voronoi-cpu.txt'), `${await page.textContent('#info')}\n`);
+      await page.close();
+    },
+    120_000,
+  );
+});
