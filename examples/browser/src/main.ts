@@ -78,12 +78,17 @@ function loadFile(file: File): Promise<void> {
   });
 }
 
+/** An adapter's description, else its vendor and architecture (SwiftShader describes itself so). */
+function adapterName(a: { description?: string; vendor?: string; architecture?: string }): string {
+  return a.description || [a.vendor, a.architecture].filter(Boolean).join(' ') || 'unnamed adapter';
+}
+
 /** Shows where the chosen operation would run, and why, before running it. */
 function explainNow(): void {
   if (!input) return;
   try {
     const e = OPERATIONS[operationSelect.value].explain(input, choices());
-    const adapter = e.adapter ? `${e.adapter.description} (${e.adapter.class})` : 'none probed';
+    const adapter = e.adapter ? `${adapterName(e.adapter)} (${e.adapter.class})` : 'none probed';
     explainOut.textContent = `explain: ${e.kernel} on ${e.rows} → ${e.path.toUpperCase()}: ${e.reason}\nadapter: ${adapter}`;
   } catch (error) {
     explainOut.textContent = `explain: ${(error as Error).message}`;
@@ -155,7 +160,7 @@ if (!('gpu' in navigator)) {
   probeGpu().then(
     (adapter) => {
       gpuLine.textContent = adapter
-        ? `WebGPU: ${adapter.description || adapter.vendor} (${adapter.class}${adapter.isFallbackAdapter ? ', fallback' : ''})`
+        ? `WebGPU: ${adapterName(adapter)} (${adapter.class}${adapter.isFallbackAdapter ? ', fallback' : ''})`
         : 'WebGPU: navigator.gpu present but no adapter: the CPU runs everything';
       document.body.dataset.gpu = adapter ? adapter.class : 'no-adapter';
       explainNow();

