@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript build scripts of the demo (no declarations)
@@ -90,6 +91,14 @@ describe('the demo page in headless Chromium', () => {
     if (!chromiumPath) return;
     dir = mkdtempSync(join(tmpdir(), 'geoframe-page-'));
     await buildDemo({ outdir: join(dir, 'site'), minify: false });
+    await build({
+      entryPoints: [join(import.meta.dirname, 'cpu-threads-entry.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      outfile: join(dir, 'site', 'cpu-threads.js'),
+      logLevel: 'silent',
+    });
     ({ server, url } = await serve(join(dir, 'site')));
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS });
@@ -216,5 +225,25 @@ describe('the demo page in headless Chromium', () => {
       await page.close();
     },
     120_000,
+  );
+
+  browserTest(
+    'the CPU stages on Web Workers in the cross-origin isolated page give the one-thread cells',
+    async () => {
+      if (!chromiumPath) throw new Error(`CI found no Chromium.\n${INSTALL_HINT}`);
+      const page = await browser!.newPage();
+      await page.goto(url);
+      // a string, not a function: vitest would rewrite a dynamic import() inside the function
+      const outcome: { isolated: boolean; shared: boolean; same: boolean; threads: number; cells: number }[] =
+        await page.evaluate(
+          "import('./cpu-threads.js').then(({ compareThreads }) => Promise.all([compareThreads(1500, 7), compareThreads(3000, 11)]))",
+        );
+      for (const run of outcome) {
+        expect(run).toMatchObject({ isolated: true, shared: true, same: true });
+        expect(run.threads).toBeGreaterThanOrEqual(1);
+      }
+      expect(outcome.map((r) => r.cells)).toEqual([1500, 3000]);
+      await page.close();
+    },
   );
 });
