@@ -104,7 +104,14 @@ export class CanvasView {
       height / 2 + this.cy * this.scale,
     );
     if (this.result) this.drawSeries(ctx, this.result, true);
-    if (this.sites) this.drawSeries(ctx, this.sites, false);
+    // the input points only where they do not bury the cells: ≥ 40 px² of screen per point
+    if (this.sites && this.pixelsPerRow(this.sites) >= 40) this.drawSeries(ctx, this.sites, false);
+  }
+
+  /** Screen pixels per row over the series' extent at the current zoom. */
+  private pixelsPerRow(series: GeoSeries): number {
+    const [x0, y0, x1, y1] = series.totalBounds;
+    return ((x1 - x0) * (y1 - y0) * this.scale * this.scale) / Math.max(1, series.length);
   }
 
   private drawSeries(ctx: CanvasRenderingContext2D, series: GeoSeries, colour: boolean): void {
@@ -115,7 +122,7 @@ export class CanvasView {
     const points = a.type === POINT || a.type === MULTI_POINT;
     const pixel = 1 / this.scale;
     ctx.lineWidth = (colour ? 0.6 : 1) * pixel;
-    const dot = Math.max(0.8, Math.min(2.5, Math.sqrt(400_000 / Math.max(1, series.length)) / 4)) * pixel;
+    const dot = 2 * pixel;
     for (let row = 0; row < a.length; row++) {
       if (a.isNull(row)) continue;
       const path = new Path2D();
@@ -144,10 +151,9 @@ export class CanvasView {
         ctx.strokeStyle = colour ? rowColour(row) : '#1b1b1b';
         ctx.stroke(path);
       } else {
+        // no outline: neighbouring colours differ already, and outlines would grey out dense areas
         ctx.fillStyle = rowColour(row);
         ctx.fill(path, 'evenodd');
-        ctx.strokeStyle = '#ffffff';
-        ctx.stroke(path);
       }
     }
   }
