@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -246,4 +246,22 @@ describe('the demo page in headless Chromium', () => {
       await page.close();
     },
   );
+
+  browserTest("the README's page snippet runs as a page beside the bundle", async () => {
+    if (!chromiumPath) throw new Error(`CI found no Chromium.\n${INSTALL_HINT}`);
+    const readme = readFileSync(join(import.meta.dirname, '../../../../README.md'), 'utf8');
+    const snippets = [...readme.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(snippets.length).toBe(1);
+    writeFileSync(join(dir, 'site', 'readme.html'), `<!doctype html><body>${snippets[0]}</body>`);
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${url}readme.html`);
+    await page.waitForFunction(() => document.body.innerText.includes('service areas') || null, null, {
+      timeout: 60_000,
+    });
+    expect(errors).toEqual([]);
+    expect((await page.evaluate(() => document.body.innerText)).trim()).toBe('33300 service areas');
+    await page.close();
+  });
 });
