@@ -34,13 +34,17 @@ export function decodePng(png: Uint8Array): { width: number; height: number; rgb
     for (let i = 0; i < stride; i++) {
       const a = i >= channels ? out[i - channels] : 0;
       const b = up[i];
-      const c = i >= channels ? up[i - channels] : 0;
-      const p = a + b - c;
-      const pa = Math.abs(p - a);
-      const pb = Math.abs(p - b);
-      const pc = Math.abs(p - c);
-      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      const predictor = [0, a, b, (a + b) >> 1, paeth][filter];
+      let predictor = 0;
+      if (filter === 1) predictor = a;
+      else if (filter === 2) predictor = b;
+      else if (filter === 3) predictor = (a + b) >> 1;
+      else if (filter === 4) {
+        const c = i >= channels ? up[i - channels] : 0;
+        const pa = Math.abs(b - c);
+        const pb = Math.abs(a - c);
+        const pc = Math.abs(a + b - 2 * c);
+        predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
       out[i] = (line[i] + predictor) & 0xff;
     }
   }
