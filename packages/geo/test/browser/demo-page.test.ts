@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generatePoints } from '@geoframe/testing';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo } from '../../../../examples/browser/build.mjs';
 // @ts-expect-error: idem
 import { serve } from '../../../../examples/browser/serve.mjs';
+import { OPERATIONS } from '../../../../examples/browser/src/operations.js';
 import { loadDemo } from '../../src/demo/demo-data.js';
-import { type GeoDataFrame, GeoSeries, readFile } from '../../src/index.js';
+import { encodeFile, GeoDataFrame, GeoSeries, readFile } from '../../src/index.js';
 import { CHROMIUM_FLAGS, chromiumPath, INSTALL_HINT, inCi } from './chromium.js';
 import { colourStats, decodePng } from './png-pixels.js';
 
@@ -273,4 +275,52 @@ describe('the demo page in headless Chromium', () => {
     expect(await page.evaluate(appended)).toBe('33300 service areas');
     await page.close();
   });
+
+  browserTest(
+    'a picked GeoArrow file: Delaunay and cost allocation from the operation table, as in Node',
+    async () => {
+      if (!chromiumPath) throw new Error(`CI found no Chromium.\n${INSTALL_HINT}`);
+      // seeded clusters and a lattice with near-duplicates: the same file in the page and in Node
+      const xy = new Float64Array([
+        ...generatePoints('clusters', 300, 5),
+        ...generatePoints('lattice', 100, 5),
+      ]);
+      xy[2] = xy[0] + 1e-9; // a near-duplicate of the first site
+      const frame = GeoDataFrame.fromSeries(
+        GeoSeries.fromXY(
+          xy.filter((_, i) => i % 2 === 0),
+          xy.filter((_, i) => i % 2 === 1),
+        ),
+      );
+      const bytes = await encodeFile(frame, '.arrow');
+      const page = await browser!.newPage();
+      await page.goto(url);
+      await page.setInputFiles('#file', {
+        name: 'sites.arrow',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from(bytes),
+      });
+      expect(await waitIdle(page)).toMatch(/^loaded sites\.arrow: 400 rows/);
+      const input = {
+        name: 'sites.arrow',
+        frame: await readFile(new Blob([bytes.slice()]), { format: 'arrow' }),
+        clipTo: null,
+      };
+      const choices = { device: 'cpu' as const, clip: false, pixels: 96 };
+      await page.selectOption('#device', 'cpu');
+      await page.fill('#pixels', '96');
+      for (const op of ['delaunay', 'cost']) {
+        await page.selectOption('#operation', op);
+        await page.click('#run');
+        const rows =
+          op === 'delaunay' ? /^Delaunay triangles: \d{3,} rows/ : /^Cost allocation.*: 400 rows .* on CPU/;
+        expect(await waitIdle(page)).toMatch(rows);
+        const inNode = cellsOf(await OPERATIONS[op].run(input, choices));
+        const inPage = await cellsInPage(page);
+        expect(inPage.offsets, op).toEqual(inNode.offsets);
+        expect(inPage.coords === inNode.coords, op).toBe(true);
+      }
+      await page.close();
+    },
+  );
 });
