@@ -323,4 +323,33 @@ describe('the demo page in headless Chromium', () => {
       await page.close();
     },
   );
+
+  browserTest(
+    "PNGs in the page: plotPng through the browser's SVG renderer, a raster's PNG through CompressionStream",
+    async () => {
+      if (!chromiumPath) throw new Error(`CI found no Chromium.\n${INSTALL_HINT}`);
+      const page = await browser!.newPage();
+      await page.goto(url);
+      const script = `import('./geoframe.js').then(async (g) => {
+      const sites = g.GeoSeries.fromXY([1, 9, 5, 2, 8], [1, 2, 9, 6, 7]);
+      const cells = await sites.voronoiPolygons();
+      const b64 = (bytes) => btoa(String.fromCharCode(...bytes));
+      const plot = await cells.plotPng({ width: 120, height: 90 });
+      const raster = await (await sites.voronoiRaster({ width: 40, height: 30, mode: 'exact' })).toPNG();
+      return { plot: b64(plot), raster: b64(raster) };
+    })`;
+      const pngs: { plot: string; raster: string } = await page.evaluate(script);
+      const plot = decodePng(new Uint8Array(Buffer.from(pngs.plot, 'base64')));
+      expect([plot.width, plot.height]).toEqual([120, 90]);
+      expect(
+        colourStats(plot, { x: 0, y: 0, width: 120, height: 90 }, [255, 255, 255]).distinct,
+      ).toBeGreaterThan(5);
+      // the page's raster PNG (its own deflate) holds the pixels of Node's (zlib)
+      const sites = GeoSeries.fromXY([1, 9, 5, 2, 8], [1, 2, 9, 6, 7]);
+      const inNode = await (await sites.voronoiRaster({ width: 40, height: 30, mode: 'exact' })).toPNG();
+      const inPage = decodePng(new Uint8Array(Buffer.from(pngs.raster, 'base64')));
+      expect(inPage.rgba).toEqual(decodePng(inNode).rgba);
+      await page.close();
+    },
+  );
 });
