@@ -1,5 +1,3 @@
-import { readFile as readBytes, writeFile as writeBytes } from 'node:fs/promises';
-import { extname } from 'node:path';
 import {
   checkOptions,
   FileError,
@@ -7,6 +5,7 @@ import {
   type ProgressOption,
   ProgressReporter,
 } from '@geoframe/core';
+import { readBytes, writeBytes } from '#platform/files';
 import { GeoDataFrame } from './geo-data-frame.js';
 import { GeoSeries } from './geo-series.js';
 import { writeFlatGeobuf } from './io/flatgeobuf.js';
@@ -20,6 +19,7 @@ import {
   writeGeoParquet,
 } from './io/index.js';
 import { readVectorFormat } from './io/vector-formats.js';
+import type { ByteSource } from './platform/contract.js';
 
 /** File formats, chosen by extension. */
 export type FileFormat = 'geojson' | 'parquet' | 'arrow' | 'shapefile' | 'flatgeobuf' | 'geopackage';
@@ -38,6 +38,14 @@ const EXTENSIONS: Record<string, FileFormat> = {
   '.fgb': 'flatgeobuf',
   '.gpkg': 'geopackage',
 };
+
+/** The extension of a path or URL's last segment, with its dot ('' when none), as node:path's extname. */
+function extname(path: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+  const name = (url ? path.replace(/[?#].*$/, '') : path).replace(/^.*[/\\]/, '');
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : '';
+}
 
 /** The format of a path by its extension; an unknown extension is an error listing the known ones. */
 export function formatOfPath(path: string): FileFormat {
@@ -93,22 +101,41 @@ export interface WriteFileOptions {
 
 /** Options of {@link readFile}. */
 export interface ReadFileOptions {
+  /** The format, when the name cannot tell it (a Blob without a name, a URL without an extension). */
+  format?: FileFormat;
   /** Hears progress on big files (stages 'read', 'decode', 'frame'; see `voronoiPolygons`). */
   onProgress?: ProgressOption;
   /** GeoPackage: the feature table to read (needed when the file has several). */
   layer?: string;
 }
 
+/** The name errors and format detection use for a source: its path, URL, or File name. */
+function nameOf(source: ByteSource): string {
+  if (typeof source === 'string') return source;
+  if (source instanceof URL) return source.href;
+  return (source as { name?: string }).name ?? 'Blob';
+}
+
 /**
  * Reads a GeoJSON (.geojson, .json), GeoParquet (.parquet), GeoArrow IPC or Feather (.arrow,
  * .feather, .arrows; LZ4/Zstandard compressed too), Shapefile (.shp with its .dbf/.prj/.cpg
  * beside it, or a .zip holding one), FlatGeobuf (.fgb) or GeoPackage (.gpkg) file into a
- * GeoDataFrame, the format chosen by extension. The active geometry is the file's primary column
- * (GeoParquet/Feather `geo` metadata), else "geometry", else the first GeoArrow column.
+ * GeoDataFrame, the format chosen by extension unless `options.format` says it. The source is a
+ * path (or `file:` URL) in Node, a URL to fetch in a page, or a Blob/File (a file dropped or
+ * picked in a page) anywhere. The active geometry is the file's primary column (GeoParquet/Feather
+ * `geo` metadata), else "geometry", else the first GeoArrow column.
  */
-export async function readFile(path: string, options: ReadFileOptions = {}): Promise<GeoDataFrame> {
-  checkOptions(options, ['onProgress', 'layer'], 'readFile');
-  const format = formatOfPath(path);
+export async function readFile(source: ByteSource, options: ReadFileOptions = {}): Promise<GeoDataFrame> {
+  checkOptions(options, ['format', 'onProgress', 'layer'], 'readFile');
+  const path = nameOf(source);
+  if (options.format !== undefined && !(options.format in FORMAT_NAMES)) {
+    throw new FileError(
+      'UNKNOWN_FORMAT',
+      path,
+      `format must be one of ${Object.keys(FORMAT_NAMES).join(', ')}`,
+    );
+  }
+  const format = options.format ?? formatOfPath(path);
   const progress = new ProgressReporter('readFile', options.onProgress, [
     { name: 'read', weight: 1, unit: 'bytes' },
     { name: 'decode', weight: 4, unit: 'bytes' },
@@ -117,7 +144,7 @@ export async function readFile(path: string, options: ReadFileOptions = {}): Pro
   progress.stage('read');
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await readBytes(path));
+    bytes = await readBytes(source);
   } catch (error) {
     throw fileSystemError(error, path, 'read');
   }
@@ -159,20 +186,45 @@ export async function readFile(path: string, options: ReadFileOptions = {}): Pro
   }
 }
 
-/** Writes a GeoDataFrame or GeoSeries in the format its extension names. */
+/**
+ * Writes a GeoDataFrame or GeoSeries in the format its extension names: a file in Node; in a
+ * page, a download of that name (use {@link encodeFile} for the bytes themselves).
+ */
 export async function writeFile(
   data: GeoDataFrame | GeoSeries,
   path: string,
   options: WriteFileOptions = {},
 ): Promise<void> {
   checkOptions(options, ['encoding', 'compression', 'ipcFormat', 'onProgress'], 'writeFile');
-  const format = formatOfPath(path);
-  const frame = data instanceof GeoSeries ? GeoDataFrame.fromSeries(data) : data;
-  const progress = new ProgressReporter('writeFile', options.onProgress, [
+  const { onProgress, ...encoding } = options;
+  const progress = new ProgressReporter('writeFile', onProgress, [
     { name: 'encode', weight: 4, unit: 'rows' },
     { name: 'write', weight: 1, unit: 'bytes' },
   ]);
-  progress.stage('encode', frame.length);
+  progress.stage('encode', data.length);
+  const bytes = await encodeFile(data, path, encoding);
+  progress.stage('write', bytes.length);
+  try {
+    await writeBytes(path, bytes);
+  } catch (error) {
+    throw fileSystemError(error, path, 'write');
+  }
+  progress.finish();
+}
+
+/**
+ * The bytes {@link writeFile} would write to `name` (a file name or bare extension such as
+ * '.parquet', which picks the format): for a page's Blob, a fetch body or a worker's message.
+ */
+export async function encodeFile(
+  data: GeoDataFrame | GeoSeries,
+  name: string,
+  options: WriteFileOptions = {},
+): Promise<Uint8Array> {
+  checkOptions(options, ['encoding', 'compression', 'ipcFormat'], 'writeFile');
+  const path = name.startsWith('.') ? `file${name}` : name;
+  const format = formatOfPath(path);
+  const frame = data instanceof GeoSeries ? GeoDataFrame.fromSeries(data) : data;
   const geoTable: GeoTable = { table: frame.table, primary: frame.geometryName };
   let bytes: Uint8Array;
   if (format === 'shapefile' || format === 'geopackage') {
@@ -209,11 +261,5 @@ export async function writeFile(
     const ipcFormat = options.ipcFormat ?? (extname(path).toLowerCase() === '.arrows' ? 'stream' : 'file');
     bytes = writeArrowIpc(geoTable, { format: ipcFormat });
   }
-  progress.stage('write', bytes.length);
-  try {
-    await writeBytes(path, bytes);
-  } catch (error) {
-    throw fileSystemError(error, path, 'write');
-  }
-  progress.finish();
+  return bytes;
 }

@@ -8,8 +8,10 @@ export {
 } from '@geoframe/core';
 export type { CvtDensityInput, PolygonDensity } from './cvt/cvt-density.js';
 export type { CvtRegionInput } from './cvt/cvt-region.js';
+export { DEMO_NAMES, type DemoData, type LoadDemoOptions, loadDemo } from './demo/demo-data.js';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
 export {
+  encodeFile,
   type FileFormat,
   formatOfPath,
   type ReadFileOptions,
@@ -58,6 +60,7 @@ export type { OverlayHow } from './ops/overlay.js';
 export { PREDICATES, type Predicate } from './ops/predicates.js';
 export { type IndexPairs, type NearestOptions, type NearestPairs, SpatialIndex } from './ops/sindex.js';
 export type { JoinPairs, SjoinNearestOptions, SjoinOptions } from './ops/sjoin.js';
+export type { ByteSource } from './platform/contract.js';
 export { COLORMAP_NAMES } from './plot/colormaps.js';
 export { NEIGHBOR_PALETTE, type PlotOptions, plotPng, plotSvg } from './plot/index.js';
 export type {

@@ -1,3 +1,5 @@
+import { startThread, threadCount } from '#platform/threads';
+import type { KernelThread } from '../platform/contract.js';
 import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
 import {
   gatherSites,
@@ -22,22 +24,14 @@ export type SimpleRingArgs = [
   number,
 ];
 
-interface RingWorker {
-  postMessage(message: unknown): void;
-  on(event: 'message', listener: (value: [number, unknown]) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  ref(): void;
-  unref(): void;
-}
-
 /** A pooled worker and its jobs in flight, by id (jobs of overlapping runs queue on one worker). */
 interface PooledWorker {
-  worker: RingWorker;
+  worker: KernelThread;
   pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
 }
 
-// An eval'd CommonJS worker built from the function's own source: no separate file to ship, so
-// it runs the same from the TypeScript sources (tests), the built files and a bundle.
+// Workers built from the kernels' own source (see the platform's startThread): no separate file
+// to ship, so they run the same from the TypeScript sources (tests), the built files and a bundle.
 const KERNELS = {
   writeSimpleRings,
   hashSites,
@@ -61,11 +55,9 @@ const KERNELS = {
 /** The name of a range kernel the pooled workers can run. */
 export type KernelName = keyof typeof KERNELS;
 
-const SOURCE = `const { parentPort } = require('node:worker_threads');
-const kernels = { ${Object.entries(KERNELS)
+const SOURCE = `{ ${Object.entries(KERNELS)
   .map(([name, f]) => `${name}: ${f.toString()}`)
-  .join(', ')} };
-parentPort.on('message', ([id, name, ...m]) => parentPort.postMessage([id, kernels[name](...m)]));`;
+  .join(', ')} }`;
 
 const pool: PooledWorker[] = [];
 let nextJob = 0;
@@ -76,8 +68,8 @@ let nextJob = 0;
  * never take each other's results. It is referenced only while jobs are in flight (the process
  * waits for them, and never for an idle pool). A worker that fails fails its jobs and leaves.
  */
-function startWorker(Worker: new (source: string, options: { eval: boolean }) => unknown): PooledWorker {
-  const worker = new Worker(SOURCE, { eval: true }) as RingWorker;
+function startWorker(): PooledWorker {
+  const worker = startThread(SOURCE);
   const entry: PooledWorker = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', ([id, result]) => {
@@ -118,18 +110,12 @@ export function toShared<T extends Uint8Array | Int32Array | Uint32Array | Float
 
 /**
  * The number of threads (this one included) a parallel run may use: min(available parallelism,
- * 8), or 1 where worker threads are unavailable (browsers) or there is a single core. The
- * environment variable `GEOFRAME_THREADS` (a positive integer) sets it instead.
+ * 8), or 1 where workers cannot share memory (a page that is not cross-origin isolated) or there
+ * is a single core. In Node the environment variable `GEOFRAME_THREADS` (a positive integer)
+ * sets it instead.
  */
 export async function availableThreads(): Promise<number> {
-  try {
-    const os = await import('node:os');
-    const env = Number(process.env.GEOFRAME_THREADS);
-    if (Number.isInteger(env) && env >= 1) return env;
-    return Math.max(1, Math.min(8, os.availableParallelism()));
-  } catch {
-    return 1;
-  }
+  return threadCount();
 }
 
 /**
@@ -174,9 +160,9 @@ function runOnPool(
   args: unknown[],
   here: boolean,
 ): Promise<unknown[]> {
-  return import('node:worker_threads').then(({ Worker }) => {
+  return Promise.resolve().then(() => {
     const workers = here ? threads - 1 : threads;
-    while (pool.length < workers) pool.push(startWorker(Worker));
+    while (pool.length < workers) pool.push(startWorker());
     const bound = (w: number) => Math.round((n * w) / threads);
     const first = here ? 1 : 0;
     const jobs: Promise<unknown>[] = [];

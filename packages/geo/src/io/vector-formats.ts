@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readBytes } from '#platform/files';
 import { readFlatGeobuf } from './flatgeobuf.js';
 import type { GeoTable } from './geo-table.js';
 import { readGeoPackage } from './geopackage.js';
@@ -9,7 +9,7 @@ async function sibling(shpPath: string, ext: string): Promise<Uint8Array | undef
   const base = shpPath.slice(0, -4);
   for (const e of [ext, ext.toUpperCase()]) {
     try {
-      return new Uint8Array(await readFile(base + e));
+      return await readBytes(base + e);
     } catch {
       // not there in this case
     }

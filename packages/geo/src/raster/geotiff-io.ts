@@ -1,6 +1,6 @@
-import { readFile as readBytes, writeFile as writeBytes } from 'node:fs/promises';
 import { GeoframeError } from '@geoframe/core';
 import { fromArrayBuffer, writeArrayBuffer } from 'geotiff';
+import { readBytes, writeBytes } from '#platform/files';
 
 /** A single-band north-up raster: `values[row · width + col]`, row 0 at the top (largest y). */
 export interface Raster2D {
@@ -42,7 +42,7 @@ function parseNoData(text: unknown): number | null {
 export async function readRaster(path: string): Promise<Raster2D> {
   const bytes = await readBytes(path);
   const tiff = await fromArrayBuffer(
-    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
   );
   const image = await tiff.getImage();
   const fd = image.fileDirectory;

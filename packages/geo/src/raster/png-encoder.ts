@@ -1,22 +1,4 @@
-/** zlib-wrapped deflate: node:zlib's deflateSync where it exists, else the web CompressionStream. */
-type Deflate = (bytes: Uint8Array) => Promise<Uint8Array>;
-
-let deflater: Promise<Deflate> | undefined;
-
-async function loadDeflate(): Promise<Deflate> {
-  try {
-    const zlib = await import('node:zlib');
-    return async (bytes) => new Uint8Array(zlib.deflateSync(bytes));
-  } catch {
-    if (typeof CompressionStream === 'undefined') {
-      throw new Error('PNG encoding needs node:zlib or CompressionStream, and neither is available');
-    }
-    return async (bytes) => {
-      const stream = new Blob([bytes.slice()]).stream().pipeThrough(new CompressionStream('deflate'));
-      return new Uint8Array(await new Response(stream).arrayBuffer());
-    };
-  }
-}
+import { deflate } from '#platform/deflate';
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
@@ -39,7 +21,7 @@ const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /**
  * Encodes an 8-bit RGBA image (`width × height × 4` bytes, rows top to bottom) as a PNG: IHDR
  * (colour type 6, no interlace), one IDAT of the zlib-deflated scanlines (filter 0 on every
- * row), IEND. The deflater (node:zlib, else CompressionStream) is loaded on first use.
+ * row), IEND. The deflater is the platform's (node:zlib, or a page's CompressionStream).
  */
 export async function encodePng(rgba: Uint8Array, width: number, height: number): Promise<Uint8Array> {
   if (rgba.length !== width * height * 4) {
@@ -48,8 +30,7 @@ export async function encodePng(rgba: Uint8Array, width: number, height: number)
   const stride = width * 4;
   const raw = new Uint8Array((stride + 1) * height);
   for (let r = 0; r < height; r++) raw.set(rgba.subarray(r * stride, (r + 1) * stride), r * (stride + 1) + 1);
-  deflater ??= loadDeflate();
-  const idat = await (await deflater)(raw);
+  const idat = await deflate(raw);
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
