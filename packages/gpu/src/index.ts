@@ -166,3 +166,12 @@ export {
   voronoiCellsPrepared,
   voronoiEdgesGpu,
 } from './voronoi/voronoi-gpu.js';
+export {
+  DevicePolygons,
+  type ResidentBuffers,
+  residentArea,
+  residentBounds,
+  residentTake,
+  residentTotalBounds,
+} from './resident/index.js';
+export { GpuResultReleasedError } from './runtime/errors.js';
