@@ -31,8 +31,8 @@ import { delaunay } from '../../packages/cpu/src/index.js';
 import { hilbertOrder } from '../../packages/cpu/src/voronoi/hilbert-order.js';
 import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
 import { delaunayGpu, gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
+import { fixedGrid, wordsToBigInt } from '../../packages/gpu/src/exact/fixed-grid.js';
 import { GpuProfiler } from '../../packages/gpu/src/index.js';
-import { fixedGrid, wordsToBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
 import { generatePoints, type PointSetKind, SeededRandom } from '../../packages/testing/src/index.js';
 import {
   copyEncoder,

@@ -1,6 +1,6 @@
+import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { FIXED_WGSL, gridUniformsBindingWgsl } from '../fixed/index.js';
 import { HALFEDGE_WGSL, KIND_HULL, KIND_SIMPLE, threadEntry } from './walk-kernels.js';
 
 /**
