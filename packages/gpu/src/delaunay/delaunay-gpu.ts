@@ -3,6 +3,7 @@ import type { FixedGrid } from '../exact/fixed-grid.js';
 import { toGrid } from '../exact/fixed-grid.js';
 import { gridOfBounds, TO_GRID_KERNEL } from '../exact/to-grid-kernel.js';
 import { encodeTwins } from '../mesh/halfedge-kernels.js';
+import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
 import { sitesInOrder } from '../order/hilbert-order.js';
 import { encodeCompact } from '../primitives/compact/compact.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
@@ -15,7 +16,6 @@ import type { GpuProfiler } from '../runtime/profiler.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { submitAndRead, submitForRead } from '../runtime/staging.js';
 import { BufferUsage } from '../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE } from '../voronoi/cells/walk-kernels.js';
 import { BUCKET_WORKGROUP_SIZE, CELL_COUNT_KERNEL, CELL_SCATTER_KERNEL } from './bucket-kernels.js';
 import { type CpuStages, cpuStageOf, type DelaunayStage, requireCpu } from './delaunay-stage.js';
 import {

@@ -6,7 +6,7 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../voronoi/cells/walk-kernels.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from './halfedge-wgsl.js';
 
 /*
  * The half-edge twins of a triangulation rebuilt on the device from its triangles alone, so only

@@ -15,6 +15,7 @@ import { certifyCpuTriangles } from '../delaunay/grid-certificate.js';
 import { type FixedGrid, gridUniformWords } from '../exact/index.js';
 import { gridOfBounds } from '../exact/to-grid-kernel.js';
 import { encodeTwins } from '../mesh/halfedge-kernels.js';
+import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
 import {
   type DeviceSites,
   GATHER_SITES_KERNEL,
@@ -42,12 +43,7 @@ import {
 } from '../runtime/staging.js';
 import { uniformBlock } from '../runtime/uniform-block.js';
 import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
-import {
-  CELL_WORKGROUP_SIZE,
-  HULL_START_KERNEL,
-  PLAN_CELLS_KERNEL,
-  WALK_START_KERNEL,
-} from './cells/walk-kernels.js';
+import { HULL_START_KERNEL, PLAN_CELLS_KERNEL, WALK_START_KERNEL } from './cells/walk-kernels.js';
 import { encodeCircumcenters } from './circumcenters/circumcenters.js';
 import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 
