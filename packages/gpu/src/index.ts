@@ -102,11 +102,6 @@ export {
 } from './raster/index.js';
 export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
 export {
-  BufferPool,
-  type BufferPoolOptions,
-  type BufferPoolStats,
-} from './runtime/buffer-pool.js';
-export {
   alignBufferSize,
   createBufferChecked,
   createStorage,
