@@ -1,6 +1,28 @@
 import type { Box } from '@geoframe/core';
 import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
+import {
+  type CpuStages,
+  cpuStageOf,
+  type DelaunayStage,
+  emptyLines,
+  emptyPolygons,
+  type LineBuffers,
+  type PolygonBuffers,
+  requireCpu,
+  type StageFallbackListener,
+} from '../delaunay/delaunay-stage.js';
 import { certifyCpuTriangles } from '../delaunay/grid-certificate.js';
+import { type FixedGrid, gridUniformWords } from '../exact/index.js';
+import { gridOfBounds } from '../exact/to-grid-kernel.js';
+import { encodeTwins } from '../mesh/halfedge-kernels.js';
+import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
+import {
+  type DeviceSites,
+  GATHER_SITES_KERNEL,
+  hilbertOrderGpu,
+  sitesInOrder,
+} from '../order/hilbert-order.js';
+import { sitesUp } from '../order/site-bounds.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
@@ -12,44 +34,18 @@ import { MemoryScope } from '../runtime/memory-scope.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { runExclusive } from '../runtime/run-queue.js';
-import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
-import {
-  CELL_WORKGROUP_SIZE,
-  HULL_START_KERNEL,
-  PLAN_CELLS_KERNEL,
-  WALK_START_KERNEL,
-} from './cells/walk-kernels.js';
-import { encodeCircumcenters } from './circumcenters/circumcenters.js';
-import {
-  type CpuStages,
-  cpuStageOf,
-  type DelaunayStage,
-  emptyLines,
-  emptyPolygons,
-  type LineBuffers,
-  type PolygonBuffers,
-  requireCpu,
-  type StageFallbackListener,
-} from './delaunay/delaunay-stage.js';
-import { encodeTwins } from './delaunay/halfedge-kernels.js';
-import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
-import { type FixedGrid, gridUniformWords } from './fixed/index.js';
-import { gridOfBounds } from './fixed/to-grid-kernel.js';
-import {
-  type DeviceSites,
-  GATHER_SITES_KERNEL,
-  hilbertOrderGpu,
-  sitesInOrder,
-} from './hilbert-order/hilbert-order.js';
-import { sitesUp } from './hilbert-order/site-bounds.js';
 import {
   remapUploads,
   submitAndRead,
   submitForRead,
   type UploadPart,
   uploadParts,
-} from './transfer/staging.js';
-import { uniformBlock } from './transfer/uniform-block.js';
+} from '../runtime/staging.js';
+import { uniformBlock } from '../runtime/uniform-block.js';
+import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
+import { HULL_START_KERNEL, PLAN_CELLS_KERNEL, WALK_START_KERNEL } from './cells/walk-kernels.js';
+import { encodeCircumcenters } from './circumcenters/circumcenters.js';
+import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 
 /** Storage buffers the ring kernel binds (WebGPU guarantees 8 per stage; adapters offer more). */
 const CELL_STORAGE_BUFFERS = 11;
