@@ -4,7 +4,7 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { runOnGpu } from '../runtime/watchdog.js';
-import { submitForRead } from '../voronoi/transfer/staging.js';
+import { submitForRead } from '../runtime/staging.js';
 
 /** The device buffers of a {@link DevicePolygons}. */
 export interface ResidentBuffers {

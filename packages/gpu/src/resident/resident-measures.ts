@@ -3,7 +3,7 @@ import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { submitForRead } from '../voronoi/transfer/staging.js';
+import { submitForRead } from '../runtime/staging.js';
 import { type DevicePolygons, residentRun } from './device-polygons.js';
 import {
   RESIDENT_WORKGROUP_SIZE,

@@ -1,7 +1,7 @@
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { alignBufferSize, createBufferChecked } from '../runtime/buffers.js';
-import { remapUploads, submitForRead, uploadParts } from '../voronoi/transfer/staging.js';
+import { remapUploads, submitForRead, uploadParts } from '../runtime/staging.js';
 import { DevicePolygons, RESIDENT_USAGE, residentRun } from './device-polygons.js';
 import { COPY_PICKED_KERNEL, PICKED_LENGTHS_KERNEL } from './gather-kernels.js';
 import { recordResident, residentDispatch } from './resident-measures.js';
