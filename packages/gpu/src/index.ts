@@ -100,6 +100,14 @@ export {
   type VoronoiRasterGpuOptions,
   voronoiRasterGpu,
 } from './raster/index.js';
+export {
+  DevicePolygons,
+  type ResidentBuffers,
+  residentArea,
+  residentBounds,
+  residentTake,
+  residentTotalBounds,
+} from './resident/index.js';
 export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
 export {
   alignBufferSize,
@@ -116,6 +124,7 @@ export {
   GpuLoopLimitError,
   GpuOutOfMemoryError,
   GpuPrecisionError,
+  GpuResultReleasedError,
   GpuTimeoutError,
   GpuUnavailableError,
   GpuValidationError,
@@ -158,15 +167,7 @@ export {
   type VoronoiGpuOptions,
   type VoronoiGpuStats,
   voronoiCellsGpu,
+  voronoiCellsGpuOnDevice,
   voronoiCellsPrepared,
   voronoiEdgesGpu,
 } from './voronoi/voronoi-gpu.js';
-export {
-  DevicePolygons,
-  type ResidentBuffers,
-  residentArea,
-  residentBounds,
-  residentTake,
-  residentTotalBounds,
-} from './resident/index.js';
-export { GpuResultReleasedError } from './runtime/errors.js';

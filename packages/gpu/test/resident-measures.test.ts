@@ -1,4 +1,12 @@
-import { area, bounds, defaultClipBox, GeometryArray, GeometryType, totalBounds, uniqueSites } from '@geoframe/core';
+import {
+  area,
+  bounds,
+  defaultClipBox,
+  GeometryArray,
+  GeometryType,
+  totalBounds,
+  uniqueSites,
+} from '@geoframe/core';
 import { voronoiCells } from '@geoframe/cpu';
 import {
   DevicePolygons,
@@ -13,7 +21,7 @@ import {
 import { adversarialSet, generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
 import { exactRingArea } from './exact-ring-area.js';
-import { gpuTest as test, requireGpu } from './gpu-test-context.js';
+import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 interface Rings {
   coords: Float64Array;
@@ -134,7 +142,9 @@ describe('device-resident polygons: measures on the GPU', () => {
   test('hand-made rings: degenerate rows exact, out-of-range magnitudes declined (never a wrong area)', async () => {
     const ctx = await requireGpu();
     const { rings, declined } = handRings();
-    const keep = Array.from({ length: rings.ringOffsets.length - 1 }, (_, r) => r).filter((r) => !declined.has(r));
+    const keep = Array.from({ length: rings.ringOffsets.length - 1 }, (_, r) => r).filter(
+      (r) => !declined.has(r),
+    );
     // without the declined rows every row is answered exactly
     const kept = polygonArray(rings).take(keep);
     await checkMeasures({ coords: kept.coords, ringOffsets: kept.offsets[1] }, 'hand-made');

@@ -2,9 +2,9 @@ import { uploadStorage } from '../runtime/buffers.js';
 import { GpuResultReleasedError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { runExclusive } from '../runtime/run-queue.js';
+import { submitForRead } from '../runtime/staging.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { runOnGpu } from '../runtime/watchdog.js';
-import { submitForRead } from '../runtime/staging.js';
 
 /** The device buffers of a {@link DevicePolygons}. */
 export interface ResidentBuffers {
@@ -62,7 +62,8 @@ export class DevicePolygons {
    * @throws GpuResultReleasedError after `destroy()`; GpuDeviceLostError once the device is lost.
    */
   async use<T>(work: (buffers: ResidentBuffers) => Promise<T>): Promise<T> {
-    if (this.released || this.held === null) throw new GpuResultReleasedError('a device-resident geometry column');
+    if (this.released || this.held === null)
+      throw new GpuResultReleasedError('a device-resident geometry column');
     this.ctx.assertUsable();
     const buffers = this.held;
     this.leases++;

@@ -1,5 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { WIDE_INT_WGSL } from '../exact/index.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { F64_BITS_WGSL } from './f64-bits-wgsl.js';
 
 /** Threads per workgroup of the kernels over device-resident rings. */

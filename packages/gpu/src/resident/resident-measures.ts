@@ -45,7 +45,10 @@ export async function recordResident(
 ): Promise<GPUCommandEncoder> {
   const encoder = ctx.device.createCommandEncoder({ label });
   for (const buffer of cleared) encoder.clearBuffer(buffer);
-  const perDimension = Math.min(DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, ctx.limits.maxComputeWorkgroupsPerDimension);
+  const perDimension = Math.min(
+    DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
+    ctx.limits.maxComputeWorkgroupsPerDimension,
+  );
   await recordDispatches(ctx, encoder, label, dispatches, perDimension);
   return encoder;
 }
@@ -64,9 +67,12 @@ async function perRow(
     residentRun(ctx, kernel.name, Math.max(rows, polygons.points), async () => {
       const out = scratchBuffer(ctx, `${kernel.name}/out`, 4 * wordsPerRow * Math.max(1, rows));
       const declined = scratchBuffer(ctx, 'resident/declined', 4);
-      const encoder = await recordResident(ctx, kernel.name, [
-        residentDispatch(kernel, [rows], rows, [buffers.offsets, buffers.coords, out, declined]),
-      ], [declined]);
+      const encoder = await recordResident(
+        ctx,
+        kernel.name,
+        [residentDispatch(kernel, [rows], rows, [buffers.offsets, buffers.coords, out, declined])],
+        [declined],
+      );
       const values = new Float64Array((wordsPerRow / 2) * rows);
       const pending = await submitForRead(ctx, encoder, kernel.name, [
         { source: declined, bytes: 4 },

@@ -45,7 +45,13 @@ export function residentTake(polygons: DevicePolygons, picks: Uint32Array): Prom
         usage: RESIDENT_USAGE,
       });
       const copy = await recordResident(ctx, 'resident/copy-picked', [
-        residentDispatch(COPY_PICKED_KERNEL, [n], n, [source.offsets, source.coords, picked, lengths, coords]),
+        residentDispatch(COPY_PICKED_KERNEL, [n], n, [
+          source.offsets,
+          source.coords,
+          picked,
+          lengths,
+          coords,
+        ]),
       ]);
       copy.copyBufferToBuffer(lengths, 0, offsets, 0, 4 * (n + 1));
       ctx.device.queue.submit([copy.finish()]);
