@@ -5,6 +5,7 @@ export {
   type DispatchEvent,
   onDispatch,
 } from '@geoframe/core';
+export { DeviceGeoSeries } from './device/device-geo-series.js';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
 export { type FileFormat, formatOfPath, readFile, type WriteFileOptions, writeFile } from './file-io.js';
 export {
