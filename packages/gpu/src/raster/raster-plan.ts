@@ -87,6 +87,9 @@ export interface RasterGpuStats {
  * For 'exact', the labels on the GPU are the f32 decision: pixels listed by {@link readNearTies}
  * must be re-decided in f64 (`voronoiRasterGpu` does it).
  */
+/** One buffer of {@link RasterPlan.resultParts}. */
+export type RasterResultPart = 'labels' | 'distance' | 'counts' | 'tie-count' | 'ties';
+
 export class RasterPlan {
   readonly setup: RasterSetup;
   readonly mode: RasterMode;
@@ -239,14 +242,44 @@ export class RasterPlan {
 
   /** The statistics of the last run (Facet-JFA's per-level counts are read back from the GPU). */
   async readStats(): Promise<RasterGpuStats> {
+    const levels = this.baseStats.coarseLevel ?? 0;
+    const counts =
+      this.counters.stats && levels > 0
+        ? await readback(this.ctx, this.counters.stats, new Uint32Array(levels))
+        : null;
+    return this.statsOf(counts);
+  }
+
+  /** The statistics given Facet-JFA's per-level counts as read back (null for the other modes). */
+  statsOf(counts: Uint32Array | null): RasterGpuStats {
     const stats: RasterGpuStats = { ...this.baseStats, jfaSteps: [...this.baseStats.jfaSteps] };
-    const levels = stats.coarseLevel ?? 0;
-    if (this.counters.stats && levels > 0) {
-      const counts = await readback(this.ctx, this.counters.stats, new Uint32Array(levels));
+    if (counts !== null) {
       stats.refinedPerLevel = [...counts].reverse();
       stats.pixelsProcessed += stats.refinedPerLevel.reduce((a, b) => a + b, 0);
     }
     return stats;
+  }
+
+  /**
+   * What one readback after a run brings back, in this order: the labels, the distance (when
+   * asked), Facet-JFA's per-level counts, and for 'exact' the near-tie count and the first
+   * `tiePrefix` near-ties (the rest, rarely any, by {@link readNearTies}).
+   */
+  resultParts(tiePrefix: number): { kind: RasterResultPart; source: GPUBuffer; bytes: number }[] {
+    const bytes = 4 * this.setup.pixels;
+    const parts: { kind: RasterResultPart; source: GPUBuffer; bytes: number }[] = [
+      { kind: 'labels', source: this.labels, bytes },
+    ];
+    if (this.distance) parts.push({ kind: 'distance', source: this.distance, bytes });
+    const levels = this.baseStats.coarseLevel ?? 0;
+    if (this.counters.stats && levels > 0)
+      parts.push({ kind: 'counts', source: this.counters.stats, bytes: 4 * levels });
+    const { ties, tieCount } = this.counters;
+    if (ties && tieCount) {
+      parts.push({ kind: 'tie-count', source: tieCount, bytes: 4 });
+      parts.push({ kind: 'ties', source: ties, bytes: 4 * Math.min(tiePrefix, this.setup.pixels) });
+    }
+    return parts;
   }
 
   /** Frees the plan's buffers (labels and distance included). */
