@@ -10,6 +10,7 @@
 //
 // Bundle: `/work/tools/gpu-bundle.sh bench/gpu/walltime.ts <name>`, then
 //   node .gpu/bundle/<name>.mjs [--runs N] [--warmup N]     (WALLTIME_SIZES=1e6,1e7; WALLTIME_PEER=0)
+// It first times the compilation of the cell kernels and the area kernel, one line each.
 import { spawnSync } from 'node:child_process';
 import { clipBox, GeometryArray, GeometryType, uniqueSites } from '../../packages/core/src/index.js';
 import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
@@ -21,7 +22,16 @@ import {
   voronoiCellsGpu,
   voronoiCellsGpuOnDevice,
 } from '../../packages/gpu/src/index.js';
+import { RING_AREA_KERNEL } from '../../packages/gpu/src/resident/measure-kernels.js';
+import type { KernelConstants, KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
 import { submitForRead } from '../../packages/gpu/src/runtime/staging.js';
+import { EMIT_RINGS_KERNEL, RING_KERNEL } from '../../packages/gpu/src/voronoi/cells/ring-kernel.js';
+import {
+  HULL_START_KERNEL,
+  PLAN_CELLS_KERNEL,
+  WALK_START_KERNEL,
+} from '../../packages/gpu/src/voronoi/cells/walk-kernels.js';
+import { CIRCUMCENTER_KERNEL } from '../../packages/gpu/src/voronoi/circumcenters/circumcenter-kernel.js';
 import { generatePoints } from '../../packages/testing/src/index.js';
 import { describeDevice, fmt, markdownTable, median, parseBenchArgs } from './bench-harness.js';
 
@@ -69,6 +79,22 @@ async function readbackRate(bytes: number): Promise<{ gbps: number; ms: number }
   });
   source.destroy();
   return { gbps: bytes / ms / 1e6, ms };
+}
+
+// first compilation of the cell kernels and the area kernel, each timed and printed as it ends
+// (a fresh lend's driver cache is empty; on 2026-11-28 the first Voronoi run did not finish)
+for (const [name, kernel, constants] of [
+  ['walk start', WALK_START_KERNEL, {}],
+  ['hull start', HULL_START_KERNEL, {}],
+  ['plan cells', PLAN_CELLS_KERNEL, {}],
+  ['circumcentres', CIRCUMCENTER_KERNEL, { workgroupSize: 128 }],
+  ['rings', RING_KERNEL, {}],
+  ['emit rings', EMIT_RINGS_KERNEL, {}],
+  ['ring area', RING_AREA_KERNEL, {}],
+] as const) {
+  const t0 = performance.now();
+  await ctx.pipelines.get(kernel as KernelSpec<KernelConstants>, constants);
+  console.log(`compile ${name}: ${fmt(performance.now() - t0)} ms`);
 }
 
 // the first run compiles every pipeline (seconds on this host's driver): timed on its own, outside
