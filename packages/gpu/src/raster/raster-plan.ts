@@ -1,4 +1,5 @@
 import type { RasterGrid, RasterMode } from '@geoframe/core';
+import { scratchBuffer } from '../primitives/scratch.js';
 import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -78,6 +79,9 @@ export interface RasterGpuStats {
   kernelMs?: number;
 }
 
+/** One buffer of {@link RasterPlan.resultParts}. */
+export type RasterResultPart = 'labels' | 'distance' | 'counts' | 'tie-count' | 'ties';
+
 /**
  * A raster Voronoi computation prepared on the GPU: sites uploaded, buffers allocated, passes
  * built once, so {@link encode} can be recorded any number of times (benchmarks, and later CVT
@@ -86,10 +90,11 @@ export interface RasterGpuStats {
  *
  * For 'exact', the labels on the GPU are the f32 decision: pixels listed by {@link readNearTies}
  * must be re-decided in f64 (`voronoiRasterGpu` does it).
+ *
+ * Its working buffers are the context's scratch buffers (reused by the next plan, cleared at the
+ * start of each recorded run): one plan per context in use at a time, as `voronoiRasterGpu`
+ * ensures through `runExclusive`.
  */
-/** One buffer of {@link RasterPlan.resultParts}. */
-export type RasterResultPart = 'labels' | 'distance' | 'counts' | 'tie-count' | 'ties';
-
 export class RasterPlan {
   readonly setup: RasterSetup;
   readonly mode: RasterMode;
@@ -159,8 +164,17 @@ export class RasterPlan {
       );
     }
     const owned: GPUBuffer[] = [];
+    const program = new RasterProgram(ctx);
     const make: Alloc = {
       storage: async (size, label, usage = 0) => {
+        if ((usage & BufferUsage.INDIRECT) === 0) {
+          // kept per context and name, reused by the next call (no allocation on the hot path);
+          // cleared first thing in the run, so it starts as a new buffer would (zeroed). No raster
+          // kernel reads arrayLength, so a buffer larger than asked binds the same.
+          const b = scratchBuffer(ctx, `raster/${label}`, size);
+          program.encode((encoder) => encoder.clearBuffer(b, 0, Math.ceil(size / 4) * 4));
+          return b;
+        }
         const b = await createStorage(ctx, size, label, usage);
         owned.push(b);
         return b;
@@ -176,7 +190,6 @@ export class RasterPlan {
       const distance = options.distance
         ? await make.storage(bytes, 'raster distance', BufferUsage.COPY_SRC)
         : null;
-      const program = new RasterProgram(ctx);
       const stats: RasterGpuStats = {
         mode,
         passes: 0,
