@@ -326,7 +326,9 @@ export class GeoSeries {
   async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries | DeviceGeoSeries> {
     const unwrapped = voronoiOptionsOf(options);
     checkVoronoiCrs(this.crs, unwrapped);
-    if (options.keep === 'device') return voronoiOnDevice(this, unwrapped);
+    if (options.keep === 'device') {
+      return voronoiOnDevice(this, unwrapped, (array, name) => new GeoSeries(array, { name }));
+    }
     const result = await computeVoronoi(this.array, unwrapped);
     return new GeoSeries(result.geometry, { name: this.name });
   }

@@ -1,4 +1,4 @@
-import type { Crs } from '@geoframe/core';
+import type { Crs, GeometryArray } from '@geoframe/core';
 import {
   type DevicePolygons,
   residentArea,
@@ -6,7 +6,7 @@ import {
   residentTake,
   residentTotalBounds,
 } from '@geoframe/gpu';
-import { type BoundsColumns, GeoSeries, type VoronoiSeriesOptions } from '../geo-series.js';
+import type { BoundsColumns, GeoSeries, VoronoiSeriesOptions } from '../geo-series.js';
 import type { VoronoiRasterOptions } from '../raster/compute-voronoi-raster.js';
 import type { VoronoiRaster } from '../raster/voronoi-raster.js';
 import { singleRingPolygons } from '../voronoi/cell-arrays.js';
@@ -32,12 +32,25 @@ export class DeviceGeoSeries {
   readonly name: string | null;
   readonly crs: Crs | null;
   private readonly polygons: DevicePolygons;
+  private readonly series: (array: GeometryArray, name: string | null) => GeoSeries;
   private host: Promise<GeoSeries> | null = null;
 
-  constructor(polygons: DevicePolygons, options: { name?: string | null; crs?: Crs | null } = {}) {
+  /**
+   * `series` wraps the host copy as a GeoSeries (handed in by GeoSeries itself, so that this
+   * module does not import it: the two would import each other).
+   */
+  constructor(
+    polygons: DevicePolygons,
+    options: {
+      name?: string | null;
+      crs?: Crs | null;
+      series: (array: GeometryArray, name: string | null) => GeoSeries;
+    },
+  ) {
     this.polygons = polygons;
     this.name = options.name ?? null;
     this.crs = options.crs ?? null;
+    this.series = options.series;
   }
 
   /** Number of rows. */
@@ -123,9 +136,7 @@ export class DeviceGeoSeries {
     this.host ??= this.polygons.toHost().then((raw) => {
       const rings = withoutRepeatedPoints(raw);
       checkRings(rings.coords, rings.ringOffsets, (r) => `row ${r} of the device-resident cells`);
-      return new GeoSeries(singleRingPolygons(rings.coords, rings.ringOffsets, this.crs), {
-        name: this.name,
-      });
+      return this.series(singleRingPolygons(rings.coords, rings.ringOffsets, this.crs), this.name);
     });
     const copy = this.host;
     // a failed copy (a lost device) is not kept: the error reaches this caller, the next one tries again
@@ -166,6 +177,6 @@ export class DeviceGeoSeries {
   }
 
   private derived(polygons: DevicePolygons): DeviceGeoSeries {
-    return new DeviceGeoSeries(polygons, { name: this.name, crs: this.crs });
+    return new DeviceGeoSeries(polygons, { name: this.name, crs: this.crs, series: this.series });
   }
 }
