@@ -6,8 +6,8 @@
 //   node .gpu/bundle/cpu-stars.mjs [sizes…]); THREADS=2,8,16 picks the thread counts, RUNS the runs.
 
 import Delaunator from '../packages/cpu/node_modules/delaunator/index.js';
-import { hilbertOrder } from '../packages/cpu/src/voronoi/hilbert-order.js';
-import { type StarWork, triangulateByStars } from '../packages/cpu/src/voronoi/stars/star-triangulation.js';
+import { hilbertOrder } from '../packages/cpu/src/delaunay/hilbert-order.js';
+import { type StarWork, triangulateByStars } from '../packages/cpu/src/delaunay/stars/star-triangulation.js';
 import { generatePoints } from '../packages/testing/src/index.js';
 
 const sizes = process.argv.slice(2).map(Number);

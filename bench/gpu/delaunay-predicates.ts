@@ -13,8 +13,8 @@
 //   node .gpu/bundle/delaunay-predicates.mjs [--small] [--runs N] [--warmup N]
 // N = 1e5 (`--small`: 1e4).
 
+import { fixedGrid, fixedSiteBigInt } from '../../packages/gpu/src/exact/fixed-grid.js';
 import type { GpuContext } from '../../packages/gpu/src/index.js';
-import { fixedGrid, fixedSiteBigInt } from '../../packages/gpu/src/voronoi/fixed/fixed-grid.js';
 import {
   evalPredicates,
   IN_WORDS,

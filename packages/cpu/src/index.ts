@@ -30,6 +30,30 @@ export { addQuadratureMoments, type DensityAt } from './cvt/triangle-quadrature.
 export { separateDuplicates, uniqueCvtSites } from './cvt/unique-cvt-sites.js';
 export { type EvaluationBudget, type LinePoint, wolfeLineSearch } from './cvt/wolfe-line-search.js';
 export {
+  emptyLines,
+  emptyPolygons,
+  type LineBuffers,
+  nextHalfedge,
+  type PolygonBuffers,
+  prevHalfedge,
+  type Triangulation,
+} from './delaunay/buffers.js';
+export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './delaunay/delaunay-output.js';
+export {
+  type StarFallback,
+  type StarTriangulation,
+  type StarWork,
+  triangulateByStars,
+} from './delaunay/stars/star-triangulation.js';
+export {
+  type OrderedTriangulation,
+  type RobustTriangulation,
+  STARS_FROM,
+  triangulate,
+  triangulateOrdered,
+  triangulatePresortedParallel,
+} from './delaunay/triangulate.js';
+export {
   BOUNDARY,
   EXTERIOR,
   INTERIOR,
@@ -69,30 +93,6 @@ export {
 } from './raster/voronoi-raster-cpu.js';
 export { type GeosToleranceOptions, geosToleranceSites } from './sites/geos-tolerance-sites.js';
 export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
-export {
-  emptyLines,
-  emptyPolygons,
-  type LineBuffers,
-  nextHalfedge,
-  type PolygonBuffers,
-  prevHalfedge,
-  type Triangulation,
-} from './voronoi/buffers.js';
-export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './voronoi/delaunay-output.js';
-export { availableThreads, preparedFloat64Array } from './voronoi/ring-workers.js';
-export {
-  type StarFallback,
-  type StarTriangulation,
-  type StarWork,
-  triangulateByStars,
-} from './voronoi/stars/star-triangulation.js';
-export {
-  type OrderedTriangulation,
-  type RobustTriangulation,
-  STARS_FROM,
-  triangulate,
-  triangulateOrdered,
-  triangulatePresortedParallel,
-} from './voronoi/triangulate.js';
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
+export { availableThreads, preparedFloat64Array } from './workers/worker-pool.js';

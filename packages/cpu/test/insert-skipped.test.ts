@@ -4,7 +4,7 @@ import { triangulate, voronoiCells } from '@geoframe/cpu';
 import { generatePoints } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { expect, test } from 'vitest';
-import { insertSkipped } from '../src/voronoi/insert-skipped.js';
+import { insertSkipped } from '../src/delaunay/insert-skipped.js';
 import { ringContains, ringProblem } from './voronoi-helpers.js';
 
 test('inserts points inside a triangle, on an interior edge and on hull edges, staying Delaunay', () => {

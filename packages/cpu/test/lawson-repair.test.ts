@@ -1,6 +1,6 @@
 // The exact Lawson repair on hand-made triangulations (delaunator's layout).
 import { describe, expect, test } from 'vitest';
-import { repairDelaunay } from '../src/voronoi/lawson-repair.js';
+import { repairDelaunay } from '../src/delaunay/lawson-repair.js';
 
 // A(0,0) B(2,-1) C(4,0) D(2,1): D lies inside the circle through A, B, C (centre (2,1.5),
 // radius 2.5), so the diagonal AC is illegal and BD is the Delaunay diagonal.

@@ -5,9 +5,9 @@ import { uniqueSites } from '@geoframe/core';
 import { generatePoints, type PointSetKind } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { expect, test } from 'vitest';
-import { convexHull } from '../src/voronoi/stars/convex-hull.js';
-import { triangulateByStars } from '../src/voronoi/stars/star-triangulation.js';
-import { triangulateOrdered } from '../src/voronoi/triangulate.js';
+import { convexHull } from '../src/delaunay/stars/convex-hull.js';
+import { triangulateByStars } from '../src/delaunay/stars/star-triangulation.js';
+import { triangulateOrdered } from '../src/delaunay/triangulate.js';
 
 function shared(xy: Float64Array): Float64Array {
   const out = new Float64Array(new SharedArrayBuffer(8 * xy.length));

@@ -7,7 +7,7 @@ import { generatePoints } from '@geoframe/testing';
 import Delaunator from 'delaunator';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect, test } from 'vitest';
-import { unfoldedDelaunator } from '../src/voronoi/unfolded-delaunator.js';
+import { unfoldedDelaunator } from '../src/delaunay/unfolded-delaunator.js';
 import { voronoiCellsOrdered } from '../src/voronoi/voronoi-cells.js';
 import { ringAreaLocal, ringContains, ringProblem } from './voronoi-helpers.js';
 

@@ -4,11 +4,11 @@
 import { clipBox, uniqueSites } from '@geoframe/core';
 import { generatePoints, type PointSetKind } from '@geoframe/testing';
 import { expect, test } from 'vitest';
+import { repairDelaunay } from '../src/delaunay/lawson-repair.js';
+import { triangulateOrdered, triangulateOrderedParallel } from '../src/delaunay/triangulate.js';
 import { preparedFloat64Array, voronoiCells, voronoiCellsParallel } from '../src/index.js';
 import { circumcenters, circumcentersParallel } from '../src/voronoi/circumcenters.js';
-import { repairDelaunay } from '../src/voronoi/lawson-repair.js';
 import { certifyEdges, circumcentreRange } from '../src/voronoi/parallel-kernels.js';
-import { triangulateOrdered, triangulateOrderedParallel } from '../src/voronoi/triangulate.js';
 
 function bits(a: Float64Array): BigUint64Array {
   return new BigUint64Array(a.buffer, a.byteOffset, a.length);

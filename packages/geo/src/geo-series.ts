@@ -21,6 +21,7 @@ import {
   writeWkt,
 } from '@geoframe/core';
 import type { Data, Field, Vector } from 'apache-arrow';
+import { type DeviceGeoSeries, voronoiOnDevice } from './device/voronoi-on-device-series.js';
 import {
   type DispatchExplanation,
   type ExplainableOperation,
@@ -334,9 +335,14 @@ export class GeoSeries {
    * {@link VoronoiOptions} for tolerance, extendTo, onlyEdges, ordered, clipTo and device.
    * Emits a dispatch event saying where it ran. The series is not modified.
    */
-  async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries> {
+  voronoiPolygons(options: VoronoiSeriesOptions & { keep: 'device' }): Promise<DeviceGeoSeries>;
+  voronoiPolygons(options?: VoronoiSeriesOptions): Promise<GeoSeries>;
+  async voronoiPolygons(options: VoronoiSeriesOptions = {}): Promise<GeoSeries | DeviceGeoSeries> {
     const unwrapped = voronoiOptionsOf(options);
     checkVoronoiCrs(this.crs, unwrapped);
+    if (options.keep === 'device') {
+      return voronoiOnDevice(this, unwrapped, (array, name) => new GeoSeries(array, { name }));
+    }
     const result = await computeVoronoi(this.array, unwrapped);
     return new GeoSeries(result.geometry, { name: this.name });
   }

@@ -9,6 +9,7 @@ export {
 export type { CvtDensityInput, PolygonDensity } from './cvt/cvt-density.js';
 export type { CvtRegionInput } from './cvt/cvt-region.js';
 export { DEMO_NAMES, type DemoData, type LoadDemoOptions, loadDemo } from './demo/demo-data.js';
+export { DeviceGeoSeries } from './device/device-geo-series.js';
 export { type DispatchExplanation, probeGpu } from './dispatch/explain.js';
 export {
   encodeFile,

@@ -6,6 +6,14 @@ export {
   DEFAULT_INNER,
 } from './cost/index.js';
 export { type CvtRasterGpuOptions, cvtRasterGpu } from './cvt/index.js';
+export type {
+  CpuStages,
+  CpuTriangulation,
+  DelaunayStage,
+  LineBuffers,
+  PolygonBuffers,
+  StageFallbackListener,
+} from './delaunay/delaunay-stage.js';
 export {
   type DelaunayGpuOptions,
   type DelaunayGpuOutput,
@@ -14,7 +22,11 @@ export {
   type GpuDelaunayResult,
   gpuDelaunayStage,
 } from './delaunay/index.js';
-export { DELAUNAY_PREDICATES_WGSL } from './delaunay/predicates/index.js';
+export { type FixedGrid, fixedGrid } from './exact/index.js';
+export { DELAUNAY_PREDICATES_WGSL } from './exact/predicates/index.js';
+export { gridOfBounds, TO_GRID_KERNEL, toGridGpu } from './exact/to-grid-kernel.js';
+export { encodeTwins, twinsGpu } from './mesh/halfedge-kernels.js';
+export { hilbertOrderGpu } from './order/hilbert-order.js';
 export {
   type CompactArgs,
   type CompactValuesArgs,
@@ -88,12 +100,15 @@ export {
   type VoronoiRasterGpuOptions,
   voronoiRasterGpu,
 } from './raster/index.js';
-export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
 export {
-  BufferPool,
-  type BufferPoolOptions,
-  type BufferPoolStats,
-} from './runtime/buffer-pool.js';
+  DevicePolygons,
+  type ResidentBuffers,
+  residentArea,
+  residentBounds,
+  residentTake,
+  residentTotalBounds,
+} from './resident/index.js';
+export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
 export {
   alignBufferSize,
   createBufferChecked,
@@ -109,6 +124,7 @@ export {
   GpuLoopLimitError,
   GpuOutOfMemoryError,
   GpuPrecisionError,
+  GpuResultReleasedError,
   GpuTimeoutError,
   GpuUnavailableError,
   GpuValidationError,
@@ -142,18 +158,6 @@ export {
   isSoftwareAdapter,
   runOnGpu,
 } from './runtime/watchdog.js';
-export type {
-  CpuStages,
-  CpuTriangulation,
-  DelaunayStage,
-  LineBuffers,
-  PolygonBuffers,
-  StageFallbackListener,
-} from './voronoi/delaunay/delaunay-stage.js';
-export { encodeTwins, twinsGpu } from './voronoi/delaunay/halfedge-kernels.js';
-export { type FixedGrid, fixedGrid } from './voronoi/fixed/index.js';
-export { gridOfBounds, TO_GRID_KERNEL, toGridGpu } from './voronoi/fixed/to-grid-kernel.js';
-export { hilbertOrderGpu } from './voronoi/hilbert-order/hilbert-order.js';
 export {
   type CellsOutput,
   cellsOutput,
@@ -163,6 +167,7 @@ export {
   type VoronoiGpuOptions,
   type VoronoiGpuStats,
   voronoiCellsGpu,
+  voronoiCellsGpuOnDevice,
   voronoiCellsPrepared,
   voronoiEdgesGpu,
 } from './voronoi/voronoi-gpu.js';

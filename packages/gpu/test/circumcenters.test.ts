@@ -2,11 +2,11 @@ import { boxOfXY, defaultClipBox, uniqueSites } from '@geoframe/core';
 import { triangulate } from '@geoframe/cpu';
 import { generatePoints, pointSets } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
+import { EDGE_COCIRCULAR } from '../../cpu/src/delaunay/lawson-repair.js';
 import { circumcenters } from '../../cpu/src/voronoi/circumcenters.js';
-import { EDGE_COCIRCULAR } from '../../cpu/src/voronoi/lawson-repair.js';
+import { fixedGrid, fixedToNumber } from '../src/exact/fixed-grid.js';
 import { CC_FAR, CC_INSIDE } from '../src/voronoi/circumcenters/circumcenter-kernel.js';
 import { circumcentersGpu } from '../src/voronoi/circumcenters/circumcenters.js';
-import { fixedGrid, fixedToNumber } from '../src/voronoi/fixed/fixed-grid.js';
 import { circumcenterFixedReference, getPoint } from './fixed-reference.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 

@@ -10,9 +10,9 @@ import {
   gpuDelaunayStage,
 } from '../src/delaunay/delaunay-gpu.js';
 import { hullOfCandidates } from '../src/delaunay/hull-chain.js';
+import { fixedGrid, wordsToBigInt } from '../src/exact/fixed-grid.js';
+import { gridOfBounds } from '../src/exact/to-grid-kernel.js';
 import { readback, uploadStorage } from '../src/runtime/buffers.js';
-import { fixedGrid, wordsToBigInt } from '../src/voronoi/fixed/fixed-grid.js';
-import { gridOfBounds } from '../src/voronoi/fixed/to-grid-kernel.js';
 import { CPU_STAGES } from './cpu-stages.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 

@@ -1,4 +1,5 @@
-import { DELAUNAY_PREDICATES_WGSL } from '../src/delaunay/predicates/predicates-wgsl.js';
+import { FIXED_WGSL } from '../src/exact/fixed-wgsl.js';
+import { DELAUNAY_PREDICATES_WGSL } from '../src/exact/predicates/predicates-wgsl.js';
 import {
   BufferUsage,
   createStorage,
@@ -9,7 +10,6 @@ import {
 } from '../src/index.js';
 import { dispatchThreads } from '../src/runtime/dispatch.js';
 import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
-import { FIXED_WGSL } from '../src/voronoi/fixed/fixed-wgsl.js';
 
 const WG = 64;
 

@@ -1,7 +1,7 @@
 import { generatePoints } from '@geoframe/testing';
 import { incircle, orient2d } from 'robust-predicates';
 import { describe, expect } from 'vitest';
-import { fixedGrid, fixedSiteBigInt } from '../src/voronoi/fixed/fixed-grid.js';
+import { fixedGrid, fixedSiteBigInt } from '../src/exact/fixed-grid.js';
 import { evalPredicates, IN_WORDS, type PredicateOp } from './delaunay-predicates-harness.js';
 import { type BigPoint, incircleBig, orientBig, putPoint, RandomBig, sign } from './fixed-reference.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';

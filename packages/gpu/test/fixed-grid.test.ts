@@ -8,8 +8,8 @@ import {
   fixedSiteBigInt,
   fixedToNumber,
   floorLog2,
-} from '../src/voronoi/fixed/fixed-grid.js';
-import { gridUniformWords } from '../src/voronoi/fixed/fixed-point-wgsl.js';
+} from '../src/exact/fixed-grid.js';
+import { gridUniformWords } from '../src/exact/fixed-point-wgsl.js';
 import { RandomBig, timesPow2Reference } from './fixed-reference.js';
 
 /** Exact value of a double as a rational m · 2^k (m odd or 0), via its bits. */

@@ -6,10 +6,10 @@ import {
   uploadStorage,
   uploadUniform,
 } from '@geoframe/gpu';
+import { GRID_UNIFORMS_BYTES } from '../src/exact/fixed-point-wgsl.js';
+import { FIXED_WGSL } from '../src/exact/fixed-wgsl.js';
 import { dispatchThreads } from '../src/runtime/dispatch.js';
 import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
-import { GRID_UNIFORMS_BYTES } from '../src/voronoi/fixed/fixed-point-wgsl.js';
-import { FIXED_WGSL } from '../src/voronoi/fixed/fixed-wgsl.js';
 
 const WG = 64;
 

@@ -3,7 +3,7 @@ import { delaunay } from '@geoframe/cpu';
 import { generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
 import { certifyCpuTriangles, onGrid } from '../src/delaunay/grid-certificate.js';
-import { fixedGrid, fixedToNumber, toGrid } from '../src/voronoi/fixed/fixed-grid.js';
+import { fixedGrid, fixedToNumber, toGrid } from '../src/exact/fixed-grid.js';
 
 describe('onGrid', () => {
   it('is exactly "the grid value converts back to the same double", over magnitudes and exponents', () => {

@@ -1,7 +1,7 @@
 import { InvalidGeometryError } from '@geoframe/core';
 import { describe, expect } from 'vitest';
+import { sitesUp } from '../src/order/site-bounds.js';
 import { hilbertBounds } from '../src/primitives/hilbert/hilbert-grid.js';
-import { sitesUp } from '../src/voronoi/hilbert-order/site-bounds.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { seededWords } from './scan-reference.js';
 

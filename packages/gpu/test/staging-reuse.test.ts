@@ -1,6 +1,6 @@
 import { BufferUsage, readback, uploadStorage } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
-import { remapUploads, submitAndRead, submitForRead, uploadParts } from '../src/voronoi/transfer/staging.js';
+import { remapUploads, submitAndRead, submitForRead, uploadParts } from '../src/runtime/staging.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { randomWords } from './scan-reference.js';
 

@@ -1,6 +1,6 @@
 import { type Geom, intersection } from 'polyclip-ts';
 import { orient2d } from 'robust-predicates';
-import type { PolygonBuffers } from '../voronoi/buffers.js';
+import type { PolygonBuffers } from '../delaunay/buffers.js';
 import { BoxRingClipper } from './box-clip-ring.js';
 import { type ClipRegion, regionContains } from './clip-region.js';
 import { column, row } from './edge-grid.js';

@@ -1,5 +1,5 @@
 import { orient2d } from 'robust-predicates';
-import type { LineBuffers } from '../voronoi/buffers.js';
+import type { LineBuffers } from '../delaunay/buffers.js';
 import { type ClipRegion, regionContains } from './clip-region.js';
 import { column, row } from './edge-grid.js';
 

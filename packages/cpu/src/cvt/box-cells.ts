@@ -1,6 +1,6 @@
 import type { Box } from '@geoframe/core';
 import { BoxRingClipper } from '../clip/box-clip-ring.js';
-import type { PolygonBuffers } from '../voronoi/buffers.js';
+import type { PolygonBuffers } from '../delaunay/buffers.js';
 
 /**
  * Convex cells (one closed ring each) cut to a box by Sutherland–Hodgman: a convex ring ∩ a box is

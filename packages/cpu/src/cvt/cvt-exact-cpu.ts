@@ -1,7 +1,7 @@
 import { type Box, CvtError, type CvtIteration, type CvtMethod, type CvtRun } from '@geoframe/core';
 import { clipCellsToRegion } from '../clip/clip-cells.js';
 import type { ClipRegion } from '../clip/clip-region.js';
-import type { PolygonBuffers } from '../voronoi/buffers.js';
+import type { PolygonBuffers } from '../delaunay/buffers.js';
 import { cellsInBox } from './box-cells.js';
 import { addUniformMoments, type CellMoments, cellMoments, type RingSpan } from './cell-moments.js';
 import type { CvtEvaluation } from './cvt-evaluation.js';

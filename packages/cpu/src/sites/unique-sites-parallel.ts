@@ -1,5 +1,5 @@
 import { type Box, boxOfXY, type UniqueSites, uniqueSites } from '@geoframe/core';
-import { availableThreads, runRanges, toShared } from '../voronoi/ring-workers.js';
+import { availableThreads, runRanges, toShared } from '../workers/worker-pool.js';
 
 /** Below this many sites one thread removes duplicates (starting workers costs more). */
 const PARALLEL_FROM = 1 << 16;

@@ -1,6 +1,6 @@
 import type { Box } from '@geoframe/core';
 import { orient2d } from 'robust-predicates';
-import type { PolygonBuffers } from './buffers.js';
+import type { PolygonBuffers } from '../delaunay/buffers.js';
 import { CLIP_ENTERS, CLIP_EXITS, CLIP_VISIBLE, clipEdge, inBox, perimeterPosition } from './clip-edge.js';
 
 /**

@@ -1,8 +1,8 @@
 import { orient2d } from 'robust-predicates';
-import { EDGE_COCIRCULAR } from './lawson-repair.js';
-import type { LocalFrame } from './local-frame.js';
+import { EDGE_COCIRCULAR } from '../delaunay/lawson-repair.js';
+import type { LocalFrame } from '../delaunay/local-frame.js';
+import { runRanges, toShared } from '../workers/worker-pool.js';
 import { circumcentreRange, shortEdges } from './parallel-kernels.js';
-import { runRanges, toShared } from './ring-workers.js';
 import { settleVertices } from './settle-vertices.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Range kernels that worker threads run from their own source text (see `ring-workers.ts`).
+ * Range kernels that worker threads run from their own source text (see `workers/worker-pool.ts`).
  * Each must stay self-contained — no reference to anything outside its body, not even a helper
  * or a constant — and take plain numbers and typed arrays (on SharedArrayBuffers when a worker
  * runs it). Each does a slice of a pass exactly as the serial pass does it, bit for bit.

@@ -1,5 +1,5 @@
 import { type Box, GeoframeError } from '@geoframe/core';
-import type { PolygonBuffers } from './buffers.js';
+import type { PolygonBuffers } from '../delaunay/buffers.js';
 
 /**
  * The smallest nonzero |coordinate| allowed relative to the largest one (2^-220 ≈ 6e-67): the

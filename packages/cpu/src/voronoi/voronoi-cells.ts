@@ -1,19 +1,19 @@
 import { type Box, boxArea } from '@geoframe/core';
-import { emptyPolygons, nextHalfedge, type PolygonBuffers, prevHalfedge } from './buffers.js';
-import { CellRingWriter, closeRing } from './cell-ring-writer.js';
-import { circumcenters, circumcentersParallel } from './circumcenters.js';
-import { bisector, inBox } from './clip-edge.js';
-import { EDGE_COCIRCULAR } from './lawson-repair.js';
-import { availableThreads, runRanges, toShared, writeSimpleRingsParallel } from './ring-workers.js';
-import { cellsInSafeFrame, cellsInSafeFrameAsync } from './safe-frame.js';
-import { writeSimpleRings } from './simple-rings.js';
-import { lineOrder } from './site-order.js';
+import { emptyPolygons, nextHalfedge, type PolygonBuffers, prevHalfedge } from '../delaunay/buffers.js';
+import { EDGE_COCIRCULAR } from '../delaunay/lawson-repair.js';
+import { lineOrder } from '../delaunay/site-order.js';
 import {
   type RobustTriangulation,
   SORT_FROM,
   triangulateOrdered,
   triangulateOrderedParallel,
-} from './triangulate.js';
+} from '../delaunay/triangulate.js';
+import { availableThreads, runRanges, toShared, writeSimpleRingsParallel } from '../workers/worker-pool.js';
+import { CellRingWriter, closeRing } from './cell-ring-writer.js';
+import { circumcenters, circumcentersParallel } from './circumcenters.js';
+import { bisector, inBox } from './clip-edge.js';
+import { cellsInSafeFrame, cellsInSafeFrameAsync } from './safe-frame.js';
+import { writeSimpleRings } from './simple-rings.js';
 
 /**
  * The Voronoi cell of every site, clipped to `box`, as one polygon (one closed,

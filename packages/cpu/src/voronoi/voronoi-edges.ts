@@ -1,10 +1,10 @@
 import type { Box } from '@geoframe/core';
-import { emptyLines, type LineBuffers, nextHalfedge } from './buffers.js';
+import { emptyLines, type LineBuffers, nextHalfedge } from '../delaunay/buffers.js';
+import { lineOrder } from '../delaunay/site-order.js';
+import { SORT_FROM, triangulateOrdered } from '../delaunay/triangulate.js';
 import { circumcenters } from './circumcenters.js';
 import { bisector, CLIP_VISIBLE, clipEdge, inBox } from './clip-edge.js';
 import { safeFrame, unscale } from './safe-frame.js';
-import { lineOrder } from './site-order.js';
-import { SORT_FROM, triangulateOrdered } from './triangulate.js';
 
 /**
  * Every Voronoi edge once, clipped to `box`, as two-point line parts (GEOS `onlyEdges`: the

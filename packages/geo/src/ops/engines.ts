@@ -42,12 +42,15 @@ import {
   type CpuTriangulation,
   costAllocationGpu,
   cvtRasterGpu,
+  DevicePolygons,
   delaunayGpu,
   type GpuContext,
+  getGpuContext,
   probedGpuAdapter,
   probeGpuAdapter,
   runOnGpu,
   voronoiCellsGpu,
+  voronoiCellsGpuOnDevice,
   voronoiEdgesGpu,
   voronoiRasterGpu,
 } from '@geoframe/gpu';
@@ -159,6 +162,20 @@ export function voronoiCellEngines(xy: Float64Array, box: Box): EnginePair<Polyg
       withoutRepeatedPoints((await voronoiCellsGpu(ctx, xy, box, gpuStages(report))).cells),
     // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
     cpu: () => voronoiCellsParallel(xy, box),
+  };
+}
+
+/**
+ * Voronoi cells kept on the device (adr/0032): the GPU pipeline's; where the GPU declines (a
+ * precision guard, under 'gpu' too), the CPU's cells put on the device.
+ */
+export function voronoiCellDeviceEngines(xy: Float64Array, box: Box): EnginePair<DevicePolygons> {
+  return {
+    gpu: async (ctx, report) => (await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report))).cells,
+    cpu: async () => {
+      const cells = await voronoiCellsParallel(xy, box);
+      return DevicePolygons.fromHost(await getGpuContext(), cells.coords, cells.ringOffsets);
+    },
   };
 }
 

@@ -47,6 +47,13 @@ export interface VoronoiOptions {
   /** 'auto' (default), 'gpu' or 'cpu'. */
   device?: DeviceOption;
   /**
+   * Where the cells stay: `'host'` (default) a GeoSeries of host buffers; `'device'` a
+   * `DeviceGeoSeries` whose buffers stay on the GPU (adr/0032: measures and take/filter run
+   * there, `await toHost()` copies once). `'device'` runs on the GPU whatever `device` says
+   * ('cpu' is an error) and takes neither `onlyEdges` nor `clipTo`. GeoSeries only.
+   */
+  keep?: 'host' | 'device';
+  /**
    * Hears this call's dispatch events only (its decision, then a `fallback` if one happens),
    * whatever other calls run at the same time; `onDispatch` of @geoframe/core hears every call's.
    */
@@ -87,9 +94,10 @@ export const VORONOI_OPTION_KEYS = [
   'device',
   'onDispatch',
   'onProgress',
+  'keep',
 ] as const;
 
-function boxOf(extendTo: VoronoiOptions['extendTo']): Box | GeometryArray | null {
+export function boxOf(extendTo: VoronoiOptions['extendTo']): Box | GeometryArray | null {
   if (extendTo === undefined) return null;
   if (extendTo instanceof GeometryArray) return extendTo;
   if (!Array.isArray(extendTo) || extendTo.length !== 4 || extendTo.some((v) => !Number.isFinite(v))) {
@@ -132,7 +140,7 @@ function withoutEmptyCells(
 }
 
 /** For `ordered`: the unique site of each input row (−1 for null and empty rows). */
-function siteOfRows(input: GeometryArray, row: Int32Array, siteOfInput: Int32Array): Int32Array {
+export function siteOfRows(input: GeometryArray, row: Int32Array, siteOfInput: Int32Array): Int32Array {
   const out = new Int32Array(input.length).fill(-1);
   for (let i = 0; i < input.length; i++) {
     const type = input.typeOf(i);
@@ -161,6 +169,11 @@ export async function computeVoronoi(
   options: VoronoiOptions = {},
 ): Promise<VoronoiResult> {
   checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
+  if (options.keep !== undefined && options.keep !== 'host') {
+    throw new TypeError(
+      "keep: 'device' is an option of GeoSeries.voronoiPolygons (it returns a DeviceGeoSeries)",
+    );
+  }
   const extendTo = boxOf(options.extendTo);
   const progress = voronoiProgress(options.onProgress, options.clipTo !== undefined);
   progress.stage('sites', input.length);

@@ -1,6 +1,6 @@
+import { FIXED_WGSL } from '../exact/fixed-wgsl.js';
+import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { HALFEDGE_WGSL } from '../voronoi/cells/walk-kernels.js';
-import { FIXED_WGSL } from '../voronoi/fixed/fixed-wgsl.js';
 
 /** Threads per workgroup of the bucket kernels. */
 export const BUCKET_WORKGROUP_SIZE = 256;

@@ -1,4 +1,10 @@
 import type { Box } from '@geoframe/core';
+import type { FixedGrid } from '../exact/fixed-grid.js';
+import { toGrid } from '../exact/fixed-grid.js';
+import { gridOfBounds, TO_GRID_KERNEL } from '../exact/to-grid-kernel.js';
+import { encodeTwins } from '../mesh/halfedge-kernels.js';
+import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
+import { sitesInOrder } from '../order/hilbert-order.js';
 import { encodeCompact } from '../primitives/compact/compact.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
@@ -8,21 +14,10 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { runExclusive } from '../runtime/run-queue.js';
+import { submitAndRead, submitForRead } from '../runtime/staging.js';
 import { BufferUsage } from '../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE } from '../voronoi/cells/walk-kernels.js';
-import {
-  type CpuStages,
-  cpuStageOf,
-  type DelaunayStage,
-  requireCpu,
-} from '../voronoi/delaunay/delaunay-stage.js';
-import { encodeTwins } from '../voronoi/delaunay/halfedge-kernels.js';
-import type { FixedGrid } from '../voronoi/fixed/fixed-grid.js';
-import { toGrid } from '../voronoi/fixed/fixed-grid.js';
-import { gridOfBounds, TO_GRID_KERNEL } from '../voronoi/fixed/to-grid-kernel.js';
-import { sitesInOrder } from '../voronoi/hilbert-order/hilbert-order.js';
-import { submitAndRead, submitForRead } from '../voronoi/transfer/staging.js';
 import { BUCKET_WORKGROUP_SIZE, CELL_COUNT_KERNEL, CELL_SCATTER_KERNEL } from './bucket-kernels.js';
+import { type CpuStages, cpuStageOf, type DelaunayStage, requireCpu } from './delaunay-stage.js';
 import {
   CLUSTER_LIMIT,
   checkClusters,

@@ -1,6 +1,6 @@
 import type { Box } from '@geoframe/core';
 import { incircle, orient2d } from 'robust-predicates';
-import { toGrid } from '../voronoi/fixed/fixed-grid.js';
+import { toGrid } from '../exact/fixed-grid.js';
 import { GUARD_RECORD_WORDS } from './guard-kernel.js';
 
 /** Vertex error allowed to the GPU's cells against the input, as a fraction of the box diagonal. */

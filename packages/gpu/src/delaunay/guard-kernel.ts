@@ -1,8 +1,8 @@
+import { FIXED_POINT_WGSL } from '../exact/fixed-point-wgsl.js';
+import { PREDICATE_SUPPORT_WGSL } from '../exact/predicates/predicate-support-wgsl.js';
+import { WIDE_INT_WGSL } from '../exact/wide-int-wgsl.js';
+import { HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { HALFEDGE_WGSL, threadEntry } from '../voronoi/cells/walk-kernels.js';
-import { FIXED_POINT_WGSL } from '../voronoi/fixed/fixed-point-wgsl.js';
-import { WIDE_INT_WGSL } from '../voronoi/fixed/wide-int-wgsl.js';
-import { PREDICATE_SUPPORT_WGSL } from './predicates/predicate-support-wgsl.js';
 
 /** Words of one guard record: kind (0 triangle, 1 hull turn), three sites, three opposite sites. */
 export const GUARD_RECORD_WORDS = 8;

@@ -1,14 +1,14 @@
 import type { Box } from '@geoframe/core';
+import type { FixedGrid } from '../exact/fixed-grid.js';
+import { gridUniformWords } from '../exact/fixed-point-wgsl.js';
+import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
 import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { readback } from '../runtime/buffers.js';
 import { GpuPrecisionError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { CELL_WORKGROUP_SIZE } from '../voronoi/cells/walk-kernels.js';
-import type { FixedGrid } from '../voronoi/fixed/fixed-grid.js';
-import { gridUniformWords } from '../voronoi/fixed/fixed-point-wgsl.js';
-import { uniformBlock } from '../voronoi/transfer/uniform-block.js';
+import { uniformBlock } from '../runtime/uniform-block.js';
 import { certifyRecords, GUARD_TOLERANCE } from './grid-certificate.js';
 import { GUARD_CAPACITY, GUARD_HEADER_WORDS, GUARD_KERNEL, GUARD_RECORD_WORDS } from './guard-kernel.js';
 

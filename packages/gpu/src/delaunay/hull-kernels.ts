@@ -1,7 +1,7 @@
+import { FIXED_WGSL } from '../exact/fixed-wgsl.js';
+import { DELAUNAY_PREDICATES_WGSL } from '../exact/predicates/predicates-wgsl.js';
+import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { HALFEDGE_WGSL } from '../voronoi/cells/walk-kernels.js';
-import { FIXED_WGSL } from '../voronoi/fixed/fixed-wgsl.js';
-import { DELAUNAY_PREDICATES_WGSL } from './predicates/predicates-wgsl.js';
 
 /*
  * The Akl–Toussaint filter of the convex hull: the extreme sites in 8 directions (E, NE, N, NW,

@@ -1,4 +1,4 @@
-import { bigIntToWords } from '../voronoi/fixed/fixed-grid.js';
+import { bigIntToWords } from '../exact/fixed-grid.js';
 
 /** The uniform bucket grid of the star search: square cells of 2^shift grid units. */
 export interface StarGrid {

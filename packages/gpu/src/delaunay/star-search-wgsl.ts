@@ -1,6 +1,6 @@
-import { HALFEDGE_WGSL } from '../voronoi/cells/walk-kernels.js';
-import { FIXED_WGSL } from '../voronoi/fixed/fixed-wgsl.js';
-import { DELAUNAY_PREDICATES_WGSL } from './predicates/predicates-wgsl.js';
+import { FIXED_WGSL } from '../exact/fixed-wgsl.js';
+import { DELAUNAY_PREDICATES_WGSL } from '../exact/predicates/predicates-wgsl.js';
+import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
 import { STAR_INSERT_WGSL } from './star-insert-wgsl.js';
 import { STAR_REGION_WGSL } from './star-region-wgsl.js';
 import { STAR_RING_WGSL } from './star-ring-wgsl.js';

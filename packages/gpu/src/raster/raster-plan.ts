@@ -1,4 +1,5 @@
 import type { RasterGrid, RasterMode } from '@geoframe/core';
+import { scratchBuffer } from '../primitives/scratch.js';
 import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
@@ -78,6 +79,9 @@ export interface RasterGpuStats {
   kernelMs?: number;
 }
 
+/** One buffer of {@link RasterPlan.resultParts}. */
+export type RasterResultPart = 'labels' | 'distance' | 'counts' | 'tie-count' | 'ties';
+
 /**
  * A raster Voronoi computation prepared on the GPU: sites uploaded, buffers allocated, passes
  * built once, so {@link encode} can be recorded any number of times (benchmarks, and later CVT
@@ -86,6 +90,10 @@ export interface RasterGpuStats {
  *
  * For 'exact', the labels on the GPU are the f32 decision: pixels listed by {@link readNearTies}
  * must be re-decided in f64 (`voronoiRasterGpu` does it).
+ *
+ * Its working buffers are the context's scratch buffers (reused by the next plan, cleared at the
+ * start of each recorded run): one plan per context in use at a time, as `voronoiRasterGpu`
+ * ensures through `runExclusive`.
  */
 export class RasterPlan {
   readonly setup: RasterSetup;
@@ -156,8 +164,17 @@ export class RasterPlan {
       );
     }
     const owned: GPUBuffer[] = [];
+    const program = new RasterProgram(ctx);
     const make: Alloc = {
       storage: async (size, label, usage = 0) => {
+        if ((usage & BufferUsage.INDIRECT) === 0) {
+          // kept per context and name, reused by the next call (no allocation on the hot path);
+          // cleared first thing in the run, so it starts as a new buffer would (zeroed). No raster
+          // kernel reads arrayLength, so a buffer larger than asked binds the same.
+          const b = scratchBuffer(ctx, `raster/${label}`, size);
+          program.encode((encoder) => encoder.clearBuffer(b, 0, Math.ceil(size / 4) * 4));
+          return b;
+        }
         const b = await createStorage(ctx, size, label, usage);
         owned.push(b);
         return b;
@@ -173,7 +190,6 @@ export class RasterPlan {
       const distance = options.distance
         ? await make.storage(bytes, 'raster distance', BufferUsage.COPY_SRC)
         : null;
-      const program = new RasterProgram(ctx);
       const stats: RasterGpuStats = {
         mode,
         passes: 0,
@@ -239,14 +255,44 @@ export class RasterPlan {
 
   /** The statistics of the last run (Facet-JFA's per-level counts are read back from the GPU). */
   async readStats(): Promise<RasterGpuStats> {
+    const levels = this.baseStats.coarseLevel ?? 0;
+    const counts =
+      this.counters.stats && levels > 0
+        ? await readback(this.ctx, this.counters.stats, new Uint32Array(levels))
+        : null;
+    return this.statsOf(counts);
+  }
+
+  /** The statistics given Facet-JFA's per-level counts as read back (null for the other modes). */
+  statsOf(counts: Uint32Array | null): RasterGpuStats {
     const stats: RasterGpuStats = { ...this.baseStats, jfaSteps: [...this.baseStats.jfaSteps] };
-    const levels = stats.coarseLevel ?? 0;
-    if (this.counters.stats && levels > 0) {
-      const counts = await readback(this.ctx, this.counters.stats, new Uint32Array(levels));
+    if (counts !== null) {
       stats.refinedPerLevel = [...counts].reverse();
       stats.pixelsProcessed += stats.refinedPerLevel.reduce((a, b) => a + b, 0);
     }
     return stats;
+  }
+
+  /**
+   * What one readback after a run brings back, in this order: the labels, the distance (when
+   * asked), Facet-JFA's per-level counts, and for 'exact' the near-tie count and the first
+   * `tiePrefix` near-ties (the rest, rarely any, by {@link readNearTies}).
+   */
+  resultParts(tiePrefix: number): { kind: RasterResultPart; source: GPUBuffer; bytes: number }[] {
+    const bytes = 4 * this.setup.pixels;
+    const parts: { kind: RasterResultPart; source: GPUBuffer; bytes: number }[] = [
+      { kind: 'labels', source: this.labels, bytes },
+    ];
+    if (this.distance) parts.push({ kind: 'distance', source: this.distance, bytes });
+    const levels = this.baseStats.coarseLevel ?? 0;
+    if (this.counters.stats && levels > 0)
+      parts.push({ kind: 'counts', source: this.counters.stats, bytes: 4 * levels });
+    const { ties, tieCount } = this.counters;
+    if (ties && tieCount) {
+      parts.push({ kind: 'tie-count', source: tieCount, bytes: 4 });
+      parts.push({ kind: 'ties', source: ties, bytes: 4 * Math.min(tiePrefix, this.setup.pixels) });
+    }
+    return parts;
   }
 
   /** Frees the plan's buffers (labels and distance included). */

@@ -1,11 +1,14 @@
 import type { RasterGrid, RasterLabels } from '@geoframe/core';
-import { readback } from '../runtime/buffers.js';
 import { GpuValidationError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { runExclusive } from '../runtime/run-queue.js';
+import { type PendingRead, submitForRead } from '../runtime/staging.js';
 import { redecideNearTies } from './near-ties-cpu.js';
 import { type RasterGpuOptions, type RasterGpuStats, RasterPlan } from './raster-plan.js';
+
+/** Near-ties read back with the labels (4 bytes each); more take a second round trip. */
+const TIE_PREFIX = 1 << 16;
 
 /** Options of {@link voronoiRasterGpu}. */
 export interface VoronoiRasterGpuOptions extends RasterGpuOptions {
@@ -55,27 +58,43 @@ async function voronoiRasterGpuAlone(
     const device = ctx.device;
     device.pushErrorScope('validation');
     let thrown: unknown;
+    let pending: PendingRead | null = null;
+    const parts = plan.resultParts(TIE_PREFIX);
     try {
       const encoder = device.createCommandEncoder({ label: `raster ${options.mode}` });
       await plan.encode(encoder, options.profiler);
       options.profiler?.resolve(encoder);
-      device.queue.submit([encoder.finish()]);
+      // the results come back with the run's own submission, through reused staging: one mapping
+      pending = await submitForRead(ctx, encoder, 'raster/results', parts);
     } catch (error) {
       thrown = error;
     }
     const error = await device.popErrorScope();
     if (thrown) throw thrown;
     if (error) throw new GpuValidationError(`raster ${options.mode}`, error.message);
+    const pixels = plan.setup.pixels;
+    const labels = new Int32Array(pixels);
+    const distance = plan.distance ? new Float32Array(pixels) : undefined;
+    let counts: Uint32Array | null = null;
+    let tieCount = 0;
+    let ties: Uint32Array = new Uint32Array(0);
+    await pending!.read((range, offsets) => {
+      parts.forEach((part, k) => {
+        const words = new Uint32Array(range, offsets[k], part.bytes / 4);
+        if (part.kind === 'labels') labels.set(new Int32Array(range, offsets[k], pixels));
+        else if (part.kind === 'distance') distance!.set(new Float32Array(range, offsets[k], pixels));
+        else if (part.kind === 'counts') counts = words.slice();
+        else if (part.kind === 'tie-count') tieCount = words[0];
+        else ties = words.slice();
+      });
+    });
     const profile = options.profiler ? await options.profiler.profile() : null;
-    const labels = new Int32Array(plan.setup.pixels);
-    await readback(ctx, plan.labels, labels);
-    const distance = plan.distance
-      ? await readback(ctx, plan.distance, new Float32Array(plan.setup.pixels))
-      : undefined;
-    const stats = await plan.readStats();
+    const stats = plan.statsOf(counts);
     if (profile) stats.kernelMs = profile.totalMs;
     if (plan.buckets) {
-      const ties = await plan.readNearTies();
+      // more near-ties than the prefix read with the labels: all of them again (rare)
+      if (Math.min(tieCount, pixels) > ties.length) ties = await plan.readNearTies();
+      else ties = ties.subarray(0, Math.min(tieCount, pixels));
       stats.nearTies = ties.length;
       stats.nearTiesChanged = redecideNearTies(plan.setup, sites, plan.buckets, ties, labels, distance);
     }

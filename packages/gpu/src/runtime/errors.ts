@@ -123,3 +123,17 @@ export class GpuPrecisionError extends GeoframeError {
     this.reason = reason;
   }
 }
+
+/**
+ * A device-resident result was used after `destroy()` (or after it was handed to the garbage
+ * collector's clean-up): its GPU buffers are gone, so nothing can be read from it. Not
+ * recoverable by a fallback: the caller holds a released value. `what` names the result.
+ */
+export class GpuResultReleasedError extends GeoframeError {
+  readonly what: string;
+  constructor(what: string) {
+    super('GPU_RESULT_RELEASED', `${what} was destroyed: its GPU buffers are released`);
+    this.name = 'GpuResultReleasedError';
+    this.what = what;
+  }
+}

@@ -1,25 +1,5 @@
 import type { Box } from '@geoframe/core';
 import { type GpuDelaunayResult, gpuDelaunayStage } from '../delaunay/delaunay-gpu.js';
-import { certifyCpuTriangles } from '../delaunay/grid-certificate.js';
-import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
-import { encodeScan } from '../primitives/scan/encode-scan.js';
-import { scratchBuffer } from '../primitives/scratch.js';
-import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
-import { GpuOutOfMemoryError, GpuPrecisionError, GpuUnavailableError } from '../runtime/errors.js';
-import type { GpuContext } from '../runtime/gpu-context.js';
-import { createFaultBuffer, throwOnFault } from '../runtime/kernel-fault.js';
-import { MemoryScope } from '../runtime/memory-scope.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import type { GpuProfiler } from '../runtime/profiler.js';
-import { runExclusive } from '../runtime/run-queue.js';
-import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
-import {
-  CELL_WORKGROUP_SIZE,
-  HULL_START_KERNEL,
-  PLAN_CELLS_KERNEL,
-  WALK_START_KERNEL,
-} from './cells/walk-kernels.js';
-import { encodeCircumcenters } from './circumcenters/circumcenters.js';
 import {
   type CpuStages,
   cpuStageOf,
@@ -30,26 +10,43 @@ import {
   type PolygonBuffers,
   requireCpu,
   type StageFallbackListener,
-} from './delaunay/delaunay-stage.js';
-import { encodeTwins } from './delaunay/halfedge-kernels.js';
-import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
-import { type FixedGrid, gridUniformWords } from './fixed/index.js';
-import { gridOfBounds } from './fixed/to-grid-kernel.js';
+} from '../delaunay/delaunay-stage.js';
+import { certifyCpuTriangles } from '../delaunay/grid-certificate.js';
+import { type FixedGrid, gridUniformWords } from '../exact/index.js';
+import { gridOfBounds } from '../exact/to-grid-kernel.js';
+import { encodeTwins } from '../mesh/halfedge-kernels.js';
+import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
 import {
   type DeviceSites,
   GATHER_SITES_KERNEL,
   hilbertOrderGpu,
   sitesInOrder,
-} from './hilbert-order/hilbert-order.js';
-import { sitesUp } from './hilbert-order/site-bounds.js';
+} from '../order/hilbert-order.js';
+import { sitesUp } from '../order/site-bounds.js';
+import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { encodeScan } from '../primitives/scan/encode-scan.js';
+import { scratchBuffer } from '../primitives/scratch.js';
+import { DevicePolygons, RESIDENT_USAGE } from '../resident/device-polygons.js';
+import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
+import { GpuOutOfMemoryError, GpuPrecisionError, GpuUnavailableError } from '../runtime/errors.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import { createFaultBuffer, throwOnFault } from '../runtime/kernel-fault.js';
+import { MemoryScope } from '../runtime/memory-scope.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import type { GpuProfiler } from '../runtime/profiler.js';
+import { runExclusive } from '../runtime/run-queue.js';
 import {
   remapUploads,
   submitAndRead,
   submitForRead,
   type UploadPart,
   uploadParts,
-} from './transfer/staging.js';
-import { uniformBlock } from './transfer/uniform-block.js';
+} from '../runtime/staging.js';
+import { uniformBlock } from '../runtime/uniform-block.js';
+import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
+import { HULL_START_KERNEL, PLAN_CELLS_KERNEL, WALK_START_KERNEL } from './cells/walk-kernels.js';
+import { encodeCircumcenters } from './circumcenters/circumcenters.js';
+import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 
 /** Storage buffers the ring kernel binds (WebGPU guarantees 8 per stage; adapters offer more). */
 const CELL_STORAGE_BUFFERS = 11;
@@ -157,6 +154,48 @@ async function voronoiCellsGpuAlone(
     },
     () => run.lap('device error scope'),
   );
+}
+
+/**
+ * {@link voronoiCellsGpuAlone} with the cells left on the device (adr/0032): the same cells, in
+ * the same rows, as device-resident polygons the caller owns (`destroy()` frees them). Inputs with
+ * no triangle are answered by the CPU and put on the device. Rings may repeat a point where
+ * cocircular sites share a Voronoi vertex (as the host path's do before geo removes repeats).
+ */
+async function voronoiCellsGpuOnDeviceAlone(
+  ctx: GpuContext,
+  sites: Float64Array,
+  box: Box,
+  options: VoronoiGpuOptions = {},
+): Promise<{ cells: DevicePolygons; stats: VoronoiGpuStats }> {
+  const run = new PipelineRun(ctx, sites, options);
+  const n = run.stats.sites;
+  const fromCpu = async () => {
+    const cells = n === 0 ? emptyPolygons() : run.withoutTriangles('cells').voronoiCells(sites, box);
+    return { cells: await DevicePolygons.fromHost(ctx, cells.coords, cells.ringOffsets), stats: run.stats };
+  };
+  if (n < 3) return fromCpu();
+  return withDeviceErrors(
+    ctx,
+    'voronoiCellsGpu (kept on the device)',
+    async (scope) => {
+      run.scope = scope;
+      const prepared = await run.prepare(box);
+      if (prepared === null) return fromCpu();
+      return { cells: await run.keptCells(await run.frontStages(prepared)), stats: run.stats };
+    },
+    () => run.lap('device error scope'),
+  );
+}
+
+/**
+ * {@link voronoiCellsGpuOnDeviceAlone}, queued on the context with its other runs (one at a time,
+ * see `runExclusive`).
+ */
+export function voronoiCellsGpuOnDevice(
+  ...args: Parameters<typeof voronoiCellsGpuOnDeviceAlone>
+): ReturnType<typeof voronoiCellsGpuOnDeviceAlone> {
+  return runExclusive(args[0], () => voronoiCellsGpuOnDeviceAlone(...args));
 }
 
 /**
@@ -305,6 +344,16 @@ interface Front {
   gridUniform: GPUBuffer;
   /** The cells' output prepared during stage 2, when there is one (taken from the prepared sites). */
   output: CellsOutput | null;
+}
+
+/** What {@link PipelineRun.recordRings} leaves recorded (not submitted) for the emit. */
+interface RecordedRings {
+  ringEncoder: GPUCommandEncoder;
+  ring: GPUBuffer;
+  ringInfo: GPUBuffer;
+  slots: GPUBuffer;
+  lengths: GPUBuffer;
+  faults: GPUBuffer;
 }
 
 /** One run of the pipeline: its stats, timing and the stages' shared plumbing. */
@@ -579,8 +628,7 @@ class PipelineRun {
   /** Stages 4–5 for cells. */
   async cells(front: Front): Promise<PolygonBuffers> {
     const { ctx } = this;
-    const { n, nt, encoder } = front;
-    const nh = 3 * nt;
+    const { n } = front;
     // The output array is prepared (its pages mapped by worker threads) while the GPU works, for
     // a point count guessed from the triangulation: a cell inside the box has degree + 1 points
     // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
@@ -588,6 +636,81 @@ class PipelineRun {
     const output = front.output ?? cellsOutput(n, this.options.cpu);
     const guess = Math.min(this.options.outputGuess ?? output.points, output.points);
     const early = output.array;
+    const { ringEncoder, ring, ringInfo, slots, lengths, faults } = await this.recordRings(front);
+    const ringOffsets = new Int32Array(n + 1);
+    // the output is emitted in the same submission into a buffer sized by the guess, so the ring
+    // offsets and the coordinates come back in one round trip; rings past it (a guess too small)
+    // are skipped by the kernel and emitted again at the exact size
+    const guessed = 16 * guess <= ctx.limits.maxStorageBufferBindingSize;
+    if (guessed) {
+      const out = this.buffer('coords', 16 * guess);
+      await this.recordEmit(ringEncoder, front, ring, ringInfo, slots, lengths, out);
+      const pending = await submitForRead(ctx, ringEncoder, 'voronoi/cells-out', [
+        { source: lengths, bytes: 4 * (n + 1) },
+        { source: out, bytes: 16 * guess },
+        { source: faults, bytes: 4 },
+      ]);
+      // the last device call unless the output outgrows the guess: the scope's verdict is on its
+      // way while the GPU builds the cells
+      this.scope?.close();
+      remapUploads(ctx, 'voronoi/input');
+      const prepared = await early;
+      this.lap('gpu: cells and emit submitted, output prepared');
+      const { value: coords, copyMs } = await pending.read((range, offsets) => {
+        throwOnFault(new Uint32Array(range, offsets[2], 1)[0], 'voronoi cells');
+        ringOffsets.set(new Int32Array(range, offsets[0], n + 1));
+        const points = ringOffsets[n];
+        if (points > guess) return null;
+        const coords = prepared.subarray(0, 2 * points);
+        coords.set(new Float64Array(range, offsets[1], 2 * points));
+        return coords;
+      });
+      this.stats.bytesDown += ringOffsets.byteLength;
+      if (coords !== null) {
+        this.stats.bytesDown += coords.byteLength;
+        this.lap('offsets and coordinates back');
+        this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
+        return { coords, ringOffsets };
+      }
+      this.lap('offsets back (output larger than guessed)');
+    } else {
+      const faultWord = new Uint32Array(1);
+      await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [
+        { source: lengths, target: ringOffsets },
+        { source: faults, target: faultWord },
+      ]);
+      throwOnFault(faultWord[0], 'voronoi cells');
+      remapUploads(ctx, 'voronoi/input');
+      this.stats.bytesDown += ringOffsets.byteLength;
+      this.lap('gpu: cells, offsets back');
+    }
+
+    const points = ringOffsets[n];
+    this.scope?.reopen();
+    const out = this.buffer('coords', 16 * points);
+    const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
+    await this.recordEmit(emit, front, ring, ringInfo, slots, lengths, out, guessed);
+    const pending = await submitForRead(ctx, emit, 'voronoi/coords', [{ source: out, bytes: 16 * points }]);
+    // a fresh 100 MB array faulted in by the one copy into it would cost more than the copy
+    const prepared = await early;
+    const coords =
+      points <= guess ? prepared.subarray(0, 2 * points) : await outputArray(this.options.cpu, 2 * points);
+    this.lap('emit submitted, output prepared');
+    const { copyMs } = await pending.into([coords]);
+    this.stats.bytesDown += coords.byteLength;
+    this.lap('coordinates back');
+    this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
+    return { coords, ringOffsets };
+  }
+
+  /**
+   * Stage 4, recorded: walk starts, the plan, the scanned slots and the rings, then the ring
+   * lengths scanned into ring offsets (in `lengths`). The encoder it returns is not submitted.
+   */
+  private async recordRings(front: Front): Promise<RecordedRings> {
+    const { ctx } = this;
+    const { n, nt, encoder } = front;
+    const nh = 3 * nt;
     const start = this.buffer('start', 4 * n);
     const kind = this.buffer('kind', 4 * n);
     const slots = this.buffer('slots', 4 * (n + 1));
@@ -653,70 +776,55 @@ class PipelineRun {
     rings.entries.push({ binding: 14, buffer: faults });
     await this.record(ringEncoder, 'rings', [rings]);
     await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
-    const ringOffsets = new Int32Array(n + 1);
-    // the output is emitted in the same submission into a buffer sized by the guess, so the ring
-    // offsets and the coordinates come back in one round trip; rings past it (a guess too small)
-    // are skipped by the kernel and emitted again at the exact size
-    const guessed = 16 * guess <= ctx.limits.maxStorageBufferBindingSize;
-    if (guessed) {
-      const out = this.buffer('coords', 16 * guess);
-      await this.recordEmit(ringEncoder, front, ring, ringInfo, slots, lengths, out);
-      const pending = await submitForRead(ctx, ringEncoder, 'voronoi/cells-out', [
-        { source: lengths, bytes: 4 * (n + 1) },
-        { source: out, bytes: 16 * guess },
-        { source: faults, bytes: 4 },
-      ]);
-      // the last device call unless the output outgrows the guess: the scope's verdict is on its
-      // way while the GPU builds the cells
-      this.scope?.close();
-      remapUploads(ctx, 'voronoi/input');
-      const prepared = await early;
-      this.lap('gpu: cells and emit submitted, output prepared');
-      const { value: coords, copyMs } = await pending.read((range, offsets) => {
-        throwOnFault(new Uint32Array(range, offsets[2], 1)[0], 'voronoi cells');
-        ringOffsets.set(new Int32Array(range, offsets[0], n + 1));
-        const points = ringOffsets[n];
-        if (points > guess) return null;
-        const coords = prepared.subarray(0, 2 * points);
-        coords.set(new Float64Array(range, offsets[1], 2 * points));
-        return coords;
-      });
-      this.stats.bytesDown += ringOffsets.byteLength;
-      if (coords !== null) {
-        this.stats.bytesDown += coords.byteLength;
-        this.lap('offsets and coordinates back');
-        this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
-        return { coords, ringOffsets };
-      }
-      this.lap('offsets back (output larger than guessed)');
-    } else {
-      const faultWord = new Uint32Array(1);
-      await submitAndRead(ctx, ringEncoder, 'voronoi/ring-offsets', [
-        { source: lengths, target: ringOffsets },
-        { source: faults, target: faultWord },
-      ]);
-      throwOnFault(faultWord[0], 'voronoi cells');
-      remapUploads(ctx, 'voronoi/input');
-      this.stats.bytesDown += ringOffsets.byteLength;
-      this.lap('gpu: cells, offsets back');
-    }
+    return { ringEncoder, ring, ringInfo, slots, lengths, faults };
+  }
 
-    const points = ringOffsets[n];
-    this.scope?.reopen();
-    const out = this.buffer('coords', 16 * points);
-    const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
-    await this.recordEmit(emit, front, ring, ringInfo, slots, lengths, out, guessed);
-    const pending = await submitForRead(ctx, emit, 'voronoi/coords', [{ source: out, bytes: 16 * points }]);
-    // a fresh 100 MB array faulted in by the one copy into it would cost more than the copy
-    const prepared = await early;
-    const coords =
-      points <= guess ? prepared.subarray(0, 2 * points) : await outputArray(this.options.cpu, 2 * points);
-    this.lap('emit submitted, output prepared');
-    const { copyMs } = await pending.into([coords]);
-    this.stats.bytesDown += coords.byteLength;
-    this.lap('coordinates back');
-    this.stats.stages.push({ stage: '(of which copy out)', ms: copyMs });
-    return { coords, ringOffsets };
+  /**
+   * Stages 4–5 with the cells kept on the device (adr/0032): the emit writes into a buffer the
+   * result owns, sized by the guess; the total and the fault word come back (8 bytes), and the
+   * coordinates are copied on the device into a buffer of the exact size (emitted again there
+   * when the guess was short). Nothing else crosses to the host.
+   */
+  async keptCells(front: Front): Promise<DevicePolygons> {
+    const { ctx } = this;
+    const { n } = front;
+    const { ringEncoder, ring, ringInfo, slots, lengths, faults } = await this.recordRings(front);
+    const guess = Math.max(
+      1,
+      Math.min(this.options.outputGuess ?? cellsOutput(n).points, cellsOutput(n).points),
+    );
+    this.checkFits('kept coords', 16 * guess);
+    const owned = (bytes: number, label: string) =>
+      ctx.device.createBuffer({ label, size: Math.max(16, bytes), usage: RESIDENT_USAGE });
+    const offsets = owned(4 * (n + 1), 'voronoi kept ring offsets');
+    // emitted into the pipeline's reused output buffer, then copied at the exact size
+    const emitted = this.buffer('coords', 16 * guess);
+    await this.recordEmit(ringEncoder, front, ring, ringInfo, slots, lengths, emitted);
+    ringEncoder.copyBufferToBuffer(lengths, 0, offsets, 0, 4 * (n + 1));
+    const words = new Uint32Array(2);
+    const pending = await submitForRead(ctx, ringEncoder, 'voronoi/kept-total', [
+      { source: lengths, sourceOffset: 4 * n, bytes: 4 },
+      { source: faults, bytes: 4 },
+    ]);
+    remapUploads(ctx, 'voronoi/input');
+    this.lap('gpu: cells and emit submitted');
+    await pending.into([words.subarray(0, 1), words.subarray(1, 2)]);
+    throwOnFault(words[1], 'voronoi cells');
+    const points = words[0];
+    this.lap('total back');
+    this.stats.bytesDown += 8;
+    this.checkFits('kept coords', 16 * points);
+    const coords = owned(16 * points, 'voronoi kept coords');
+    const finish = ctx.device.createCommandEncoder({ label: 'voronoi/kept' });
+    if (points > guess) {
+      // rings past the guess were skipped: emitted again, every one, at the exact size
+      await this.recordEmit(finish, front, ring, ringInfo, slots, lengths, coords, true);
+    } else if (points > 0) {
+      finish.copyBufferToBuffer(emitted, 0, coords, 0, 16 * points);
+    }
+    ctx.device.queue.submit([finish.finish()]);
+    this.scope?.close();
+    return new DevicePolygons(ctx, { coords, offsets }, n, points);
   }
 
   /**

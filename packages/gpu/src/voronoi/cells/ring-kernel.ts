@@ -1,7 +1,8 @@
+import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
+import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { FIXED_WGSL, gridUniformsBindingWgsl } from '../fixed/index.js';
-import { HALFEDGE_WGSL, KIND_HULL, KIND_SIMPLE, threadEntry } from './walk-kernels.js';
+import { KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
 
 /**
  * Box-walk and ring-finishing logic shared by the ring kernel: the WGSL twin of the CPU's

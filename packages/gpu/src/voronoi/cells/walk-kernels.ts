@@ -1,41 +1,6 @@
+import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-
-/** Threads per workgroup of the cell kernels. */
-export const CELL_WORKGROUP_SIZE = 128;
-
-/** Half-edge arithmetic and the linear thread index, shared by the cell and edge kernels. */
-export const HALFEDGE_WGSL = /* wgsl */ `
-const NONE: u32 = 0xffffffffu;
-
-fn next_halfedge(e: u32) -> u32 {
-  return select(e + 1u, e - 2u, e % 3u == 2u);
-}
-
-fn prev_halfedge(e: u32) -> u32 {
-  return select(e - 1u, e + 2u, e % 3u == 0u);
-}
-
-fn thread_index(wid: vec3u, nwg: vec3u, lid: u32, size: u32) -> u32 {
-  return (wid.y * nwg.x + wid.x) * size + lid;
-}
-`;
-
-/**
- * The entry point of a kernel with one thread per item, up to its first statement: `index` names
- * the item, threads past `bound` (a WGSL expression) return, and `prelude` runs first in every
- * thread (e.g. `grid_init(grid_uniforms);`). Workgroups of {@link CELL_WORKGROUP_SIZE}, the size
- * the host dispatches with.
- */
-export function threadEntry(index: string, bound: string, prelude = ''): string {
-  return /* wgsl */ `@compute @workgroup_size(${CELL_WORKGROUP_SIZE})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-        @builtin(local_invocation_index) lid: u32) {${prelude ? `\n  ${prelude}` : ''}
-  let ${index} = thread_index(wid, nwg, lid, ${CELL_WORKGROUP_SIZE}u);
-  if (${index} >= ${bound}) {
-    return;
-  }`;
-}
 
 /** Bit of a site's kind: its cell is simple (not on the hull, every vertex inside the box). */
 export const KIND_SIMPLE = 1;

@@ -1,5 +1,5 @@
+import { FIXED_WGSL } from '../../exact/fixed-wgsl.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { FIXED_WGSL } from '../fixed/fixed-wgsl.js';
 
 /** Constants of {@link CIRCUMCENTER_KERNEL}. */
 export interface CircumcenterConstants {

@@ -1,11 +1,11 @@
+import type { FixedGrid } from '../../exact/fixed-grid.js';
+import { gridUniformWords } from '../../exact/fixed-point-wgsl.js';
 import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchThreads } from '../../runtime/dispatch.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { uniformBlock } from '../../runtime/uniform-block.js';
 import { BufferUsage } from '../../runtime/usage.js';
-import type { FixedGrid } from '../fixed/fixed-grid.js';
-import { gridUniformWords } from '../fixed/fixed-point-wgsl.js';
-import { uniformBlock } from '../transfer/uniform-block.js';
 import { CIRCUMCENTER_KERNEL } from './circumcenter-kernel.js';
 
 const WORKGROUP_SIZE = 128;

@@ -1,6 +1,6 @@
+import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
+import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
-import { FIXED_WGSL, gridUniformsBindingWgsl } from '../fixed/index.js';
 
 /**
  * Per half-edge: the Voronoi edge it stands for, once per pair of twins (from the lower

@@ -1,7 +1,7 @@
 /**
  * Range kernels of the ordering passes around the triangulation (Hilbert keys, the gather of the
  * sites along the curve, the renumbering scatter of the triangles), run by the pooled worker
- * threads from their own source text (see `ring-workers.ts`): each stays self-contained and does
+ * threads from their own source text (see `workers/worker-pool.ts`): each stays self-contained and does
  * its slice exactly as the serial pass does it, bit for bit.
  */
 

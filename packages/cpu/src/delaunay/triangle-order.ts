@@ -1,5 +1,5 @@
+import { runRanges, toShared } from '../workers/worker-pool.js';
 import { scatterTriangles } from './order-kernels.js';
-import { runRanges, toShared } from './ring-workers.js';
 
 /**
  * Renumbers the triangles of a half-edge triangulation by their lowest site index (stable: ties

@@ -1,7 +1,7 @@
 import { GeoframeError } from '@geoframe/core';
 import Delaunator from 'delaunator';
 import { orient2d } from 'robust-predicates';
-import { runRanges, toShared } from './ring-workers.js';
+import { runRanges, toShared } from '../workers/worker-pool.js';
 import { renumberTrianglesParallel, scatterTrianglesParallel } from './triangle-order.js';
 
 /**

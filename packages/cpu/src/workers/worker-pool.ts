@@ -1,6 +1,4 @@
 import { startThread, threadCount } from '#platform/threads';
-import type { KernelThread } from '../platform/contract.js';
-import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
 import {
   gatherSites,
   hilbertKeys,
@@ -8,10 +6,12 @@ import {
   planDegrees,
   scatterTriangles,
   triangleLows,
-} from './order-kernels.js';
-import { certifyEdges, circumcentreRange, shortEdges, touchPages } from './parallel-kernels.js';
-import { writeSimpleRings } from './simple-rings.js';
-import { buildStars, countStarTriangles, emitStarTriangles } from './stars/star-kernels.js';
+} from '../delaunay/order-kernels.js';
+import { buildStars, countStarTriangles, emitStarTriangles } from '../delaunay/stars/star-kernels.js';
+import type { KernelThread } from '../platform/contract.js';
+import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
+import { certifyEdges, circumcentreRange, shortEdges, touchPages } from '../voronoi/parallel-kernels.js';
+import { writeSimpleRings } from '../voronoi/simple-rings.js';
 
 /** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
 export type SimpleRingArgs = [

@@ -1,5 +1,5 @@
-import type { GpuContext } from '../../runtime/gpu-context.js';
-import { BufferUsage } from '../../runtime/usage.js';
+import type { GpuContext } from './gpu-context.js';
+import { BufferUsage } from './usage.js';
 
 /**
  * A small uniform buffer holding `words`, written through `mappedAtCreation` — synchronous, with

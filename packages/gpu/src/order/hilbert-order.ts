@@ -1,16 +1,16 @@
-import { recordDispatches } from '../../primitives/dispatch-recorder.js';
-import { encodeHilbertKeys } from '../../primitives/hilbert/hilbert.js';
-import { type HilbertBounds, hilbertBounds } from '../../primitives/hilbert/hilbert-grid.js';
-import { scratchBuffer } from '../../primitives/scratch.js';
-import { encodeRadixSort } from '../../primitives/sort/radix-sort.js';
-import { readback } from '../../runtime/buffers.js';
-import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
-import type { GpuContext } from '../../runtime/gpu-context.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
-import { type FixedGrid, floorLog2, toGrid } from '../fixed/fixed-grid.js';
-import { toGridDispatch } from '../fixed/to-grid-kernel.js';
-import { remapUploads, uploadParts } from '../transfer/staging.js';
+import { type FixedGrid, floorLog2, toGrid } from '../exact/fixed-grid.js';
+import { toGridDispatch } from '../exact/to-grid-kernel.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { recordDispatches } from '../primitives/dispatch-recorder.js';
+import { encodeHilbertKeys } from '../primitives/hilbert/hilbert.js';
+import { type HilbertBounds, hilbertBounds } from '../primitives/hilbert/hilbert-grid.js';
+import { scratchBuffer } from '../primitives/scratch.js';
+import { encodeRadixSort } from '../primitives/sort/radix-sort.js';
+import { readback } from '../runtime/buffers.js';
+import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { remapUploads, uploadParts } from '../runtime/staging.js';
 
 /** `order[i] = i` for the first `params.x` elements. */
 const IOTA_KERNEL: KernelSpec<Record<string, never>> = {

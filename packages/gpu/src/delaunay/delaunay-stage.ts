@@ -1,5 +1,5 @@
 import type { Box } from '@geoframe/core';
-import { GpuDeclinedError } from '../../runtime/errors.js';
+import { GpuDeclinedError } from '../runtime/errors.js';
 
 /**
  * Stage 2 of the GPU Voronoi pipeline: the Delaunay triangulation of the sites (numbered along

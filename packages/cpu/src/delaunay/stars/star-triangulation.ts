@@ -1,5 +1,5 @@
 import { boxOfXY } from '@geoframe/core';
-import { runRanges } from '../ring-workers.js';
+import { runRanges } from '../../workers/worker-pool.js';
 import type { DelaunatorOutput } from '../unfolded-delaunator.js';
 import { convexHull } from './convex-hull.js';
 import { STAR_SLOT } from './star-kernels.js';

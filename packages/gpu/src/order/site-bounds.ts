@@ -1,10 +1,10 @@
-import { recordDispatches } from '../../primitives/dispatch-recorder.js';
-import { nonFinite } from '../../primitives/hilbert/hilbert-grid.js';
-import { scratchBuffer } from '../../primitives/scratch.js';
-import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../../runtime/dispatch.js';
-import type { GpuContext } from '../../runtime/gpu-context.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { remapUploads, submitAndRead, uploadParts } from '../transfer/staging.js';
+import { recordDispatches } from '../primitives/dispatch-recorder.js';
+import { nonFinite } from '../primitives/hilbert/hilbert-grid.js';
+import { scratchBuffer } from '../primitives/scratch.js';
+import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { remapUploads, submitAndRead, uploadParts } from '../runtime/staging.js';
 
 /** Threads of a bounds workgroup; the second pass is one workgroup over the first's partials. */
 const BOUNDS_WORKGROUP_SIZE = 256;

@@ -1,11 +1,11 @@
 import type { Box } from '@geoframe/core';
-import { type PlannedDispatch, recordDispatches } from '../../primitives/dispatch-recorder.js';
-import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
-import type { GpuContext } from '../../runtime/gpu-context.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { runExclusive } from '../../runtime/run-queue.js';
-import { BufferUsage } from '../../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { runExclusive } from '../runtime/run-queue.js';
+import { BufferUsage } from '../runtime/usage.js';
 import { type FixedGrid, floorLog2, GRID_VALUE_BITS, toGrid } from './fixed-grid.js';
 
 /**

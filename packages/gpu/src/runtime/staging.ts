@@ -1,6 +1,6 @@
-import { createBufferChecked } from '../../runtime/buffers.js';
-import type { GpuContext } from '../../runtime/gpu-context.js';
-import { BufferUsage, MapMode } from '../../runtime/usage.js';
+import { createBufferChecked } from './buffers.js';
+import type { GpuContext } from './gpu-context.js';
+import { BufferUsage, MapMode } from './usage.js';
 
 /**
  * Host ↔ device transfers through staging buffers that are kept and reused, per context and

@@ -1,6 +1,6 @@
 /**
  * Range kernels of the parallel Delaunay triangulation by per-site stars (ADR 0014), run by the
- * pooled worker threads from their own source text (see `ring-workers.ts`): each must stay
+ * pooled worker threads from their own source text (see `workers/worker-pool.ts`): each must stay
  * self-contained — no reference to anything outside its body, not even a constant.
  *
  * A star is the cyclic counter-clockwise list of a site's Delaunay neighbours, stored in `SLOT`

@@ -1,12 +1,12 @@
-import { type PlannedDispatch, recordDispatches } from '../../primitives/dispatch-recorder.js';
-import { encodeScan } from '../../primitives/scan/encode-scan.js';
-import { scratchBuffer } from '../../primitives/scratch.js';
-import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js';
-import type { GpuContext } from '../../runtime/gpu-context.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { runExclusive } from '../../runtime/run-queue.js';
-import { BufferUsage } from '../../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../cells/walk-kernels.js';
+import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { encodeScan } from '../primitives/scan/encode-scan.js';
+import { scratchBuffer } from '../primitives/scratch.js';
+import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { runExclusive } from '../runtime/run-queue.js';
+import { BufferUsage } from '../runtime/usage.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from './halfedge-wgsl.js';
 
 /*
  * The half-edge twins of a triangulation rebuilt on the device from its triangles alone, so only

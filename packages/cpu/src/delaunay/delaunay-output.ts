@@ -1,3 +1,4 @@
+import { checkSiteRange } from '../voronoi/safe-frame.js';
 import {
   emptyLines,
   emptyPolygons,
@@ -6,7 +7,6 @@ import {
   type PolygonBuffers,
   type Triangulation,
 } from './buffers.js';
-import { checkSiteRange } from './safe-frame.js';
 import { lineOrder } from './site-order.js';
 import { triangulate } from './triangulate.js';
 

@@ -1,0 +1,219 @@
+// What users wait for, through the public API, on the GPU host (issue 24's bars):
+// - `voronoiPolygons({device: 'gpu'})` on a point GeoSeries, host result: wall time;
+// - `voronoiPolygons({device: 'gpu', keep: 'device'})` then `await area()`: wall time, and each
+//   half alone (the cells kept; the area kernel and its 8 bytes a row back);
+// - the pipeline's own stage laps (`stats.stages`) for both, medians per stage;
+// - transfer rates on this host: a readback through the reused staging buffers (map + one JS copy)
+//   of the host result's size, and of the areas' size, for the floors;
+// - the peer in the same run: CuPy's `cupyx.scipy.spatial.Delaunay` on the same points (python3
+//   with CuPy; skipped with a note where it is missing).
+//
+// Bundle: `/work/tools/gpu-bundle.sh bench/gpu/walltime.ts <name>`, then
+//   node .gpu/bundle/<name>.mjs [--runs N] [--warmup N]     (WALLTIME_SIZES=1e6,1e7; WALLTIME_PEER=0)
+// It first times the compilation of the cell kernels and the area kernel, one line each.
+import { spawnSync } from 'node:child_process';
+import { clipBox, GeometryArray, GeometryType, uniqueSites } from '../../packages/core/src/index.js';
+import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
+import { computeVoronoiOnDevice } from '../../packages/geo/src/voronoi/voronoi-on-device.js';
+import { computeVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
+import {
+  getGpuContext,
+  residentArea,
+  voronoiCellsGpu,
+  voronoiCellsGpuOnDevice,
+} from '../../packages/gpu/src/index.js';
+import { RING_AREA_KERNEL } from '../../packages/gpu/src/resident/measure-kernels.js';
+import type { KernelConstants, KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
+import { submitForRead } from '../../packages/gpu/src/runtime/staging.js';
+import { EMIT_RINGS_KERNEL, RING_KERNEL } from '../../packages/gpu/src/voronoi/cells/ring-kernel.js';
+import {
+  HULL_START_KERNEL,
+  PLAN_CELLS_KERNEL,
+  WALK_START_KERNEL,
+} from '../../packages/gpu/src/voronoi/cells/walk-kernels.js';
+import { CIRCUMCENTER_KERNEL } from '../../packages/gpu/src/voronoi/circumcenters/circumcenter-kernel.js';
+import { generatePoints } from '../../packages/testing/src/index.js';
+import { describeDevice, fmt, markdownTable, median, parseBenchArgs } from './bench-harness.js';
+
+const args = parseBenchArgs();
+const sizes = process.env.WALLTIME_SIZES?.split(',').map(Number) ?? [1e6, 1e7];
+const ctx = await getGpuContext();
+const collect = (globalThis as { gc?: () => void }).gc;
+console.log(
+  `wall time through the public API — ${describeDevice(ctx)}; medians of ${args.runs} after ${args.warmup} warm-up\n`,
+);
+
+async function timed<T>(fn: () => Promise<T>, after?: (value: T) => void): Promise<number> {
+  for (let i = 0; i < args.warmup; i++) after?.(await fn());
+  const times: number[] = [];
+  for (let i = 0; i < args.runs; i++) {
+    collect?.();
+    const t0 = performance.now();
+    const value = await fn();
+    times.push(performance.now() - t0);
+    after?.(value);
+  }
+  return median(times);
+}
+
+/** Median per stage name over runs of `run` (which returns the stage laps). */
+async function stageMedians(
+  run: () => Promise<{ stage: string; ms: number }[]>,
+): Promise<Map<string, number>> {
+  const laps = new Map<string, number[]>();
+  for (let i = 0; i < Math.max(3, args.runs); i++) {
+    for (const { stage, ms } of await run()) laps.set(stage, [...(laps.get(stage) ?? []), ms]);
+  }
+  return new Map([...laps].map(([stage, ms]) => [stage, median(ms)]));
+}
+
+/** GB/s of a readback of `bytes` through the reused staging buffers (map, one JS copy). */
+async function readbackRate(bytes: number): Promise<{ gbps: number; ms: number }> {
+  const source = ctx.device.createBuffer({ size: bytes, usage: 0x80 | 0x4 | 0x8 });
+  const target = new Uint8Array(bytes);
+  const ms = await timed(async () => {
+    const pending = await submitForRead(ctx, ctx.device.createCommandEncoder(), 'bench/rate', [
+      { source, bytes },
+    ]);
+    await pending.into([target]);
+  });
+  source.destroy();
+  return { gbps: bytes / ms / 1e6, ms };
+}
+
+// first compilation of the cell kernels and the area kernel, each timed and printed as it ends
+// (a fresh lend's driver cache is empty; on 2026-11-28 the first Voronoi run did not finish)
+for (const [name, kernel, constants] of [
+  ['walk start', WALK_START_KERNEL, {}],
+  ['hull start', HULL_START_KERNEL, {}],
+  ['plan cells', PLAN_CELLS_KERNEL, {}],
+  ['circumcentres', CIRCUMCENTER_KERNEL, { workgroupSize: 128 }],
+  ['rings', RING_KERNEL, {}],
+  ['emit rings', EMIT_RINGS_KERNEL, {}],
+  ['ring area', RING_AREA_KERNEL, {}],
+] as const) {
+  const t0 = performance.now();
+  await ctx.pipelines.get(kernel as KernelSpec<KernelConstants>, constants);
+  console.log(`compile ${name}: ${fmt(performance.now() - t0)} ms`);
+}
+
+// the first run compiles every pipeline (seconds on this host's driver): timed on its own, outside
+// the watchdog, so the public calls below meet compiled pipelines
+{
+  const warm = uniqueSites(generatePoints('uniform', 20_000, 7)).xy;
+  const box = clipBox(warm, null);
+  const t0 = performance.now();
+  await voronoiCellsGpu(ctx, warm, box, { cpu: CPU_STAGES });
+  const t1 = performance.now();
+  const { cells } = await voronoiCellsGpuOnDevice(ctx, warm, box, { cpu: CPU_STAGES });
+  await residentArea(cells);
+  cells.destroy();
+  console.log(
+    `first run (pipelines compiled): voronoiCellsGpu 2e4 ${fmt(t1 - t0)} ms; kept + area ${fmt(performance.now() - t1)} ms\n`,
+  );
+}
+
+const rows: string[][] = [];
+const stageRows: string[][] = [];
+for (const n of sizes) {
+  const xy = generatePoints('uniform', n, 42);
+  // a point column, as GeoSeries.fromXY makes it (the bundle leaves GeoSeries' plotting out:
+  // computeVoronoi / computeVoronoiOnDevice and residentArea are what its methods run)
+  const column = new GeometryArray({
+    type: GeometryType.Point,
+    dimension: 'xy',
+    coords: xy,
+    offsets: [],
+    length: n,
+  });
+  const keptCells = async () => (await computeVoronoiOnDevice(column, { device: 'gpu' })).cells;
+  let points = 0;
+  const host = await timed(
+    () => computeVoronoi(column, { device: 'gpu' }),
+    (cells) => {
+      points = cells.geometry.coordCount;
+    },
+  );
+  const keptAndArea = await timed(
+    async () => {
+      const kept = await series.voronoiPolygons({ device: 'gpu', keep: 'device' });
+      await kept.area();
+      return kept;
+    },
+    (kept) => kept.destroy(),
+  );
+  const keptOnly = await timed(
+    () => keptCells(),
+    (kept) => kept.destroy(),
+  );
+  const kept = await keptCells();
+  const areaOnly = await timed(() => residentArea(kept));
+  kept.destroy();
+  const bigRead = await readbackRate(16 * points + 4 * (n + 1));
+  const smallRead = await readbackRate(8 * n);
+  rows.push([
+    fmt(n, 2),
+    fmt(host),
+    fmt(keptAndArea),
+    fmt(keptOnly),
+    fmt(areaOnly),
+    `${fmt((16 * points) / 2 ** 20)} MiB at ${fmt(bigRead.gbps)} GB/s = ${fmt(bigRead.ms)} ms`,
+    `${fmt((8 * n) / 2 ** 20)} MiB at ${fmt(smallRead.gbps)} GB/s = ${fmt(smallRead.ms)} ms`,
+  ]);
+
+  const sites = uniqueSites(xy).xy;
+  const box = clipBox(sites, null);
+  const hostStages = await stageMedians(
+    async () => (await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES })).stats.stages,
+  );
+  const keptStages = await stageMedians(async () => {
+    const { cells, stats } = await voronoiCellsGpuOnDevice(ctx, sites, box, { cpu: CPU_STAGES });
+    const t0 = performance.now();
+    await residentArea(cells);
+    cells.destroy();
+    return [...stats.stages, { stage: 'area() on the device, back', ms: performance.now() - t0 }];
+  });
+  for (const [stage, ms] of hostStages) stageRows.push([fmt(n, 2), 'host result', stage, fmt(ms)]);
+  for (const [stage, ms] of keptStages) stageRows.push([fmt(n, 2), 'kept + area', stage, fmt(ms)]);
+}
+
+console.log(
+  markdownTable(
+    [
+      'sites',
+      'voronoiPolygons, host result (ms)',
+      'kept + area() (ms)',
+      'kept alone (ms)',
+      'area() alone (ms)',
+      'cells readback',
+      'areas readback',
+    ],
+    rows,
+  ),
+);
+console.log('\nstage laps (medians; "(of which …)" rows are inside the row above them)\n');
+console.log(markdownTable(['sites', 'run', 'stage', 'ms'], stageRows));
+
+if (process.env.WALLTIME_PEER !== '0') {
+  const script = `
+import time, sys
+try:
+    import cupy as cp
+    from cupyx.scipy.spatial import Delaunay
+except Exception as e:
+    print("peer: CuPy not available:", e); sys.exit(0)
+print("peer: CuPy", cp.__version__)
+for n in [${sizes.map((s) => Math.round(s)).join(',')}]:
+    rng = cp.random.default_rng(42)
+    pts = rng.random((n, 2), dtype=cp.float64) * 1000
+    Delaunay(pts); cp.cuda.Device().synchronize()
+    ts = []
+    for _ in range(${args.runs}):
+        t0 = time.perf_counter(); d = Delaunay(pts); cp.cuda.Device().synchronize(); ts.append((time.perf_counter() - t0) * 1e3)
+    ts.sort()
+    print(f"peer: cupyx Delaunay n={n}: median {ts[len(ts)//2]:.1f} ms (runs {', '.join(f'{t:.1f}' for t in ts)})")
+`;
+  const peer = spawnSync('python3', ['-c', script], { encoding: 'utf8', timeout: 240_000 });
+  console.log(`\n${peer.stdout}${peer.stderr ? `\n${peer.stderr.slice(-2000)}` : ''}`);
+}
+process.exit(0);
