@@ -15,15 +15,8 @@ export {
 } from './delaunay/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './delaunay/delaunay-output.js';
 export {
-  type StarFallback,
-  type StarTriangulation,
-  type StarWork,
-  triangulateByStars,
-} from './delaunay/stars/star-triangulation.js';
-export {
   type OrderedTriangulation,
   type RobustTriangulation,
-  STARS_FROM,
   triangulate,
   triangulateOrdered,
   triangulatePresortedParallel,

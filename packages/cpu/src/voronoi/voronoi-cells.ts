@@ -49,8 +49,6 @@ export interface ParallelCellsOptions {
    * or an environment without worker threads runs {@link voronoiCells}.
    */
   threads?: number;
-  /** Fewest sites for the per-site star triangulation (ADR 0014); default `STARS_FROM`. */
-  starsFrom?: number;
 }
 
 /**
@@ -88,9 +86,7 @@ async function parallelCells(
     return cellsOrdered(sites, box, n >= SORT_FROM, false);
   }
   const ordered =
-    n >= SORT_FROM
-      ? await triangulateOrderedParallel(sites, threads, options.starsFrom)
-      : triangulateOrdered(sites, false);
+    n >= SORT_FROM ? await triangulateOrderedParallel(sites, threads) : triangulateOrdered(sites, false);
   if (ordered === null) return collinearCells(sites, box);
   const { tri } = ordered;
   const halfedges = toShared(tri.halfedges);

@@ -6,7 +6,6 @@ import {
   scatterTriangles,
   triangleLows,
 } from '../delaunay/order-kernels.js';
-import { buildStars, countStarTriangles, emitStarTriangles } from '../delaunay/stars/star-kernels.js';
 import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
 import { certifyEdges, circumcentreRange, shortEdges, touchPages } from '../voronoi/parallel-kernels.js';
 import { writeSimpleRings } from '../voronoi/simple-rings.js';
@@ -53,9 +52,6 @@ const KERNELS = {
   triangleLows,
   planDegrees,
   planBoundary,
-  buildStars,
-  countStarTriangles,
-  emitStarTriangles,
 };
 
 /** The name of a range kernel the pooled workers can run. */
