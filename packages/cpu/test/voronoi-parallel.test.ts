@@ -7,8 +7,8 @@ import { expect, test } from 'vitest';
 import { repairDelaunay } from '../src/delaunay/lawson-repair.js';
 import { triangulateOrdered, triangulateOrderedParallel } from '../src/delaunay/triangulate.js';
 import { preparedFloat64Array, voronoiCells, voronoiCellsParallel } from '../src/index.js';
+import { certifyEdges, circumcentreRange } from '../src/voronoi/cell-kernels.js';
 import { circumcenters, circumcentersParallel } from '../src/voronoi/circumcenters.js';
-import { certifyEdges, circumcentreRange } from '../src/voronoi/parallel-kernels.js';
 
 function bits(a: Float64Array): BigUint64Array {
   return new BigUint64Array(a.buffer, a.byteOffset, a.length);

@@ -1,11 +1,11 @@
 import { orient2d } from 'robust-predicates';
 import { runRanges, toShared } from '../workers/worker-pool.js';
 import type { Triangulation } from './buffers.js';
+import { gatherSites } from './delaunay-kernels.js';
 import { hilbertOrder, hilbertOrderParallel } from './hilbert-order.js';
 import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
-import { gatherSites } from './order-kernels.js';
 import { renumberTriangles } from './triangle-order.js';
 import {
   type DelaunatorOutput,

@@ -5,9 +5,9 @@ import {
   planDegrees,
   scatterTriangles,
   triangleLows,
-} from '../delaunay/order-kernels.js';
+} from '../delaunay/delaunay-kernels.js';
 import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
-import { certifyEdges, circumcentreRange, shortEdges, touchPages } from '../voronoi/parallel-kernels.js';
+import { certifyEdges, circumcentreRange, shortEdges, touchPages } from '../voronoi/cell-kernels.js';
 import { writeSimpleRings } from '../voronoi/simple-rings.js';
 
 /** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
