@@ -1,25 +1,4 @@
-import {
-  gatherSites,
-  hilbertKeys,
-  planBoundary,
-  planDegrees,
-  scatterTriangles,
-  triangleLows,
-} from '../delaunay/delaunay-kernels.js';
-import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
-import { certifyEdges, circumcentreRange, shortEdges, touchPages } from '../voronoi/cell-kernels.js';
-import { writeSimpleRings } from '../voronoi/simple-rings.js';
-
-/** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
-export type SimpleRingArgs = [
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Float64Array,
-  Float64Array,
-  number,
-];
+import { type KernelName, RANGE_KERNELS, WORKER_SOURCE } from './range-kernels.js';
 
 interface RingWorker {
   postMessage(message: unknown): void;
@@ -35,33 +14,7 @@ interface PooledWorker {
   pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
 }
 
-// An eval'd CommonJS worker built from the function's own source: no separate file to ship, so
-// it runs the same from the TypeScript sources (tests), the built files and a bundle.
-const KERNELS = {
-  writeSimpleRings,
-  hashSites,
-  scatterSites,
-  firstOccurrences,
-  certifyEdges,
-  circumcentreRange,
-  shortEdges,
-  touchPages,
-  hilbertKeys,
-  gatherSites,
-  scatterTriangles,
-  triangleLows,
-  planDegrees,
-  planBoundary,
-};
-
-/** The name of a range kernel the pooled workers can run. */
-export type KernelName = keyof typeof KERNELS;
-
-const SOURCE = `const { parentPort } = require('node:worker_threads');
-const kernels = { ${Object.entries(KERNELS)
-  .map(([name, f]) => `${name}: ${f.toString()}`)
-  .join(', ')} };
-parentPort.on('message', ([id, name, ...m]) => parentPort.postMessage([id, kernels[name](...m)]));`;
+export type { KernelName } from './range-kernels.js';
 
 const pool: PooledWorker[] = [];
 let nextJob = 0;
@@ -73,7 +26,7 @@ let nextJob = 0;
  * waits for them, and never for an idle pool). A worker that fails fails its jobs and leaves.
  */
 function startWorker(Worker: new (source: string, options: { eval: boolean }) => unknown): PooledWorker {
-  const worker = new Worker(SOURCE, { eval: true }) as RingWorker;
+  const worker = new Worker(WORKER_SOURCE, { eval: true }) as RingWorker;
   const entry: PooledWorker = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', ([id, result]) => {
@@ -129,20 +82,6 @@ export async function availableThreads(): Promise<number> {
 }
 
 /**
- * Runs {@link writeSimpleRings} over the sites `0 .. n` split into `threads` equal ranges (see
- * {@link runRanges}). Returns the sum of the changed counts.
- */
-export async function writeSimpleRingsParallel(
-  n: number,
-  threads: number,
-  args: SimpleRingArgs,
-): Promise<number> {
-  let changed = 0;
-  for (const c of await runRanges('writeSimpleRings', n, threads, args)) changed += c as number;
-  return changed;
-}
-
-/**
  * Runs the range kernel `name` as `kernel(lo, hi, ...args)` over `0 .. n` split into `threads`
  * equal ranges: the first on this thread, the others on pooled worker threads (started on first
  * use, kept and unreferenced between runs so they never hold the process open). Every typed array
@@ -180,7 +119,7 @@ function runOnPool(
       jobs.push(post(pool[w - first], [name, bound(w), bound(w + 1), ...args]));
     }
     if (!here) return Promise.all(jobs);
-    const kernel = KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
+    const kernel = RANGE_KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
     const mine = kernel(0, bound(1), ...args);
     return Promise.all(jobs).then((rest) => [mine, ...rest]);
   });
