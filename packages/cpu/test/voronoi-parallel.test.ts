@@ -4,10 +4,11 @@
 import { clipBox, uniqueSites } from '@geoframe/core';
 import { generatePoints, type PointSetKind } from '@geoframe/testing';
 import { expect, test } from 'vitest';
+import { certifyEdges } from '../src/delaunay/delaunay-kernels.js';
 import { repairDelaunay } from '../src/delaunay/lawson-repair.js';
 import { triangulateOrdered, triangulateOrderedParallel } from '../src/delaunay/triangulate.js';
 import { preparedFloat64Array, voronoiCells, voronoiCellsParallel } from '../src/index.js';
-import { certifyEdges, circumcentreRange } from '../src/voronoi/cell-kernels.js';
+import { circumcentreRange } from '../src/voronoi/cell-kernels.js';
 import { circumcenters, circumcentersParallel } from '../src/voronoi/circumcenters.js';
 
 function bits(a: Float64Array): BigUint64Array {
