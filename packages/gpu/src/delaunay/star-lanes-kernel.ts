@@ -277,8 +277,8 @@ fn build_star(i: u32, has_star: bool) {
     if (lane == 0u) {
       star_info[i] = vec2u(0u, STATUS_OVERFLOW | (RESTART << 8u));
       to_tail(i);
-      atomicAdd(&wg_stats[5], k_all - 1u);
-      atomicMax(&wg_stats[7], k_all - 1u);
+      atomicAdd(&wg_stats[STAT_CANDIDATES], k_all - 1u);
+      atomicMax(&wg_stats[STAT_MAX_CANDIDATES], k_all - 1u);
     }
     done = true;
   }
@@ -418,11 +418,11 @@ fn build_star(i: u32, has_star: bool) {
     // a tie or a near-tie the floats cannot decide: the per-thread pass builds this star with
     // the exact predicates (listed after the tail list's n entries)
     if (lane == 0u) {
-      let k = atomicAdd(&tail_count[6], 1u);
+      let k = atomicAdd(&tail_count[TIED_STARS], 1u);
       tail_list[params.sites + k] = i;
-      atomicMax(&tail_count[9], k / EXACT_LANES + 1u);
-      atomicAdd(&wg_stats[19], 1u);
-      atomicAdd(&wg_stats[3], atomicLoad(&s_tests[slot]));
+      atomicMax(&tail_count[TIED_ARGS_X], k / EXACT_LANES + 1u);
+      atomicAdd(&wg_stats[STAT_TIED_SITES], 1u);
+      atomicAdd(&wg_stats[STAT_INCIRCLE_TESTS], atomicLoad(&s_tests[slot]));
     }
     done = true;
   }
@@ -451,8 +451,8 @@ fn build_star(i: u32, has_star: bool) {
       }
     }
   }
-  atomicAdd(&wg_stats[15], half_planes);
-  atomicAdd(&wg_stats[16], hull_clips);
+  atomicAdd(&wg_stats[STAT_HALF_PLANES], half_planes);
+  atomicAdd(&wg_stats[STAT_HULL_CLIPS], hull_clips);
   workgroupBarrier();
   if (!done && lane == 0u) {
     var status = linked;
@@ -467,21 +467,21 @@ fn build_star(i: u32, has_star: bool) {
     }
     star_info[i] = vec2u(len, status | (min(ring, 0xffffffu) << 8u));
     let seen = k_all - 1u;
-    atomicAdd(&wg_stats[3], atomicLoad(&s_tests[slot]));
-    atomicAdd(&wg_stats[5], seen);
-    atomicMax(&wg_stats[7], seen);
-    atomicAdd(&wg_stats[9], g.rows * g.width);
-    atomicMax(&wg_stats[10], g.rows * g.width);
+    atomicAdd(&wg_stats[STAT_INCIRCLE_TESTS], atomicLoad(&s_tests[slot]));
+    atomicAdd(&wg_stats[STAT_CANDIDATES], seen);
+    atomicMax(&wg_stats[STAT_MAX_CANDIDATES], seen);
+    atomicAdd(&wg_stats[STAT_CELLS_VISITED], g.rows * g.width);
+    atomicMax(&wg_stats[STAT_MAX_CELLS_VISITED], g.rows * g.width);
     if (tail) {
       to_tail(i);
     } else {
       if (status != STATUS_FINAL) {
-        atomicAdd(&wg_stats[0], 1u);
+        atomicAdd(&wg_stats[STAT_FAILED_SITES], 1u);
       }
-      atomicAdd(&wg_stats[1], ring);
-      atomicMax(&wg_stats[2], ring);
+      atomicAdd(&wg_stats[STAT_RINGS], ring);
+      atomicMax(&wg_stats[STAT_MAX_RING], ring);
       if (ring > 4u) {
-        atomicAdd(&wg_stats[8], 1u);
+        atomicAdd(&wg_stats[STAT_FAR_SITES], 1u);
       }
     }
   }

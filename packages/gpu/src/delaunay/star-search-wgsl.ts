@@ -4,6 +4,8 @@ import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
 import { STAR_INSERT_WGSL } from './star-insert-wgsl.js';
 import { STAR_REGION_WGSL } from './star-region-wgsl.js';
 import { STAR_RING_WGSL } from './star-ring-wgsl.js';
+import { STAR_STATS_CONSTANTS_WGSL, STAR_STATS_MAXIMA, STAR_STATS_WORDS, statWgsl } from './star-stats.js';
+import { TAIL_COUNTS_WGSL } from './tail-counts.js';
 
 /*
  * Per-site Delaunay stars (ADR 0013). Each site i gets the cyclic counter-clockwise list of its
@@ -50,20 +52,8 @@ export const STAR_BUDGET = 16;
 /** Star info flag (beside the status): the hull's vertices were inserted as candidates. */
 export const STAR_HULL_SEEDED = 128;
 
-/**
- * Words of the star statistics buffer: sites not final, sum of rings, largest ring, finite
- * conflict tests, tests not decided by the float filter, candidates examined, sites whose star
- * disagrees with a neighbour's (written by the count kernel), most candidates of one site, sites
- * that searched more than 4 rings, grid cells visited (tested against the pending regions) summed
- * over sites, most cells one site visited, finality checks (each recomputes the star's pending
- * regions) summed over sites, most of one site, cheap finality checks of an unchanged star
- * (narrowing its pending regions) summed over sites, sites handed from the first pass to the
- * cooperative tail pass, half-plane conflict regions computed, half-plane regions clipped by the
- * hull (a loop over the hull's vertices each), exact steps of an insertion (candidates the float
- * regions let through), edits of a star (insertions that changed it), stars the first pass by
- * lanes handed to the per-thread pass (a float tie).
- */
-export const STAR_STATS_WORDS = 20;
+/** Words of the star statistics buffer (by name in star-stats.ts). */
+export { STAR_STATS_WORDS };
 
 /** Constants and helpers of every star kernel. */
 export const STAR_COMMON_WGSL = /* wgsl */ `
@@ -79,6 +69,8 @@ const STATUS_BUDGET: u32 = ${STAR_BUDGET}u;
 const HULL_SEEDED: u32 = ${STAR_HULL_SEEDED}u;
 const RESTART: u32 = ${STAR_RESTART}u;
 const STATUS_BITS: u32 = ${STAR_HULL_SEEDED - 1}u;
+${STAR_STATS_CONSTANTS_WGSL}
+${TAIL_COUNTS_WGSL}
 
 // l strictly between p and q, all three on one line (distinct): lexicographic order is line order
 fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
@@ -120,7 +112,7 @@ fn flush_stats(lid: u32) {
   if (lid < ${STAR_STATS_WORDS}u) {
     let v = atomicLoad(&wg_stats[lid]);
     if (v != 0u) {
-      if (lid == 2u || lid == 7u || lid == 10u || lid == 12u) {
+      if (${STAR_STATS_MAXIMA.map((name) => `lid == ${statWgsl(name)}`).join(' || ')}) {
         atomicMax(&stats[lid], v);
       } else {
         atomicAdd(&stats[lid], v);
@@ -418,23 +410,23 @@ ${STAR_STATS_WGSL}
 // a site's work: rings searched in this pass, the last ring, whether it stays unfinished
 fn add_stats(rings: u32, ring: u32, failed: bool) {
   if (failed) {
-    atomicAdd(&wg_stats[0], 1u);
+    atomicAdd(&wg_stats[STAT_FAILED_SITES], 1u);
   }
-  atomicAdd(&wg_stats[1], rings);
-  atomicMax(&wg_stats[2], ring);
-  atomicAdd(&wg_stats[3], tests);
-  atomicAdd(&wg_stats[4], filtered_out);
-  atomicAdd(&wg_stats[5], seen);
-  atomicMax(&wg_stats[7], seen);
-  atomicAdd(&wg_stats[9], cells_visited);
-  atomicMax(&wg_stats[10], cells_visited);
-  atomicAdd(&wg_stats[11], final_checks);
-  atomicMax(&wg_stats[12], final_checks);
-  atomicAdd(&wg_stats[13], final_narrowings);
-  atomicAdd(&wg_stats[15], half_planes);
-  atomicAdd(&wg_stats[16], hull_clips);
-  atomicAdd(&wg_stats[17], exact_steps);
-  atomicAdd(&wg_stats[18], edits);
+  atomicAdd(&wg_stats[STAT_RINGS], rings);
+  atomicMax(&wg_stats[STAT_MAX_RING], ring);
+  atomicAdd(&wg_stats[STAT_INCIRCLE_TESTS], tests);
+  atomicAdd(&wg_stats[STAT_UNDECIDED_TESTS], filtered_out);
+  atomicAdd(&wg_stats[STAT_CANDIDATES], seen);
+  atomicMax(&wg_stats[STAT_MAX_CANDIDATES], seen);
+  atomicAdd(&wg_stats[STAT_CELLS_VISITED], cells_visited);
+  atomicMax(&wg_stats[STAT_MAX_CELLS_VISITED], cells_visited);
+  atomicAdd(&wg_stats[STAT_FINAL_CHECKS], final_checks);
+  atomicMax(&wg_stats[STAT_MAX_FINAL_CHECKS], final_checks);
+  atomicAdd(&wg_stats[STAT_FINAL_NARROWINGS], final_narrowings);
+  atomicAdd(&wg_stats[STAT_HALF_PLANES], half_planes);
+  atomicAdd(&wg_stats[STAT_HULL_CLIPS], hull_clips);
+  atomicAdd(&wg_stats[STAT_EXACT_STEPS], exact_steps);
+  atomicAdd(&wg_stats[STAT_EDITS], edits);
 }
 
 `;
