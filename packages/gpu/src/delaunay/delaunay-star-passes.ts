@@ -16,7 +16,8 @@ import {
   STAR_STATS_WORDS,
   STAR_WORKGROUP_SIZE,
 } from './star-kernels.js';
-import { laneCandidates, laneRings, laneShape, STAR_LANES_KERNEL } from './star-lanes-kernel.js';
+import { STAR_LANES_KERNEL } from './star-lanes-kernel.js';
+import { laneCandidates, laneRings, laneShape } from './star-lanes-shape.js';
 import { STAR_TAIL_KERNEL, STAR_TAIL_WORKGROUP_SIZE } from './star-tail-kernel.js';
 import { initialTailCounts, TAIL_COUNTS_WORDS, tailCountsOffset } from './tail-counts.js';
 
