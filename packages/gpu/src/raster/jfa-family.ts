@@ -10,10 +10,11 @@ import {
 } from './facet-kernels.js';
 import { JFA_CARRY_KERNEL } from './jfa-carry-kernel.js';
 import { JFA_STEP_KERNEL } from './jfa-kernel.js';
+import { type Alloc, gridParams, levelSize, padTo4 } from './level-grid.js';
 import type { RasterGpuOptions, RasterGpuStats, RasterPlan } from './raster-plan.js';
 import type { RasterProgram } from './raster-program.js';
 import { NO_SITE, nextPowerOfTwo, type RasterSetup } from './raster-setup.js';
-import { gridWorkgroups, JFA_TILE, jfaTileOrder, LIST_WORKGROUP, paramBlock } from './raster-wgsl.js';
+import { gridWorkgroups, JFA_TILE, jfaTileOrder, LIST_WORKGROUP } from './raster-wgsl.js';
 import {
   FILL_KERNEL,
   SEED_DISTANCE_KERNEL,
@@ -22,45 +23,6 @@ import {
   SEED_RESET_KERNEL,
 } from './seed-kernels.js';
 import { rankSites } from './site-order.js';
-
-function padTo4(data: Float32Array): Float32Array {
-  if (data.length >= 4) return data;
-  const out = new Float32Array(4);
-  out.set(data);
-  return out;
-}
-
-/** Allocations of a plan: every buffer made through it is destroyed with the plan. */
-export interface Alloc {
-  storage(size: number, label: string, usage?: number): Promise<GPUBuffer>;
-  upload(data: ArrayBufferView, label: string): Promise<GPUBuffer>;
-}
-
-/** Grid dimensions of Facet-JFA level `level` (2^level-pixel cells, rounded up). */
-export function levelSize(setup: RasterSetup, level: number): [number, number, number] {
-  const f = 2 ** level;
-  return [Math.ceil(setup.width / f), Math.ceil(setup.height / f), Math.ceil(setup.depth / f)];
-}
-
-/**
- * A parameter block for level `level`: size = level grid, misc as given, scale with block side
- * 2^level, extra, auxu.
- */
-export function gridParams(
-  setup: RasterSetup,
-  level: number,
-  misc: number[],
-  extra: number[] = [],
-  auxu: number[] = [],
-): Uint32Array {
-  const [w, h, d] = levelSize(setup, level);
-  const [sx, sy, sz] = setup.scale;
-  return paramBlock(
-    [w, h, d, w * h * d, ...misc],
-    [sx, sy, sz, 2 ** level, ...extra, 0, 0, 0, 0].slice(0, 8),
-    auxu,
-  );
-}
 
 /** The label buffers the passes ping-pong between, and the carried positions, as they stand. */
 interface PingPong {
