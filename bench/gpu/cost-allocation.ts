@@ -24,7 +24,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CostAllocation, CostGridProblem } from '../../packages/core/src/index.js';
-import { costAllocationGpu, createStorage, readback } from '../../packages/gpu/src/index.js';
+import { costAllocationGpu } from '../../packages/gpu/src/index.js';
+import { createStorage, readback } from '../../packages/gpu/src/runtime/buffers.js';
 import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import {
   createBenchContext,
