@@ -88,7 +88,7 @@ export function planCells(
   const int32s = (count: number) =>
     shared ? new Int32Array(new SharedArrayBuffer(4 * count)) : new Int32Array(count);
 
-  // pass 1: walk starts (see walkStarts), degrees, simple or not (length -1 marks "not simple")
+  // pass 1: walk starts (see walkCell), degrees, simple or not (length -1 marks "not simple")
   const { start, length, inside } = walks ?? planWalks(n, box, tri, cc, int32s);
   if (general) length.fill(-1);
   let others = 0;

@@ -4,7 +4,8 @@ import { bisector } from './clip-edge.js';
 
 /**
  * Feeds the writer cell i (any cell: hull, clipped or not), walking counter-clockwise around the
- * site from half-edge e0 (its walk start, see `walkStarts`).
+ * site from half-edge e0 (its walk start: a half-edge leaving the site; for a hull site the one
+ * right after the hull edge that enters it, so the walk runs from one hull edge to the other).
  */
 export function walkCell(
   writer: CellRingWriter,
