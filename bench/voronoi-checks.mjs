@@ -8,8 +8,8 @@
 // table of medians.
 import { clipBox } from '../packages/core/dist/index.js';
 import { triangulate, voronoiCells } from '../packages/cpu/dist/index.js';
+import { shortEdges } from '../packages/cpu/dist/voronoi/cell-kernels.js';
 import { circumcenters } from '../packages/cpu/dist/voronoi/circumcenters.js';
-import { shortEdges } from '../packages/cpu/dist/voronoi/parallel-kernels.js';
 import { safeFrame } from '../packages/cpu/dist/voronoi/safe-frame.js';
 import { settleVertices } from '../packages/cpu/dist/voronoi/settle-vertices.js';
 import { checkRings } from '../packages/geo/dist/voronoi/output-check.js';

@@ -1,13 +1,10 @@
 // Shared pieces of the GPU benchmarks: argument parsing, medians, a device-bandwidth copy kernel,
 // the one way GPU work is timed (timedVsCopy: clocks kept up, the primitive and the copy timed
 // alternately, both medians and their ratio for the "× copy" column) and a markdown table printer. Benchmarks import it; it runs nothing by itself.
-import {
-  createStorage,
-  dispatchThreads,
-  GpuContext,
-  type GpuProfiler,
-  type KernelSpec,
-} from '../../packages/gpu/src/index.js';
+import { GpuContext, type GpuProfiler } from '../../packages/gpu/src/index.js';
+import { createStorage } from '../../packages/gpu/src/runtime/buffers.js';
+import { dispatchThreads } from '../../packages/gpu/src/runtime/dispatch.js';
+import type { KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
 
 /** Command-line options every GPU benchmark understands. */
 export interface BenchArgs {

@@ -31,7 +31,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CostAllocation, CostGridProblem } from '../../packages/core/src/index.js';
 import { preparedFloat64Array } from '../../packages/cpu/src/index.js';
-import { costAllocationGpu, createStorage, readback, uploadStorage } from '../../packages/gpu/src/index.js';
+import { costAllocationGpu } from '../../packages/gpu/src/index.js';
+import { createStorage, readback, uploadStorage } from '../../packages/gpu/src/runtime/buffers.js';
 import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import {
   createBenchContext,

@@ -9,18 +9,15 @@
 //   node .gpu/bundle/hilbert.mjs [--small] [--runs N] [--warmup N]
 // `--small` runs 100k and 250k points (for a software GPU). Prints a markdown table.
 
+import { GpuProfiler, hilbertKeysGpu } from '../../packages/gpu/src/index.js';
+import { encodeHilbertKeys } from '../../packages/gpu/src/primitives/hilbert/hilbert.js';
+import { hilbertKeysOfGrid } from '../../packages/gpu/src/primitives/hilbert/hilbert-cpu.js';
 import {
-  BufferUsage,
-  createStorage,
-  encodeHilbertKeys,
-  GpuProfiler,
   type HilbertBits,
-  hilbertKeysGpu,
-  hilbertKeysOfGrid,
   quantizeHilbertGrid,
-  readback,
-  uploadStorage,
-} from '../../packages/gpu/src/index.js';
+} from '../../packages/gpu/src/primitives/hilbert/hilbert-grid.js';
+import { createStorage, readback, uploadStorage } from '../../packages/gpu/src/runtime/buffers.js';
+import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import { generatePoints } from '../../packages/testing/src/index.js';
 import {
   createBenchContext,

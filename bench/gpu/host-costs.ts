@@ -23,9 +23,10 @@ import { preparedFloat64Array } from '../../packages/cpu/src/index.js';
 import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
 import { gatherInputSites } from '../../packages/geo/src/voronoi/input-sites.js';
 import { computeVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
-import { BufferUsage, MapMode, voronoiCellsGpu } from '../../packages/gpu/src/index.js';
+import { voronoiCellsGpu } from '../../packages/gpu/src/index.js';
 import { recordDispatches } from '../../packages/gpu/src/primitives/dispatch-recorder.js';
 import type { KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
+import { BufferUsage, MapMode } from '../../packages/gpu/src/runtime/usage.js';
 import { generatePoints } from '../../packages/testing/src/index.js';
 import {
   copyEncoder,

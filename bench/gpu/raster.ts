@@ -15,7 +15,8 @@
 // 2D: 1024², 4096², 8192² with 10, 1k, 100k sites; 3D: 256³, 512³; errors: 512², 1024², 4096²
 // with 10 to 100k sites. `--small` shrinks everything for a software GPU (checks the script only).
 import type { RasterGrid, RasterMode } from '../../packages/core/src/index.js';
-import { GpuProfiler, RasterPlan, voronoiRasterGpu } from '../../packages/gpu/src/index.js';
+import { GpuProfiler, voronoiRasterGpu } from '../../packages/gpu/src/index.js';
+import { RasterPlan } from '../../packages/gpu/src/raster/index.js';
 import {
   type BenchArgs,
   createBenchContext,

@@ -15,18 +15,13 @@
 // surroundings (the copy kernel reading the uploaded input buffer, scans of a GPU-written input,
 // the chained scan without subgroups). Timing: GPU timestamps of two empty passes around the
 // primitive's own passes where `timestamp-query` exists, else wall time to `onSubmittedWorkDone`.
-import {
-  BufferUsage,
-  createStorage,
-  encodeCompact,
-  encodeHistogram,
-  encodeScan,
-  GpuProfiler,
-  readback,
-  type ScanVariant,
-  uploadStorage,
-} from '../../packages/gpu/src/index.js';
+import { GpuProfiler } from '../../packages/gpu/src/index.js';
+import { encodeCompact } from '../../packages/gpu/src/primitives/compact/index.js';
+import { encodeHistogram } from '../../packages/gpu/src/primitives/histogram/index.js';
 import { encodeScanWith } from '../../packages/gpu/src/primitives/scan/encode-scan.js';
+import { encodeScan, type ScanVariant } from '../../packages/gpu/src/primitives/scan/index.js';
+import { createStorage, readback, uploadStorage } from '../../packages/gpu/src/runtime/buffers.js';
+import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import {
   type CopyTiming,
   copyEncoder,

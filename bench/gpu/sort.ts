@@ -14,15 +14,12 @@
 // 2^12 and 2^16 (for a software GPU). At least 20 timed runs per measurement. Timing: GPU
 // timestamps of two empty passes around the sort's own passes where `timestamp-query` exists,
 // else wall time to `onSubmittedWorkDone`.
-import {
-  BufferUsage,
-  encodeRadixSort,
-  encodeSegmentedSort,
-  GpuProfiler,
-  planDigitPasses,
-  readback,
-  uploadStorage,
-} from '../../packages/gpu/src/index.js';
+import { GpuProfiler } from '../../packages/gpu/src/index.js';
+import { encodeRadixSort } from '../../packages/gpu/src/primitives/sort/radix-sort.js';
+import { encodeSegmentedSort } from '../../packages/gpu/src/primitives/sort/segmented-sort.js';
+import { planDigitPasses } from '../../packages/gpu/src/primitives/sort/sort-plan.js';
+import { readback, uploadStorage } from '../../packages/gpu/src/runtime/buffers.js';
+import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import {
   createBenchContext,
   describeDevice,

@@ -7,12 +7,12 @@ import {
   type PolygonBuffers,
   prepareClipRegion,
   voronoiCells,
-  zeroClipCounts,
 } from '@geoframe/cpu';
 import { generatePoints, SeededRandom } from '@geoframe/testing';
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import { describe, expect, test } from 'vitest';
+import { zeroClipCounts } from '../src/clip/clip-cells.js';
 import {
   circle,
   jstsBox,

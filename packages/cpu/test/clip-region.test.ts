@@ -1,11 +1,12 @@
 // Preparing clip regions (union, flat arrays, point-in-region) and the box ring clipper.
 import { GeometryBuilder, GeometryType, InvalidGeometryError } from '@geoframe/core';
-import { type ClipRegion, prepareClipRegion, regionContains } from '@geoframe/cpu';
+import { type ClipRegion, prepareClipRegion } from '@geoframe/cpu';
 import { SeededRandom } from '@geoframe/testing';
 import Coordinate from 'jsts/org/locationtech/jts/geom/Coordinate.js';
 import GeometryFactory from 'jsts/org/locationtech/jts/geom/GeometryFactory.js';
 import { describe, expect, test } from 'vitest';
 import { BoxRingClipper } from '../src/clip/box-clip-ring.js';
+import { regionContains } from '../src/clip/clip-region.js';
 import {
   circle,
   jstsBox,

@@ -1,7 +1,8 @@
 import type { RasterGrid } from '@geoframe/core';
-import { bruteForceRaster, SiteBuckets, voronoiRasterCpu } from '@geoframe/cpu';
+import { bruteForceRaster, voronoiRasterCpu } from '@geoframe/cpu';
 import { generatePoints } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
+import { SiteBuckets } from '../src/raster/site-buckets.js';
 import { differing, xyz } from './raster-helpers.js';
 
 const grid2 = (width: number, height: number, bounds: number[]): RasterGrid => ({

@@ -4,11 +4,12 @@
 import { clipBox, uniqueSites } from '@geoframe/core';
 import { generatePoints, type PointSetKind } from '@geoframe/testing';
 import { expect, test } from 'vitest';
+import { certifyEdges } from '../src/delaunay/delaunay-kernels.js';
 import { repairDelaunay } from '../src/delaunay/lawson-repair.js';
 import { triangulateOrdered, triangulateOrderedParallel } from '../src/delaunay/triangulate.js';
 import { preparedFloat64Array, voronoiCells, voronoiCellsParallel } from '../src/index.js';
+import { circumcentreRange } from '../src/voronoi/cell-kernels.js';
 import { circumcenters, circumcentersParallel } from '../src/voronoi/circumcenters.js';
-import { certifyEdges, circumcentreRange } from '../src/voronoi/parallel-kernels.js';
 
 function bits(a: Float64Array): BigUint64Array {
   return new BigUint64Array(a.buffer, a.byteOffset, a.length);
@@ -32,7 +33,7 @@ test.each(kinds)('%s sites: parallel cells equal the serial cells bit for bit', 
   for (const b of [box, cut]) {
     const serial = voronoiCells(xy, b);
     for (const threads of [2, 3]) {
-      const parallel = await voronoiCellsParallel(xy, b, { minSites: 1000, threads, starsFrom: 1000 });
+      const parallel = await voronoiCellsParallel(xy, b, { minSites: 1000, threads });
       expect(parallel.ringOffsets).toEqual(serial.ringOffsets);
       expect(bits(parallel.coords)).toEqual(bits(serial.coords));
     }

@@ -1,14 +1,7 @@
-import {
-  BufferUsage,
-  createBufferChecked,
-  createStorage,
-  GpuContext,
-  GpuOutOfMemoryError,
-  GpuValidationError,
-  readback,
-  uploadStorage,
-} from '@geoframe/gpu';
+import { GpuContext, GpuOutOfMemoryError, GpuValidationError } from '@geoframe/gpu';
 import { expect } from 'vitest';
+import { createBufferChecked, createStorage, readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 test('upload then readback returns the same bytes, into a view of a larger array', async () => {

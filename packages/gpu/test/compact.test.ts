@@ -1,13 +1,9 @@
-import {
-  BufferUsage,
-  compactIndices,
-  createStorage,
-  encodeCompactValues,
-  readback,
-  type ScanOptions,
-  uploadStorage,
-} from '@geoframe/gpu';
+import { compactIndices } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
+import { encodeCompactValues } from '../src/primitives/compact/index.js';
+import type { ScanOptions } from '../src/primitives/scan/index.js';
+import { createStorage, readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { seededWords } from './scan-reference.js';
 

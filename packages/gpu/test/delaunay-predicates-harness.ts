@@ -1,15 +1,10 @@
 import { FIXED_WGSL } from '../src/exact/fixed-wgsl.js';
 import { DELAUNAY_PREDICATES_WGSL } from '../src/exact/predicates/predicates-wgsl.js';
-import {
-  BufferUsage,
-  createStorage,
-  type GpuContext,
-  readback,
-  uploadStorage,
-  uploadUniform,
-} from '../src/index.js';
+import type { GpuContext } from '../src/index.js';
+import { createStorage, readback, uploadStorage, uploadUniform } from '../src/runtime/buffers.js';
 import { dispatchThreads } from '../src/runtime/dispatch.js';
 import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 
 const WG = 64;
 

@@ -1,5 +1,5 @@
-import { dispatchSize } from '@geoframe/gpu';
 import { expect, test } from 'vitest';
+import { dispatchSize } from '../src/runtime/dispatch.js';
 
 test('small grids stay one-dimensional', () => {
   expect(dispatchSize(0)).toEqual([0, 0]);

@@ -1,15 +1,10 @@
-import {
-  BufferUsage,
-  createStorage,
-  type GpuContext,
-  readback,
-  uploadStorage,
-  uploadUniform,
-} from '@geoframe/gpu';
+import type { GpuContext } from '@geoframe/gpu';
 import { GRID_UNIFORMS_BYTES } from '../src/exact/fixed-point-wgsl.js';
 import { FIXED_WGSL } from '../src/exact/fixed-wgsl.js';
+import { createStorage, readback, uploadStorage, uploadUniform } from '../src/runtime/buffers.js';
 import { dispatchThreads } from '../src/runtime/dispatch.js';
 import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 
 const WG = 64;
 

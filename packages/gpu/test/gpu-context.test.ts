@@ -3,11 +3,11 @@ import {
   GpuDeviceLostError,
   GpuUnavailableError,
   getGpuContext,
-  loadGpu,
   releaseGpuContext,
   scanU32,
 } from '@geoframe/gpu';
 import { afterEach, expect, test, vi } from 'vitest';
+import { loadGpu } from '../src/runtime/load-gpu.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 /** A WebGPU entry point with no adapter, as on a machine without GPU or software driver. */

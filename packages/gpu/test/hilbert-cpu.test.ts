@@ -1,6 +1,7 @@
 import { InvalidGeometryError } from '@geoframe/core';
-import { hilbertBounds, hilbertKeysCpu, quantizeHilbertGrid } from '@geoframe/gpu';
 import { describe, expect, test } from 'vitest';
+import { hilbertKeysCpu } from '../src/primitives/hilbert/hilbert-cpu.js';
+import { hilbertBounds, quantizeHilbertGrid } from '../src/primitives/hilbert/hilbert-grid.js';
 import { seededRandom } from './random-geometry.js';
 
 /** Points at the integer cells of a 2^k grid, row by row, with bounds making cell = coordinate. */

@@ -1,16 +1,11 @@
 import { InvalidGeometryError } from '@geoframe/core';
-import {
-  BufferUsage,
-  createStorage,
-  encodeHilbertKeys,
-  hilbertKeysCpu,
-  hilbertKeysGpu,
-  hilbertKeysOfGrid,
-  quantizeHilbertGrid,
-  readback,
-  uploadStorage,
-} from '@geoframe/gpu';
+import { hilbertKeysGpu } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
+import { encodeHilbertKeys } from '../src/primitives/hilbert/hilbert.js';
+import { hilbertKeysCpu, hilbertKeysOfGrid } from '../src/primitives/hilbert/hilbert-cpu.js';
+import { quantizeHilbertGrid } from '../src/primitives/hilbert/hilbert-grid.js';
+import { createStorage, readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { seededRandom } from './random-geometry.js';
 

@@ -1,5 +1,8 @@
-import { BufferUsage, countScatter, encodeHistogram, readback, uploadStorage } from '@geoframe/gpu';
+import { countScatter } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
+import { encodeHistogram } from '../src/primitives/histogram/index.js';
+import { readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { seededWords } from './scan-reference.js';
 

@@ -1,7 +1,9 @@
-import { BufferUsage, GpuLoopLimitError, readback, runOnGpu, uploadStorage } from '@geoframe/gpu';
+import { GpuLoopLimitError, runOnGpu } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
 import { recordDispatches } from '../src/primitives/dispatch-recorder.js';
+import { readback, uploadStorage } from '../src/runtime/buffers.js';
 import { createFaultBuffer, FAULT_FAN_WALK, throwOnFault } from '../src/runtime/kernel-fault.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { KIND_HULL, KIND_SIMPLE, PLAN_CELLS_KERNEL } from '../src/voronoi/cells/walk-kernels.js';
 import { gpuTest as test } from './gpu-test-context.js';
 

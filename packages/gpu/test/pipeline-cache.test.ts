@@ -1,5 +1,6 @@
-import { GpuValidationError, type KernelSpec } from '@geoframe/gpu';
+import { GpuValidationError } from '@geoframe/gpu';
 import { expect } from 'vitest';
+import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 const fill: KernelSpec<{ workgroupSize: number; value: number }> = {

@@ -1,15 +1,10 @@
-import {
-  BufferUsage,
-  createStorage,
-  encodeHilbertKeys,
-  formatProfile,
-  GpuProfiler,
-  hilbertKeysCpu,
-  quantizeHilbertGrid,
-  readback,
-  uploadStorage,
-} from '@geoframe/gpu';
+import { formatProfile, GpuProfiler } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
+import { encodeHilbertKeys } from '../src/primitives/hilbert/hilbert.js';
+import { hilbertKeysCpu } from '../src/primitives/hilbert/hilbert-cpu.js';
+import { quantizeHilbertGrid } from '../src/primitives/hilbert/hilbert-grid.js';
+import { createStorage, readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { seededRandom } from './random-geometry.js';
 

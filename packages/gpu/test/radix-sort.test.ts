@@ -1,13 +1,10 @@
-import {
-  BufferUsage,
-  encodeRadixSort,
-  planDigitPasses,
-  radixSort,
-  readback,
-  uploadStorage,
-} from '@geoframe/gpu';
+import { radixSort } from '@geoframe/gpu';
 import { mulberry32 } from '@geoframe/testing';
 import { describe, expect, it } from 'vitest';
+import { encodeRadixSort } from '../src/primitives/sort/radix-sort.js';
+import { planDigitPasses } from '../src/primitives/sort/sort-plan.js';
+import { readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { gather, stableOrder } from './sort-reference.js';
 

@@ -1,8 +1,9 @@
 import type { RasterGrid } from '@geoframe/core';
 import { facetCoarseLevel, rasterFrame, sitePixelIndices, voronoiRasterCpu } from '@geoframe/cpu';
-import { chooseCoarseLevel, prepareRaster, voronoiRasterGpu } from '@geoframe/gpu';
+import { voronoiRasterGpu } from '@geoframe/gpu';
 import { generatePoints } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
+import { chooseCoarseLevel, prepareRaster } from '../src/raster/index.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { boundaryPixels, compareLabels, uniformSites } from './raster-reference.js';
 

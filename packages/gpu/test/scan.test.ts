@@ -1,6 +1,9 @@
-import { BufferUsage, encodeScan, readback, type ScanOptions, scanU32, uploadStorage } from '@geoframe/gpu';
+import { scanU32 } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
 import { encodeScanWith } from '../src/primitives/scan/encode-scan.js';
+import { encodeScan, type ScanOptions } from '../src/primitives/scan/index.js';
+import { readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { cpuScan, randomWords } from './scan-reference.js';
 

@@ -1,15 +1,13 @@
+import { segmentedReduce, segmentedSort } from '@geoframe/gpu';
+import { mulberry32 } from '@geoframe/testing';
+import { describe, expect, it } from 'vitest';
 import {
-  BufferUsage,
   encodeSegmentedSort,
   MAX_TILE_SEGMENT,
   orderedF32Bits,
-  readback,
-  segmentedReduce,
-  segmentedSort,
-  uploadStorage,
-} from '@geoframe/gpu';
-import { mulberry32 } from '@geoframe/testing';
-import { describe, expect, it } from 'vitest';
+} from '../src/primitives/sort/segmented-sort.js';
+import { readback, uploadStorage } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { gather, stableOrder } from './sort-reference.js';
 

@@ -1,4 +1,6 @@
-import { BufferUsage, type GpuContext, readback, uploadUniform } from '@geoframe/gpu';
+import type { GpuContext } from '@geoframe/gpu';
+import { readback, uploadUniform } from '../src/runtime/buffers.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 
 /**
  * A test-only kernel that loops long but bounded: each of 64 × 64 threads iterates a linear

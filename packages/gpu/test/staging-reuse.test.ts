@@ -1,6 +1,7 @@
-import { BufferUsage, readback, uploadStorage } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
+import { readback, uploadStorage } from '../src/runtime/buffers.js';
 import { remapUploads, submitAndRead, submitForRead, uploadParts } from '../src/runtime/staging.js';
+import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 import { randomWords } from './scan-reference.js';
 

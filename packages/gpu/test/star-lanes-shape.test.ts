@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { laneCandidates, laneRings, laneShape, STAR_LANES } from '../src/delaunay/star-lanes-kernel.js';
+import { laneCandidates, laneRings, laneShape, STAR_LANES } from '../src/delaunay/star-lanes-shape.js';
 
 describe('first pass by lanes: its block and workgroup shape', () => {
   test('rings: the fewest whose block holds about 45 sites, 1 to 8', () => {

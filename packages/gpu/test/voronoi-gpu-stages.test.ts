@@ -1,8 +1,11 @@
 import { clipBox, uniqueSites } from '@geoframe/core';
 import { triangulate } from '@geoframe/cpu';
-import { fixedGrid, gridOfBounds, hilbertBounds, toGridGpu, twinsGpu } from '@geoframe/gpu';
 import { generatePoints, pointSets, SeededRandom } from '@geoframe/testing';
 import { describe, expect } from 'vitest';
+import { fixedGrid } from '../src/exact/index.js';
+import { gridOfBounds, toGridGpu } from '../src/exact/to-grid-kernel.js';
+import { twinsGpu } from '../src/mesh/halfedge-kernels.js';
+import { hilbertBounds } from '../src/primitives/hilbert/hilbert-grid.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 describe('GPU Voronoi stages', () => {

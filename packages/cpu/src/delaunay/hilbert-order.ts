@@ -1,6 +1,6 @@
 import { boxOfXY } from '@geoframe/core';
 import { runRanges } from '../workers/worker-pool.js';
-import { hilbertKeys } from './order-kernels.js';
+import { hilbertKeys } from './delaunay-kernels.js';
 
 /**
  * A permutation of the sites along a Hilbert curve over their bounding box: `order[k]` is the

@@ -1,13 +1,6 @@
 import { incircle } from 'robust-predicates';
 import { nextHalfedge, prevHalfedge } from './buffers.js';
-
-/**
- * The error bound of the floating-point incircle determinant relative to its permanent
- * (Shewchuk's `iccerrboundA`, as robust-predicates' own first filter stage uses it): beyond it
- * the sign of the rounded determinant is the exact sign.
- */
-const EPSILON = 2 ** -53;
-const INCIRCLE_ERRBOUND = (10 + 96 * EPSILON) * EPSILON;
+import { certifyEdges } from './delaunay-kernels.js';
 
 /** Per-half-edge state after a repair: the edge's quad is cocircular. */
 export const EDGE_COCIRCULAR = 2;
@@ -152,43 +145,10 @@ export function repairDelaunay(
       }
       continue;
     }
-    // the floating-point filter of the exact incircle, inlined: when it certifies the edge as
-    // strictly Delaunay (the common case) the outcome is what legalize() would record, with no
-    // call and no stack; anything else (inside, cocircular, uncertain) goes to the exact path.
-    // Its twin is certifyEdges in parallel-kernels.ts, which must stay self-contained (workers
-    // run it from its source text): change both together.
-    const u = triangles[e];
-    const v = triangles[e % 3 === 2 ? e - 2 : e + 1];
-    const w = triangles[e % 3 === 0 ? e + 2 : e - 1];
-    const z = triangles[f % 3 === 0 ? f + 2 : f - 1];
-    const dx = xy[2 * z];
-    const dy = xy[2 * z + 1];
-    const adx = xy[2 * u] - dx;
-    const ady = xy[2 * u + 1] - dy;
-    const bdx = xy[2 * v] - dx;
-    const bdy = xy[2 * v + 1] - dy;
-    const cdx = xy[2 * w] - dx;
-    const cdy = xy[2 * w + 1] - dy;
-    const bdxcdy = bdx * cdy;
-    const cdxbdy = cdx * bdy;
-    const alift = adx * adx + ady * ady;
-    const cdxady = cdx * ady;
-    const adxcdy = adx * cdy;
-    const blift = bdx * bdx + bdy * bdy;
-    const adxbdy = adx * bdy;
-    const bdxady = bdx * ady;
-    const clift = cdx * cdx + cdy * cdy;
-    const det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
-    const permanent =
-      (Math.abs(bdxcdy) + Math.abs(cdxbdy)) * alift +
-      (Math.abs(cdxady) + Math.abs(adxcdy)) * blift +
-      (Math.abs(adxbdy) + Math.abs(bdxady)) * clift;
-    if (det > INCIRCLE_ERRBOUND * permanent) {
-      edgeState[e] = 1;
-      edgeState[f] = 1;
-    } else {
-      flipper.legalize(e);
-    }
+    // the float filter of the exact incircle on this one edge: when it certifies the edge as
+    // strictly Delaunay (the common case) it marks both halves, as legalize() would record;
+    // anything else (inside, cocircular, uncertain) goes to the exact path
+    if (certifyEdges(e, e + 1, xy, triangles, halfedges, edgeState) === 1) flipper.legalize(e);
   }
   return { flips: flipper.flips, cocircularEdges: countCocircular(halfedges, edgeState), edgeState };
 }

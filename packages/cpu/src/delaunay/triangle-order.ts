@@ -1,5 +1,5 @@
 import { runRanges, toShared } from '../workers/worker-pool.js';
-import { scatterTriangles } from './order-kernels.js';
+import { scatterTriangles } from './delaunay-kernels.js';
 
 /**
  * Renumbers the triangles of a half-edge triangulation by their lowest site index (stable: ties

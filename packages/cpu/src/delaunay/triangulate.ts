@@ -1,12 +1,11 @@
 import { orient2d } from 'robust-predicates';
 import { runRanges, toShared } from '../workers/worker-pool.js';
 import type { Triangulation } from './buffers.js';
+import { gatherSites } from './delaunay-kernels.js';
 import { hilbertOrder, hilbertOrderParallel } from './hilbert-order.js';
 import { insertSkipped } from './insert-skipped.js';
 import { countCocircular, repairDelaunay } from './lawson-repair.js';
 import { frameOfBounds, type LocalFrame, localFrame } from './local-frame.js';
-import { gatherSites } from './order-kernels.js';
-import { type StarFallback, triangulateByStars } from './stars/star-triangulation.js';
 import { renumberTriangles } from './triangle-order.js';
 import {
   type DelaunatorOutput,
@@ -26,26 +25,6 @@ export interface RobustTriangulation extends Triangulation {
   flips: number;
   /** Sites delaunator skipped (distinct but ulps apart) and that were inserted exactly afterwards. */
   inserted: number;
-  /**
-   * Parallel runs only: whether the per-site star triangulation (ADR 0014) built it (`used`), or
-   * why it gave up for delaunator (`reason`); absent when it was not tried.
-   */
-  stars?: { used: boolean; reason: StarFallback | null };
-}
-
-/**
- * Fewest sites from which the parallel triangulations try per-site stars on worker threads before
- * delaunator (ADR 0014): off by default (infinity) — measured slower than delaunator up to 8
- * threads, 1.26× faster with 16 on the GPU host's CPU. The `starsFrom` option of the parallel
- * calls or the environment variable `GEOFRAME_STARS_FROM` (a number) turns them on.
- */
-export const STARS_FROM = Number.POSITIVE_INFINITY;
-
-function starsFrom(given: number | undefined): number {
-  if (given !== undefined) return given;
-  const env = typeof process === 'undefined' ? undefined : process.env?.GEOFRAME_STARS_FROM;
-  const value = env === undefined || env === '' ? Number.NaN : Number(env);
-  return Number.isNaN(value) ? STARS_FROM : value;
 }
 
 /**
@@ -118,23 +97,20 @@ export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedT
  * {@link triangulateOrdered} with sorting, on `threads` threads by ranges (see `runRanges`): the
  * Hilbert keys, the gather along the curve, the renumbering scatter and the float filter of the
  * exact verification (delaunator, the radix sort and the exact repair stay on this thread; the
- * repair is skipped when the filter certifies every edge). The same triangulation, bit for bit;
- * from `minStars` sites the per-site stars first (see {@link STARS_FROM}). The sites, their local
- * copy and the triangulation lie on SharedArrayBuffers (for the later parallel passes).
+ * repair is skipped when the filter certifies every edge). The same triangulation, bit for bit.
+ * The sites, their local copy and the triangulation lie on SharedArrayBuffers (for the later parallel passes).
  */
 export async function triangulateOrderedParallel(
   sites: Float64Array,
   threads: number,
-  minStars?: number,
 ): Promise<OrderedTriangulation | null> {
   const n = sites.length >> 1;
   if (n < 3) return null;
   const { world, frame, order } = await gatherAlongCurveParallel(sites, threads);
-  const staged = await parallelDelaunayStage(n, frame, order, threads, minStars);
-  if (staged === null) return null;
-  const { d, stars } = staged;
+  const d = await parallelDelaunayStage(frame, order, threads);
+  if (d === null) return null;
   const certified = await certifyParallel(frame, d, threads);
-  return { tri: { ...finishTriangulation(n, frame, order, d, certified), stars }, order, sites: world };
+  return { tri: finishTriangulation(n, frame, order, d, certified), order, sites: world };
 }
 
 /**
@@ -146,7 +122,6 @@ export async function triangulateOrderedParallel(
 export async function triangulatePresortedParallel(
   sites: Float64Array,
   threads: number,
-  minStars?: number,
 ): Promise<RobustTriangulation | null> {
   const n = sites.length >> 1;
   if (n < 3) return null;
@@ -154,11 +129,10 @@ export async function triangulatePresortedParallel(
   frame.xy = toShared(frame.xy);
   const ids = new Uint32Array(n);
   for (let i = 0; i < n; i++) ids[i] = i;
-  const staged = await parallelDelaunayStage(n, frame, ids, threads, minStars);
-  if (staged === null) return null;
-  const { d, stars } = staged;
+  const d = await parallelDelaunayStage(frame, ids, threads);
+  if (d === null) return null;
   const certified = await certifyParallel(frame, d, threads);
-  return { ...finishTriangulation(n, frame, ids, d, certified), stars };
+  return finishTriangulation(n, frame, ids, d, certified);
 }
 
 /** The sites renumbered along a Hilbert curve, in world and local coordinates. */
@@ -247,27 +221,18 @@ function delaunayStage(n: number, frame: LocalFrame, ids: Uint32Array | null): D
 }
 
 /**
- * {@link delaunayStage} for the parallel paths (`frame.xy` on a SharedArrayBuffer): from
- * `minStars` sites (default {@link STARS_FROM}) the per-site stars on `threads` threads first,
- * delaunator when they give up (ties, near-ties: lattices, cocircular sites); null when all sites
- * are collinear. The triangles come numbered by lowest site either way, on SharedArrayBuffers.
+ * {@link delaunayStage} for the parallel paths (`frame.xy` on a SharedArrayBuffer; delaunator on
+ * this thread, the renumbering on `threads`); null when all sites are collinear. The triangles
+ * come numbered by lowest site, on SharedArrayBuffers.
  */
 async function parallelDelaunayStage(
-  n: number,
   frame: LocalFrame,
   ids: Uint32Array,
   threads: number,
-  minStars: number | undefined,
-): Promise<{ d: DelaunatorOutput; stars: RobustTriangulation['stars'] } | null> {
+): Promise<DelaunatorOutput | null> {
   if (allCollinear(frame.xy)) return null;
-  let stars: RobustTriangulation['stars'];
-  if (threads >= 2 && n >= starsFrom(minStars)) {
-    const out = await triangulateByStars(frame.xy, threads);
-    if (out.ok) return { d: out.output, stars: { used: true, reason: null } };
-    stars = { used: false, reason: out.reason };
-  }
   // sites along a curve: triangles along it too (see renumberTriangles)
-  return { d: await unfoldedDelaunatorRenumbered(frame.xy, ids, threads), stars };
+  return unfoldedDelaunatorRenumbered(frame.xy, ids, threads);
 }
 
 /**

@@ -2,7 +2,7 @@ import { orient2d } from 'robust-predicates';
 import { EDGE_COCIRCULAR } from '../delaunay/lawson-repair.js';
 import type { LocalFrame } from '../delaunay/local-frame.js';
 import { runRanges, toShared } from '../workers/worker-pool.js';
-import { circumcentreRange, shortEdges } from './parallel-kernels.js';
+import { circumcentreRange, shortEdges } from './cell-kernels.js';
 import { settleVertices } from './settle-vertices.js';
 
 /**

@@ -80,9 +80,7 @@ export function writeSimpleRings(
       const twin = halfedges[e];
       e = twin % 3 === 2 ? twin - 2 : twin + 1;
     } while (e !== e0);
-
-    // closeRing on ring[0 .. m)
-    let n = m;
+    let n = m; // closeRing on ring[0 .. m)
     if (n > 1 && ring[2 * n - 2] === ring[0] && ring[2 * n - 1] === ring[1]) n--;
     uncertain = false;
     if (n >= 3) {
@@ -129,12 +127,11 @@ export function writeSimpleRings(
         reverse(0, n);
       }
     }
-    let got = n;
     if (n > 0) {
       ring[2 * n] = ring[0];
       ring[2 * n + 1] = ring[1];
-      got = n + 1;
     }
+    const got = n > 0 ? n + 1 : 0;
     for (let c = 0, o = 2 * place[k]; c < 2 * got; c++) coords[o + c] = ring[c];
     if (got !== length[k]) {
       length[k] = got;

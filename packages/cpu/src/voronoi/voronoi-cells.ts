@@ -1,6 +1,5 @@
 import { type Box, boxArea } from '@geoframe/core';
-import { emptyPolygons, nextHalfedge, type PolygonBuffers, prevHalfedge } from '../delaunay/buffers.js';
-import { EDGE_COCIRCULAR } from '../delaunay/lawson-repair.js';
+import { emptyPolygons, type PolygonBuffers } from '../delaunay/buffers.js';
 import { lineOrder } from '../delaunay/site-order.js';
 import {
   type RobustTriangulation,
@@ -8,10 +7,11 @@ import {
   triangulateOrdered,
   triangulateOrderedParallel,
 } from '../delaunay/triangulate.js';
-import { availableThreads, runRanges, toShared, writeSimpleRingsParallel } from '../workers/worker-pool.js';
-import { CellRingWriter, closeRing } from './cell-ring-writer.js';
-import { circumcenters, circumcentersParallel } from './circumcenters.js';
-import { bisector, inBox } from './clip-edge.js';
+import { availableThreads, runRanges, toShared } from '../workers/worker-pool.js';
+import { finishCells, planCells, planWalksParallel } from './cell-plan.js';
+import { CellRingWriter } from './cell-ring-writer.js';
+import { bisectorEdge } from './cell-walk.js';
+import { circumcentersParallel } from './circumcenters.js';
 import { cellsInSafeFrame, cellsInSafeFrameAsync } from './safe-frame.js';
 import { writeSimpleRings } from './simple-rings.js';
 
@@ -49,8 +49,6 @@ export interface ParallelCellsOptions {
    * or an environment without worker threads runs {@link voronoiCells}.
    */
   threads?: number;
-  /** Fewest sites for the per-site star triangulation (ADR 0014); default `STARS_FROM`. */
-  starsFrom?: number;
 }
 
 /**
@@ -88,9 +86,7 @@ async function parallelCells(
     return cellsOrdered(sites, box, n >= SORT_FROM, false);
   }
   const ordered =
-    n >= SORT_FROM
-      ? await triangulateOrderedParallel(sites, threads, options.starsFrom)
-      : triangulateOrdered(sites, false);
+    n >= SORT_FROM ? await triangulateOrderedParallel(sites, threads) : triangulateOrdered(sites, false);
   if (ordered === null) return collinearCells(sites, box);
   const { tri } = ordered;
   const halfedges = toShared(tri.halfedges);
@@ -183,317 +179,6 @@ function walkCells(
   return finishCells(plan, tri, changed);
 }
 
-/** Pass 1 of the cell plan: walk starts, degrees (-1: not simple), centres inside the box. */
-interface CellWalks {
-  start: Int32Array;
-  length: Int32Array;
-  inside: Uint8Array;
-}
-
-/**
- * Pass 1 of {@link planCells} on `threads` threads (`planDegrees`, then `planBoundary`): the same
- * starts, lengths and inside flags.
- */
-async function planWalksParallel(
-  n: number,
-  box: Box,
-  triangles: Uint32Array,
-  halfedges: Int32Array,
-  tri: RobustTriangulation,
-  cc: Float64Array,
-  threads: number,
-): Promise<CellWalks> {
-  const start = new Int32Array(new SharedArrayBuffer(4 * n)).fill(-1);
-  const length = new Int32Array(new SharedArrayBuffer(4 * n));
-  const nt = triangles.length / 3;
-  const inside = new Uint8Array(new SharedArrayBuffer(nt));
-  await runRanges('planDegrees', triangles.length, threads, [
-    triangles,
-    toShared(tri.edgeState),
-    tri.cocircularEdges > 0 ? 1 : 0,
-    start,
-    length,
-  ]);
-  const bounds = Float64Array.of(box.minX, box.minY, box.maxX, box.maxY);
-  await runRanges('planBoundary', nt, threads, [triangles, halfedges, cc, bounds, inside, start, length]);
-  return { start, length, inside };
-}
-
-/** What the planning passes leave for the write pass (see {@link walkCells}). */
-interface CellPlan {
-  /** Per site k: its walk start; -1 once its cell is in `coords` (side-buffer cells). */
-  start: Int32Array;
-  /** Per site k: the point index its ring starts at in `coords`. */
-  place: Int32Array;
-  /** Per site k: its planned ring length (the write pass records differences here). */
-  length: Int32Array;
-  cc: Float64Array;
-  coords: Float64Array;
-  ringOffsets: Int32Array;
-  longest: number;
-  order: Uint32Array | null;
-}
-
-/**
- * Passes 1 and 2 of {@link walkCells}, and the copy of the side-buffer cells to their places.
- * `shared`: every array the write pass touches lies on a SharedArrayBuffer. `cc`: the
- * circumcentres when already computed (see `circumcentersParallel`).
- */
-function planCells(
-  sites: Float64Array,
-  box: Box,
-  tri: RobustTriangulation,
-  order: Uint32Array | null,
-  general: boolean,
-  shared: boolean,
-  computed: Float64Array | null = null,
-  walks: CellWalks | null = null,
-): CellPlan {
-  const n = sites.length >> 1;
-  const { triangles, halfedges } = tri;
-  const cc =
-    computed ??
-    circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges, shared);
-  const int32s = (count: number) =>
-    shared ? new Int32Array(new SharedArrayBuffer(4 * count)) : new Int32Array(count);
-
-  // pass 1: walk starts (see walkStarts), degrees, simple or not (length -1 marks "not simple")
-  const { start, length, inside } = walks ?? planWalks(n, box, tri, cc, int32s);
-  if (general) length.fill(-1);
-  let others = 0;
-  let longest = 0;
-  for (let i = 0; i < n; i++) {
-    if (length[i] < 0) others++;
-    else if (length[i] > longest) longest = length[i];
-  }
-  const side = new CellRingWriter(box, others, 16 * others + 64);
-  const sideRing = new Int32Array(others);
-  for (let i = 0, r = 0; i < n; i++) {
-    if (length[i] >= 0) {
-      // closed ring; a ring of one point (all centres equal) is closed too
-      length[i] = Math.max(length[i], 1) + 1;
-      continue;
-    }
-    walkCell(side, sites, i, start[i], triangles, halfedges, cc, inside);
-    sideRing[r++] = i;
-  }
-  const sideCells = side.finish();
-  for (let r = 0; r < others; r++) {
-    length[sideRing[r]] = sideCells.ringOffsets[r + 1] - sideCells.ringOffsets[r];
-  }
-
-  // pass 2: ring offsets in the caller's order
-  const ringOffsets = new Int32Array(n + 1);
-  if (order === null) for (let i = 0; i < n; i++) ringOffsets[i + 1] = length[i];
-  else for (let k = 0; k < n; k++) ringOffsets[order[k] + 1] = length[k];
-  for (let i = 0; i < n; i++) ringOffsets[i + 1] += ringOffsets[i];
-  const size = 2 * ringOffsets[n];
-  const coords = shared ? new Float64Array(new SharedArrayBuffer(8 * size)) : new Float64Array(size);
-  // each ring's place, gathered in a tight loop of independent loads (in the write pass each
-  // would be a cache miss that the ring's stores wait on)
-  const place = int32s(n);
-  if (order === null) place.set(ringOffsets.subarray(0, n));
-  else for (let k = 0; k < n; k++) place[k] = ringOffsets[order[k]];
-
-  // the side-buffer cells go to their places now; the write pass skips them (start -1)
-  for (let r = 0; r < others; r++) {
-    const k = sideRing[r];
-    coords.set(
-      sideCells.coords.subarray(2 * sideCells.ringOffsets[r], 2 * sideCells.ringOffsets[r + 1]),
-      2 * place[k],
-    );
-    start[k] = -1;
-  }
-  return { start, place, length, cc, coords, ringOffsets, longest, order };
-}
-
-/** Pass 1 of {@link planCells} on this thread (see `planDegrees` and `planBoundary`, its parallel twin). */
-function planWalks(
-  n: number,
-  box: Box,
-  tri: RobustTriangulation,
-  cc: Float64Array,
-  int32s: (count: number) => Int32Array,
-): CellWalks {
-  const { triangles, halfedges, edgeState } = tri;
-  const nt = triangles.length / 3;
-  const inside = new Uint8Array(nt);
-  const start = int32s(n).fill(-1);
-  const length = int32s(n);
-  const merged = tri.cocircularEdges > 0;
-  for (let e = 0; e < triangles.length; e++) {
-    const i = triangles[e];
-    if (start[i] === -1) start[i] = e;
-    // across a cocircular edge both triangles have the same (merged) centre: written once
-    if (!merged || edgeState[e] !== EDGE_COCIRCULAR) length[i]++;
-  }
-  for (let t = 0; t < nt; t++) {
-    // each centre is tested once, so every cell around it agrees
-    if (inBox(box, cc[2 * t], cc[2 * t + 1])) {
-      inside[t] = 1;
-      continue;
-    }
-    length[triangles[3 * t]] = -1;
-    length[triangles[3 * t + 1]] = -1;
-    length[triangles[3 * t + 2]] = -1;
-  }
-  for (let e = 0; e < triangles.length; e++) {
-    if (halfedges[e] !== -1) continue;
-    const f = nextHalfedge(e);
-    start[triangles[f]] = f;
-    length[triangles[e]] = -1;
-    length[triangles[f]] = -1;
-  }
-  return { start, length, inside };
-}
-
-/**
- * After the write pass ({@link writeSimpleRings}, `changed` sites reported): redoes with the exact
- * predicate the rings it left undecided, and closes the gaps of rings that came out shorter than
- * planned.
- */
-function finishCells(plan: CellPlan, tri: RobustTriangulation, changed: number): PolygonBuffers {
-  const { coords, ringOffsets, order, length, place } = plan;
-  if (changed === 0) return { coords, ringOffsets };
-  const n = length.length;
-  const { halfedges } = tri;
-  let short: number[] | null = null;
-  let ring: Float64Array | null = null;
-  for (let k = 0; k < n; k++) {
-    const i = order === null ? k : order[k];
-    const want = ringOffsets[i + 1] - ringOffsets[i];
-    let got = length[k];
-    if (got === -1) {
-      // the float filter could not decide a turn: this ring again, with the exact predicate
-      ring ??= new Float64Array(2 * (plan.longest + 2));
-      const e0 = plan.start[k];
-      let e = e0;
-      let m = 0;
-      do {
-        const t = (e / 3) | 0;
-        const x = plan.cc[2 * t];
-        const y = plan.cc[2 * t + 1];
-        if (m === 0 || ring[2 * m - 2] !== x || ring[2 * m - 1] !== y) {
-          ring[2 * m] = x;
-          ring[2 * m + 1] = y;
-          m++;
-        }
-        e = nextHalfedge(halfedges[e]);
-      } while (e !== e0);
-      got = closeRing(ring, 0, m);
-      coords.set(ring.subarray(0, 2 * got), 2 * place[k]);
-    }
-    if (got !== want) {
-      short ??= [];
-      short.push(i, got);
-    }
-  }
-  return short === null ? { coords, ringOffsets } : closeGaps(coords, ringOffsets, short);
-}
-
-/**
- * Moves rings left over the unused tails of rings that came out shorter than their planned
- * length (`short`: pairs of ring index and actual length), fixing the offsets; one front-to-back
- * pass, the destination never after the source.
- */
-function closeGaps(coords: Float64Array, ringOffsets: Int32Array, short: number[]): PolygonBuffers {
-  const n = ringOffsets.length - 1;
-  const actual = new Int32Array(n);
-  for (let i = 0; i < n; i++) actual[i] = ringOffsets[i + 1] - ringOffsets[i];
-  for (let p = 0; p < short.length; p += 2) actual[short[p]] = short[p + 1];
-  let to = 0;
-  for (let i = 0; i < n; i++) {
-    const from = ringOffsets[i];
-    if (from !== to) coords.copyWithin(2 * to, 2 * from, 2 * (from + actual[i]));
-    ringOffsets[i] = to;
-    to += actual[i];
-  }
-  ringOffsets[n] = to;
-  return { coords: coords.slice(0, 2 * to), ringOffsets };
-}
-
-/**
- * Feeds the writer cell i (any cell: hull, clipped or not), walking counter-clockwise around the
- * site from half-edge e0 (its walk start, see `walkStarts`).
- */
-function walkCell(
-  writer: CellRingWriter,
-  sites: Float64Array,
-  i: number,
-  e0: number,
-  triangles: Uint32Array,
-  halfedges: Int32Array,
-  cc: Float64Array,
-  inside: Uint8Array,
-): void {
-  writer.begin();
-  let e = e0;
-  const hull = halfedges[prevHalfedge(e0)] === -1;
-  if (hull) {
-    // the ray coming in from infinity, on the bisector with the hull neighbour before the walk
-    const j = triangles[prevHalfedge(e0)];
-    const t = (e0 / 3) | 0;
-    bisectorEdge(writer, sites, i, j, false, 0, 0, false, true, cc[2 * t], cc[2 * t + 1], inside[t] === 1);
-  }
-  do {
-    const t = (e / 3) | 0;
-    const twin = halfedges[e];
-    if (twin === -1) {
-      const j = triangles[nextHalfedge(e)];
-      // the ray going out to infinity, on the bisector with the hull neighbour after the walk
-      bisectorEdge(writer, sites, i, j, true, cc[2 * t], cc[2 * t + 1], inside[t] === 1, false, 0, 0, false);
-      break;
-    }
-    const e2 = nextHalfedge(twin);
-    const t2 = (e2 / 3) | 0;
-    if (inside[t] === 1 && inside[t2] === 1) {
-      writer.vertex(cc[2 * t], cc[2 * t + 1]);
-    } else {
-      bisectorEdge(
-        writer,
-        sites,
-        i,
-        triangles[nextHalfedge(e)],
-        true,
-        cc[2 * t],
-        cc[2 * t + 1],
-        inside[t] === 1,
-        true,
-        cc[2 * t2],
-        cc[2 * t2 + 1],
-        inside[t2] === 1,
-      );
-    }
-    e = e2;
-  } while (e !== e0);
-  writer.end(sites[2 * i], sites[2 * i + 1]);
-}
-
-/** Scratch for the bisector line (mx, my, dx, dy) of {@link bisectorEdge}. */
-const line = new Float64Array(4);
-
-/**
- * Feeds the writer the edge of cell i shared with site j: the bisector, oriented so the cell
- * is on its left (direction = (s_j − s_i) turned 90° counter-clockwise).
- */
-function bisectorEdge(
-  writer: CellRingWriter,
-  sites: Float64Array,
-  i: number,
-  j: number,
-  hasA: boolean,
-  ax: number,
-  ay: number,
-  aInside: boolean,
-  hasB: boolean,
-  bx: number,
-  by: number,
-  bInside: boolean,
-): void {
-  bisector(sites, i, j, line);
-  writer.edge(line[0], line[1], line[2], line[3], hasA, ax, ay, aInside, hasB, bx, by, bInside);
-}
-
 /** Cells of collinear sites (2 sites included): strips between consecutive bisectors. */
 function collinearCells(sites: Float64Array, box: Box): PolygonBuffers {
   const n = sites.length >> 1;
@@ -523,4 +208,29 @@ function checkBox(box: Box, n: number): void {
   if (n >= 2 && !(box.maxX > box.minX && box.maxY > box.minY)) {
     throw new RangeError('the clip box of two or more sites must have positive width and height');
   }
+}
+
+/** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
+export type SimpleRingArgs = [
+  Int32Array,
+  Int32Array,
+  Int32Array,
+  Int32Array,
+  Float64Array,
+  Float64Array,
+  number,
+];
+
+/**
+ * Runs {@link writeSimpleRings} over the sites `0 .. n` split into `threads` equal ranges (see
+ * {@link runRanges}). Returns the sum of the changed counts.
+ */
+export async function writeSimpleRingsParallel(
+  n: number,
+  threads: number,
+  args: SimpleRingArgs,
+): Promise<number> {
+  let changed = 0;
+  for (const c of await runRanges('writeSimpleRings', n, threads, args)) changed += c as number;
+  return changed;
 }

@@ -1,28 +1,6 @@
 import { startThread, threadCount } from '#platform/threads';
-import {
-  gatherSites,
-  hilbertKeys,
-  planBoundary,
-  planDegrees,
-  scatterTriangles,
-  triangleLows,
-} from '../delaunay/order-kernels.js';
-import { buildStars, countStarTriangles, emitStarTriangles } from '../delaunay/stars/star-kernels.js';
 import type { KernelThread } from '../platform/contract.js';
-import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
-import { certifyEdges, circumcentreRange, shortEdges, touchPages } from '../voronoi/parallel-kernels.js';
-import { writeSimpleRings } from '../voronoi/simple-rings.js';
-
-/** The arguments of {@link writeSimpleRings} after the range; every array on a SharedArrayBuffer. */
-export type SimpleRingArgs = [
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Float64Array,
-  Float64Array,
-  number,
-];
+import { KERNEL_SOURCE, type KernelName, RANGE_KERNELS } from './range-kernels.js';
 
 /** A pooled worker and its jobs in flight, by id (jobs of overlapping runs queue on one worker). */
 interface PooledWorker {
@@ -30,34 +8,7 @@ interface PooledWorker {
   pending: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
 }
 
-// Workers built from the kernels' own source (see the platform's startThread): no separate file
-// to ship, so they run the same from the TypeScript sources (tests), the built files and a bundle.
-const KERNELS = {
-  writeSimpleRings,
-  hashSites,
-  scatterSites,
-  firstOccurrences,
-  certifyEdges,
-  circumcentreRange,
-  shortEdges,
-  touchPages,
-  hilbertKeys,
-  gatherSites,
-  scatterTriangles,
-  triangleLows,
-  planDegrees,
-  planBoundary,
-  buildStars,
-  countStarTriangles,
-  emitStarTriangles,
-};
-
-/** The name of a range kernel the pooled workers can run. */
-export type KernelName = keyof typeof KERNELS;
-
-const SOURCE = `{ ${Object.entries(KERNELS)
-  .map(([name, f]) => `${name}: ${f.toString()}`)
-  .join(', ')} }`;
+export type { KernelName } from './range-kernels.js';
 
 const pool: PooledWorker[] = [];
 let nextJob = 0;
@@ -69,7 +20,7 @@ let nextJob = 0;
  * waits for them, and never for an idle pool). A worker that fails fails its jobs and leaves.
  */
 function startWorker(): PooledWorker {
-  const worker = startThread(SOURCE);
+  const worker = startThread(KERNEL_SOURCE);
   const entry: PooledWorker = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', ([id, result]) => {
@@ -119,20 +70,6 @@ export async function availableThreads(): Promise<number> {
 }
 
 /**
- * Runs {@link writeSimpleRings} over the sites `0 .. n` split into `threads` equal ranges (see
- * {@link runRanges}). Returns the sum of the changed counts.
- */
-export async function writeSimpleRingsParallel(
-  n: number,
-  threads: number,
-  args: SimpleRingArgs,
-): Promise<number> {
-  let changed = 0;
-  for (const c of await runRanges('writeSimpleRings', n, threads, args)) changed += c as number;
-  return changed;
-}
-
-/**
  * Runs the range kernel `name` as `kernel(lo, hi, ...args)` over `0 .. n` split into `threads`
  * equal ranges: the first on this thread, the others on pooled worker threads (started on first
  * use, kept and unreferenced between runs so they never hold the process open). Every typed array
@@ -170,7 +107,7 @@ function runOnPool(
       jobs.push(post(pool[w - first], [name, bound(w), bound(w + 1), ...args]));
     }
     if (!here) return Promise.all(jobs);
-    const kernel = KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
+    const kernel = RANGE_KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
     const mine = kernel(0, bound(1), ...args);
     return Promise.all(jobs).then((rest) => [mine, ...rest]);
   });

@@ -159,13 +159,40 @@ export function polygonizeLabels(
       ringOuter.push(area2 < 0 ? 1 : 0);
     }
   }
-  const rings = ringStart.length;
   ringStart.push(ringVertices.length);
   const starts = ringStart.finish();
   const vertices = ringVertices.finish();
   const ringComp = ringComponent.finish();
   const outer = ringOuter.finish();
 
+  return assembleParts({ starts, vertices, ringComp, outer }, labelOfComponent, labelCount, edges);
+}
+
+/** The traced rings of {@link polygonizeLabels}: vertex lists, their component, outer or hole. */
+interface TracedRings {
+  /** `rings + 1` entries: ring k is `vertices[starts[k] .. starts[k + 1])`. */
+  starts: Int32Array;
+  vertices: Int32Array;
+  ringComp: Int32Array;
+  /** 1 for a component's outer ring, 0 for a hole. */
+  outer: Int32Array;
+}
+
+/**
+ * The traced rings in GeoArrow multipolygon nesting (see {@link polygonizeLabels}): rings by
+ * component, the outer ring first; components by label in scan order; pixel corners to
+ * coordinates.
+ */
+function assembleParts(
+  { starts, vertices, ringComp, outer }: TracedRings,
+  labelOfComponent: Int32Array,
+  labelCount: number,
+  edges: PixelEdges,
+): MultiPolygonParts {
+  const { width, height } = edges;
+  const components = labelOfComponent.length;
+  const rings = starts.length - 1;
+  const vw = width + 1;
   // order rings by component, the outer ring first, with a counting sort
   const ringsOfComponent = new Int32Array(components + 1);
   for (let k = 0; k < rings; k++) ringsOfComponent[ringComp[k] + 1]++;

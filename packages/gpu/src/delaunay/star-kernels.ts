@@ -53,12 +53,11 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  * Per-thread pass: builds a star a thread (`lanes` a workgroup), up to the ring limit of the
  * params with at most `capacity` entries (see {@link starSearchWgsl} for params and bindings
  * 0–8): every site's (the `'threads'` first pass), or (`listed`) those the pass by lanes handed
- * over, listed in binding 9 after its first n entries and counted in binding 10 word 6 (the
- * dispatch is indirect, words 9–11). With params.tail, a star still unfinished there or
- * overflowing (then from scratch) is appended to the tail list (binding 9, its first n entries)
- * counted by binding 10 (twelve words: the count, then the tail pass's indirect workgroup counts
- * at words 3–5, given as (0, 0, 0, 0, 1, 1), then the handed-over stars' count and workgroups
- * likewise) for the tail kernel.
+ * over, listed in binding 9 after its first n entries and counted in binding 10 (the tail
+ * counts, see `TAIL_COUNTS`: `tiedStars`; the dispatch is indirect, `tiedArgs`). With
+ * params.tail, a star still unfinished there or overflowing (then from scratch) is appended to
+ * the tail list (binding 9, its first n entries), counted at `tailStars` with the tail pass's
+ * workgroups at `tailArgs`, for the tail kernel.
  */
 /**
  * Bindings 9–10 of the passes that hand stars on (the per-thread pass, the pass by lanes): the
@@ -70,13 +69,13 @@ export const STAR_TAIL_APPEND_WGSL = /* wgsl */ `
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
 
 fn to_tail(i: u32) {
-  let k = atomicAdd(&tail_count[0], 1u);
+  let k = atomicAdd(&tail_count[TAIL_STARS], 1u);
   tail_list[k] = i;
-  // the tail pass's workgroups (indirect x, words 3–5): one a star, at most TAIL_GROUPS
+  // the tail pass's workgroups (its indirect x): one a star, at most TAIL_GROUPS
   if (k < TAIL_GROUPS) {
-    atomicMax(&tail_count[3], k + 1u);
+    atomicMax(&tail_count[TAIL_ARGS_X], k + 1u);
   }
-  atomicAdd(&wg_stats[14], 1u);
+  atomicAdd(&wg_stats[STAT_TAIL_SITES], 1u);
 }
 `;
 
@@ -95,7 +94,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   ${
     listed
       ? `// the stars the pass by lanes handed over (after the tail list's n entries)
-  if (thread < atomicLoad(&tail_count[6])) {
+  if (thread < atomicLoad(&tail_count[TIED_STARS])) {
     build_star(tail_list[params.sites + thread]);
   }`
       : `// threads take the sites in cell order: neighbouring threads search neighbouring cells
@@ -215,7 +214,7 @@ fn build_star(i: u32) {
   if (!goes_on) {
     add_stats(ring, ring, status != STATUS_FINAL);
     if (ring > 4u) {
-      atomicAdd(&wg_stats[8], 1u);
+      atomicAdd(&wg_stats[STAT_FAR_SITES], 1u);
     }
   } else {
     add_stats(0u, 0u, false); // its work; its rings are the tail pass's to count
@@ -281,7 +280,7 @@ ${MAIN}
     count += u32(a > i && b > i);
   }
   if (!agree) {
-    atomicAdd(&stats[6], 1u);
+    atomicAdd(&stats[STAT_DISAGREEING_SITES], 1u);
   }
   counts[i] = select(0u, count, agree);
 }

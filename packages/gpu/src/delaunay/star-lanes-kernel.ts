@@ -1,59 +1,10 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { STAR_TAIL_APPEND_WGSL } from './star-kernels.js';
+import { STAR_LANES } from './star-lanes-shape.js';
+import { LANE_BLOCK_WGSL, LANE_BOUNDS_WGSL, LANE_LINK_WGSL } from './star-lanes-wgsl.js';
 import { STAR_REGION_WGSL } from './star-region-wgsl.js';
 import { STAR_CELL_WGSL } from './star-ring-wgsl.js';
 import { STAR_BINDINGS_WGSL, STAR_COMMON_WGSL, STAR_STATS_WGSL } from './star-search-wgsl.js';
-
-/** Lanes of a first-pass star (a warp's width on NVIDIA). */
-export const STAR_LANES = 32;
-
-/** Candidates the first pass's block of rings aims at (ADR 0013). */
-const BLOCK_SITES = 45;
-
-/**
- * Rings of cells the first pass takes around a site, for cells holding `sitesPerCell` sites on
- * average: the fewest (at least 1) whose block holds about {@link BLOCK_SITES}, enough for nearly
- * every uniform star to be final (a Delaunay circle through the site rarely reaches 3 spacings).
- */
-export function laneRings(sitesPerCell: number): number {
-  let r = 1;
-  while ((2 * r + 1) ** 2 * sitesPerCell < BLOCK_SITES && r < 8) r++;
-  return r;
-}
-
-/**
- * Candidates a first-pass star may take from rings 0..`rings` of cells of about `sitesPerCell`
- * sites: twice the expected count, a multiple of the lanes, at most 1024 (a denser block is taken
- * with fewer rings; one too dense even alone, a cluster, starts again in the tail pass).
- */
-export function laneCandidates(rings: number, sitesPerCell: number): number {
-  const expected = (2 * rings + 1) ** 2 * sitesPerCell;
-  return Math.min(1024, Math.max(2 * STAR_LANES, Math.ceil((2 * expected) / STAR_LANES) * STAR_LANES));
-}
-
-/** Workgroup memory of a first-pass star of `candidates` candidates and `rows` rows, bytes. */
-const slotBytes = (candidates: number, rows: number): number => 24 * candidates + 8 * rows + 48;
-
-/**
- * Stars a first-pass workgroup builds together and the candidates each may take, within the
- * device's `workgroupBytes`: `wanted` stars (2 by default: a workgroup's barriers and latency are
- * shared, and the GPU's limit on resident workgroups holds twice the stars), fewer when their
- * memory does not fit, and with one star, fewer candidates (a multiple of the lanes; a denser
- * block is then taken with fewer rings).
- */
-export function laneShape(
-  wanted: number,
-  candidates: number,
-  rows: number,
-  workgroupBytes: number,
-): { slots: number; candidates: number } {
-  const fits = (slots: number, k: number) => slots * slotBytes(k, rows) + 256 <= workgroupBytes;
-  let slots = Math.max(1, Math.floor(wanted));
-  while (slots > 1 && !fits(slots, candidates)) slots--;
-  let k = candidates;
-  while (k > STAR_LANES && !fits(1, k)) k -= STAR_LANES;
-  return { slots, candidates: k };
-}
 
 /**
  * First pass of the stars (ADR 0013, "A lane a candidate"): a workgroup builds one site's star
@@ -139,38 +90,7 @@ var<private> lane: u32;
 var<private> kb: u32;
 ${STAR_STATS_WGSL}
 
-// a lane's tightest bound on one side: its slot, and its fraction N / C with their error bounds
-struct Bound { slot: u32, n: f32, c: f32, en: f32, ec: f32 }
-
-// sign of N_p C_q − N_q C_p when the float bounds decide it, else 0
-fn fraction_sign(p: Bound, q: Bound) -> i32 {
-  let d1 = p.n * q.c;
-  let d2 = q.n * p.c;
-  let d = d1 - d2;
-  let ed = MARGIN * ((abs(p.n) + p.en) * q.ec + p.en * abs(q.c) + (abs(q.n) + q.en) * p.ec + q.en * abs(p.c)
-    + ROUND * (abs(d1) + abs(d2))) + FLOOR;
-  return select(select(0, -1, d < -ed), 1, d > ed);
-}
-
-// the bounds leave an interval, t_before < t_after: with C_before < 0 < C_after that is
-// N_before C_after − N_after C_before > 0 (1 yes, -1 no, 0 the floats cannot tell)
-fn interval_sign(before: Bound, after: Bound) -> i32 {
-  return fraction_sign(before, after);
-}
-
-// 4·max |x|² over the bisector's interval between two bounds, x = a/2 + t·(−a.y, a.x) at
-// t = N / 2C: 4|a|²(1/4 + t²), with |t| ≤ (|N| + eN) / 2(|C| − eC); unbounded (3e38) while a
-// bound's side is uncertain in floats
-fn reach_of(a: vec2f, p: Bound, q: Bound) -> f32 {
-  let cp = abs(p.c) - p.ec;
-  let cq = abs(q.c) - q.ec;
-  if (cp <= 0.0 || cq <= 0.0) {
-    return 3e38;
-  }
-  let t = max((abs(p.n) + p.en) / (2.0 * cp), (abs(q.n) + q.en) / (2.0 * cq));
-  return min(3e38, 4.0 * MARGIN * MARGIN * dot(a, a) * (0.25 + t * t));
-}
-
+${LANE_BOUNDS_WGSL}
 @compute @workgroup_size(${STAR_LANES * slots})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
         @builtin(local_invocation_index) lid: u32) {
@@ -194,48 +114,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   flush_stats(lid);
 }
 
-// the block of rings 0..r around cell (cx, cy), cut to the grid
-struct Block { lo: vec2i, hi: vec2i, rows: u32, width: u32 }
-
-fn block_of(r: i32, cx: i32, cy: i32) -> Block {
-  let lo = vec2i(max(cx - r, 0), max(cy - r, 0));
-  let hi = vec2i(min(cx + r, i32(params.grid_w) - 1), min(cy + r, i32(params.grid_h) - 1));
-  return Block(lo, hi, u32(hi.y - lo.y + 1), u32(hi.x - lo.x + 1));
-}
-
-// row y of the block as a run of cell_sites (cells in row-major order): its start, and its count
-// at row_base[y + 1] (summed by block_total)
-fn block_row(g: Block, y: u32) {
-  let c = u32(g.lo.y + i32(y)) * params.grid_w + u32(g.lo.x);
-  row_first[slot * ROWS + y] = cell_start[c];
-  row_base[slot * (ROWS + 1u) + y + 1u] = cell_start[c + g.width] - cell_start[c];
-}
-
-// (one lane) the rows' counts summed in place; the block's candidates and, with the hull
-// neighbours outside it (their edges are Delaunay), all of them (those stored from KCAP on are not)
-fn block_total(g: Block, hull: vec2u) -> vec2u {
-  row_base[slot * (ROWS + 1u)] = 0u;
-  for (var y = 1u; y <= g.rows; y++) {
-    row_base[slot * (ROWS + 1u) + y] += row_base[slot * (ROWS + 1u) + y - 1u];
-  }
-  let b = row_base[slot * (ROWS + 1u) + g.rows];
-  var k = b;
-  for (var e = 0u; e < 2u; e++) {
-    let h = select(hull.y, hull.x, e == 0u);
-    if (h != 0u) {
-      let c = site_cell(sites[h - 1u]).c;
-      if (any(c < g.lo) || any(c > g.hi)) {
-        if (k < KCAP) {
-          cand_prev[kb + k] = h - 1u;
-        }
-        k++;
-      }
-    }
-  }
-  return vec2u(b, k);
-}
-
-// Every thread of the workgroup runs every barrier; a slot without a star (past the sites) or
+${LANE_BLOCK_WGSL}// Every thread of the workgroup runs every barrier; a slot without a star (past the sites) or
 // whose star is decided early (\`done\`) skips the work between them.
 fn build_star(i: u32, has_star: bool) {
   let pi = sites[i];
@@ -277,8 +156,8 @@ fn build_star(i: u32, has_star: bool) {
     if (lane == 0u) {
       star_info[i] = vec2u(0u, STATUS_OVERFLOW | (RESTART << 8u));
       to_tail(i);
-      atomicAdd(&wg_stats[5], k_all - 1u);
-      atomicMax(&wg_stats[7], k_all - 1u);
+      atomicAdd(&wg_stats[STAT_CANDIDATES], k_all - 1u);
+      atomicMax(&wg_stats[STAT_MAX_CANDIDATES], k_all - 1u);
     }
     done = true;
   }
@@ -418,11 +297,11 @@ fn build_star(i: u32, has_star: bool) {
     // a tie or a near-tie the floats cannot decide: the per-thread pass builds this star with
     // the exact predicates (listed after the tail list's n entries)
     if (lane == 0u) {
-      let k = atomicAdd(&tail_count[6], 1u);
+      let k = atomicAdd(&tail_count[TIED_STARS], 1u);
       tail_list[params.sites + k] = i;
-      atomicMax(&tail_count[9], k / EXACT_LANES + 1u);
-      atomicAdd(&wg_stats[19], 1u);
-      atomicAdd(&wg_stats[3], atomicLoad(&s_tests[slot]));
+      atomicMax(&tail_count[TIED_ARGS_X], k / EXACT_LANES + 1u);
+      atomicAdd(&wg_stats[STAT_TIED_SITES], 1u);
+      atomicAdd(&wg_stats[STAT_INCIRCLE_TESTS], atomicLoad(&s_tests[slot]));
     }
     done = true;
   }
@@ -451,8 +330,8 @@ fn build_star(i: u32, has_star: bool) {
       }
     }
   }
-  atomicAdd(&wg_stats[15], half_planes);
-  atomicAdd(&wg_stats[16], hull_clips);
+  atomicAdd(&wg_stats[STAT_HALF_PLANES], half_planes);
+  atomicAdd(&wg_stats[STAT_HULL_CLIPS], hull_clips);
   workgroupBarrier();
   if (!done && lane == 0u) {
     var status = linked;
@@ -467,91 +346,26 @@ fn build_star(i: u32, has_star: bool) {
     }
     star_info[i] = vec2u(len, status | (min(ring, 0xffffffu) << 8u));
     let seen = k_all - 1u;
-    atomicAdd(&wg_stats[3], atomicLoad(&s_tests[slot]));
-    atomicAdd(&wg_stats[5], seen);
-    atomicMax(&wg_stats[7], seen);
-    atomicAdd(&wg_stats[9], g.rows * g.width);
-    atomicMax(&wg_stats[10], g.rows * g.width);
+    atomicAdd(&wg_stats[STAT_INCIRCLE_TESTS], atomicLoad(&s_tests[slot]));
+    atomicAdd(&wg_stats[STAT_CANDIDATES], seen);
+    atomicMax(&wg_stats[STAT_MAX_CANDIDATES], seen);
+    atomicAdd(&wg_stats[STAT_CELLS_VISITED], g.rows * g.width);
+    atomicMax(&wg_stats[STAT_MAX_CELLS_VISITED], g.rows * g.width);
     if (tail) {
       to_tail(i);
     } else {
       if (status != STATUS_FINAL) {
-        atomicAdd(&wg_stats[0], 1u);
+        atomicAdd(&wg_stats[STAT_FAILED_SITES], 1u);
       }
-      atomicAdd(&wg_stats[1], ring);
-      atomicMax(&wg_stats[2], ring);
+      atomicAdd(&wg_stats[STAT_RINGS], ring);
+      atomicMax(&wg_stats[STAT_MAX_RING], ring);
       if (ring > 4u) {
-        atomicAdd(&wg_stats[8], 1u);
+        atomicAdd(&wg_stats[STAT_FAR_SITES], 1u);
       }
     }
   }
 }
 
-// entries of the linked star and the last neighbour before its open wedge (leader only)
-var<private> star_info_len: u32;
-var<private> star_last: u32;
-
-// Writes the star, the neighbours in counter-clockwise order (an open wedge as a NONE entry after
-// the neighbour with nothing after it); 0, or STATUS_OVERFLOW when its links do not make one
-// cycle or chain through every neighbour (or exceed the stars' stride): the tail pass starts it
-// again by insertion.
-fn link_star(i: u32) -> u32 {
-  let count = atomicLoad(&s_neighbours[slot]);
-  let open = atomicLoad(&s_open_before[slot]);
-  if (open > 1u || atomicLoad(&s_open_after[slot]) != open || count == 0u) {
-    return STATUS_OVERFLOW;
-  }
-  if (count + open > STRIDE) {
-    return STATUS_OVERFLOW;
-  }
-  var start = atomicLoad(&s_first[slot]);
-  if (open == 0u) {
-    for (var s = 0u; s < s_k[slot]; s++) {
-      if (cand_next[kb + s] < DEAD) {
-        start = s;
-        break;
-      }
-    }
-  }
-  let base = i * STRIDE;
-  var cur = start;
-  var len = 0u;
-  loop {
-    if (len >= count) {
-      return STATUS_OVERFLOW; // the links run past every neighbour without closing
-    }
-    stars[base + len] = cand_id[kb + cur];
-    len++;
-    let nxt = cand_next[kb + cur];
-    if (nxt == NO_SLOT) {
-      star_last = cand_id[kb + cur];
-      stars[base + len] = NONE;
-      len++;
-      break;
-    }
-    if (nxt >= DEAD || cand_prev[kb + nxt] != cur) {
-      return STATUS_OVERFLOW;
-    }
-    cur = nxt;
-    if (cur == start) {
-      break;
-    }
-  }
-  if (len != count + open) {
-    return STATUS_OVERFLOW;
-  }
-  star_info_len = len;
-  return 0u;
-}
-
-// the star's open wedges are not the site's: a hull site has one, from its previous to its next
-// hull neighbour (the star's last entry before NONE and its first), any other site none
-fn wg_open_wrong(hull: vec2u) -> bool {
-  let open = atomicLoad(&s_open_before[slot]);
-  if (hull.x == 0u) {
-    return open != 0u;
-  }
-  return open != 1u || cand_id[kb + atomicLoad(&s_first[slot])] != hull.y - 1u || star_last != hull.x - 1u;
-}
+${LANE_LINK_WGSL}
 `,
 };

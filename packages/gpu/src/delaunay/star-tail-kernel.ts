@@ -55,7 +55,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
     atomicStore(&wg_ncand, 0u);
   }
   workgroupBarrier();
-  let count = tail_count[0];
+  let count = tail_count[TAIL_STARS];
   for (var j = wid.x; j < count; j += nwg.x) {
     finish_star(tail_list[j], lid);
   }
@@ -231,12 +231,12 @@ fn finish_star(i: u32, lid: u32) {
     store_star(i, status, ring);
     add_stats(ring, ring, status != STATUS_FINAL);
     if (ring > 4u) {
-      atomicAdd(&wg_stats[8], 1u);
+      atomicAdd(&wg_stats[STAT_FAR_SITES], 1u);
     }
   } else {
     // the helpers' share of the search
-    atomicAdd(&wg_stats[5], seen);
-    atomicAdd(&wg_stats[9], cells_visited);
+    atomicAdd(&wg_stats[STAT_CANDIDATES], seen);
+    atomicAdd(&wg_stats[STAT_CELLS_VISITED], cells_visited);
   }
 }
 `,

@@ -1,64 +1,11 @@
 /**
- * Range kernels that worker threads run from their own source text (see `workers/worker-pool.ts`).
- * Each must stay self-contained — no reference to anything outside its body, not even a helper
- * or a constant — and take plain numbers and typed arrays (on SharedArrayBuffers when a worker
- * runs it). Each does a slice of a pass exactly as the serial pass does it, bit for bit.
+ * Range kernels of the Voronoi cells: the circumcentres, the short edges the vertex settling
+ * starts from, and the two passes of the cell plan. The pooled worker threads run them from their
+ * own source text (see `workers/range-kernels.ts`), so each stays self-contained — no reference to
+ * anything outside its body, not even a helper or a constant — and takes plain numbers and typed
+ * arrays (on SharedArrayBuffers when a worker runs it). Each does a slice of a pass exactly as the
+ * serial pass does it, bit for bit.
  */
-
-/**
- * The floating-point filter of the exact incircle test over the interior edges `e` of `e0 .. e1`
- * with twin `f > e` (the edges `repairDelaunay` visits): `certified[e] = certified[f] = 1` where
- * the filter proves the edge strictly Delaunay, left 0 otherwise (inside, cocircular or undecided: the
- * exact repair decides). The same arithmetic as `repairDelaunay`'s inlined filter. Returns the
- * number of interior edges left uncertified.
- */
-export function certifyEdges(
-  e0: number,
-  e1: number,
-  xy: Float64Array,
-  triangles: Uint32Array,
-  halfedges: Int32Array,
-  certified: Uint8Array,
-): number {
-  // Shewchuk's iccerrboundA, as in lawson-repair.ts
-  const errbound = (10 + 96 * 2 ** -53) * 2 ** -53;
-  let count = 0;
-  for (let e = e0; e < e1; e++) {
-    const f = halfedges[e];
-    if (f <= e) continue;
-    const u = triangles[e];
-    const v = triangles[e % 3 === 2 ? e - 2 : e + 1];
-    const w = triangles[e % 3 === 0 ? e + 2 : e - 1];
-    const z = triangles[f % 3 === 0 ? f + 2 : f - 1];
-    const dx = xy[2 * z];
-    const dy = xy[2 * z + 1];
-    const adx = xy[2 * u] - dx;
-    const ady = xy[2 * u + 1] - dy;
-    const bdx = xy[2 * v] - dx;
-    const bdy = xy[2 * v + 1] - dy;
-    const cdx = xy[2 * w] - dx;
-    const cdy = xy[2 * w + 1] - dy;
-    const bdxcdy = bdx * cdy;
-    const cdxbdy = cdx * bdy;
-    const alift = adx * adx + ady * ady;
-    const cdxady = cdx * ady;
-    const adxcdy = adx * cdy;
-    const blift = bdx * bdx + bdy * bdy;
-    const adxbdy = adx * bdy;
-    const bdxady = bdx * ady;
-    const clift = cdx * cdx + cdy * cdy;
-    const det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
-    const permanent =
-      (Math.abs(bdxcdy) + Math.abs(cdxbdy)) * alift +
-      (Math.abs(cdxady) + Math.abs(adxcdy)) * blift +
-      (Math.abs(adxbdy) + Math.abs(bdxady)) * clift;
-    if (det > errbound * permanent) {
-      certified[e] = 1;
-      certified[f] = 1;
-    } else count++;
-  }
-  return count;
-}
 
 /**
  * The circumcentres of triangles `t0 .. t1` into `out` (world coordinates, one pair per
@@ -177,10 +124,66 @@ export function shortEdges(
 }
 
 /**
- * Writes a zero into every 4 KiB page `lo .. hi` of `bytes` (already zero), so the operating system
- * maps them now: a fresh large array pays its page faults on first touch, which split over threads
- * is several times faster than paid by a single copy into it. Self-contained, as the other kernels.
+ * Pass 1a of the cell plan (`planCells` in voronoi-cells.ts) over the half-edges `lo .. hi`:
+ * `start[i]` = the first half-edge leaving site i (the least index: an atomic minimum, as ranges
+ * run concurrently), `length[i]` += one per half-edge leaving i, except across a cocircular edge
+ * when `merged` (its two triangles share one centre). `start` is -1 and `length` 0 beforehand.
  */
-export function touchPages(lo: number, hi: number, bytes: Uint8Array): void {
-  for (let p = lo; p < hi; p++) bytes[p * 4096] = 0;
+export function planDegrees(
+  lo: number,
+  hi: number,
+  triangles: Uint32Array,
+  edgeState: Uint8Array,
+  merged: number,
+  start: Int32Array,
+  length: Int32Array,
+): void {
+  const COCIRCULAR = 2;
+  for (let e = lo; e < hi; e++) {
+    const i = triangles[e];
+    let seen = Atomics.load(start, i);
+    while (seen === -1 || e < seen) {
+      const was = Atomics.compareExchange(start, i, seen, e);
+      if (was === seen) break;
+      seen = was;
+    }
+    if (merged === 0 || edgeState[e] !== COCIRCULAR) Atomics.add(length, i, 1);
+  }
+}
+
+/**
+ * Pass 1b of the cell plan over the triangles `lo .. hi` (after {@link planDegrees}): `inside[t]`
+ * = 1 when its centre lies in the box (`box` = [min x, min y, max x, max y]), else its three sites
+ * are marked not simple (`length` -1); a hull half-edge makes its two sites not simple and sets
+ * the walk start of the site it points to (each hull site is pointed to by one hull edge).
+ */
+export function planBoundary(
+  lo: number,
+  hi: number,
+  triangles: Uint32Array,
+  halfedges: Int32Array,
+  cc: Float64Array,
+  box: Float64Array,
+  inside: Uint8Array,
+  start: Int32Array,
+  length: Int32Array,
+): void {
+  const [minX, minY, maxX, maxY] = box;
+  for (let t = lo; t < hi; t++) {
+    const x = cc[2 * t];
+    const y = cc[2 * t + 1];
+    if (x >= minX && x <= maxX && y >= minY && y <= maxY) inside[t] = 1;
+    else {
+      length[triangles[3 * t]] = -1;
+      length[triangles[3 * t + 1]] = -1;
+      length[triangles[3 * t + 2]] = -1;
+    }
+  }
+  for (let e = 3 * lo; e < 3 * hi; e++) {
+    if (halfedges[e] !== -1) continue;
+    const f = e % 3 === 2 ? e - 2 : e + 1;
+    start[triangles[f]] = f;
+    length[triangles[e]] = -1;
+    length[triangles[f]] = -1;
+  }
 }
