@@ -12,14 +12,10 @@
 //   node .gpu/bundle/cvt.mjs [--runs N] [--warmup N] [--small] [--trace-only]
 // `--small` shrinks everything (128², 100 sites, few iterations) to check the script on lavapipe.
 import type { CvtIteration, CvtRasterProblem, RasterGrid } from '../../packages/core/src/index.js';
-import {
-  BufferUsage,
-  createStorage,
-  cvtRasterGpu,
-  encodeRadixSort,
-  GpuProfiler,
-  uploadStorage,
-} from '../../packages/gpu/src/index.js';
+import { cvtRasterGpu, GpuProfiler } from '../../packages/gpu/src/index.js';
+import { encodeRadixSort } from '../../packages/gpu/src/primitives/sort/radix-sort.js';
+import { createStorage, uploadStorage } from '../../packages/gpu/src/runtime/buffers.js';
+import { BufferUsage } from '../../packages/gpu/src/runtime/usage.js';
 import { SeededRandom } from '../../packages/testing/src/index.js';
 import {
   createBenchContext,
