@@ -136,8 +136,8 @@ for (const n of sizes) {
   );
   const keptAndArea = await timed(
     async () => {
-      const kept = await series.voronoiPolygons({ device: 'gpu', keep: 'device' });
-      await kept.area();
+      const kept = await keptCells();
+      await residentArea(kept);
       return kept;
     },
     (kept) => kept.destroy(),
