@@ -11,8 +11,8 @@ export interface Decoded {
 
 /**
  * A minimal PNG reader, independent of the renderer: walks the chunks, inflates the IDAT data
- * with node:zlib and undoes the five scanline filters. Only 8-bit RGBA (colour type 6) and
- * non-interlaced images, which is what resvg writes.
+ * with node:zlib and undoes the five scanline filters. 8-bit RGB or RGBA (colour types 2 and 6;
+ * resvg writes RGBA, Chromium's screenshots RGB), non-interlaced; the pixels come back as RGBA.
  */
 export function decodePng(png: Uint8Array): Decoded {
   if (SIGNATURE.some((b, i) => png[i] !== b)) throw new Error('not a PNG');
@@ -20,6 +20,7 @@ export function decodePng(png: Uint8Array): Decoded {
   let at = 8;
   let width = 0;
   let height = 0;
+  let channels = 0;
   const idat: Uint8Array[] = [];
   for (;;) {
     const length = view.getUint32(at);
@@ -28,21 +29,25 @@ export function decodePng(png: Uint8Array): Decoded {
     if (type === 'IHDR') {
       width = view.getUint32(at + 8);
       height = view.getUint32(at + 12);
-      if (data[8] !== 8 || data[9] !== 6 || data[12] !== 0) throw new Error('not 8-bit RGBA');
+      const [depth, colour, , , interlace] = data.subarray(8, 13);
+      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6)) {
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${colour}, interlace ${interlace}`);
+      }
+      channels = colour === 6 ? 4 : 3;
     } else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;
     at += 12 + length;
   }
   const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * 4;
-  const pixels = new Uint8Array(stride * height);
+  const stride = width * channels;
+  const rows = new Uint8Array(stride * height);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)];
     const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
     for (let i = 0; i < stride; i++) {
-      const a = i >= 4 ? pixels[y * stride + i - 4] : 0;
-      const b = y > 0 ? pixels[(y - 1) * stride + i] : 0;
-      const c = i >= 4 && y > 0 ? pixels[(y - 1) * stride + i - 4] : 0;
+      const a = i >= channels ? rows[y * stride + i - channels] : 0;
+      const b = y > 0 ? rows[(y - 1) * stride + i] : 0;
+      const c = i >= channels && y > 0 ? rows[(y - 1) * stride + i - channels] : 0;
       let predicted = 0;
       if (filter === 1) predicted = a;
       else if (filter === 2) predicted = b;
@@ -54,8 +59,14 @@ export function decodePng(png: Uint8Array): Decoded {
         const pc = Math.abs(p - c);
         predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       }
-      pixels[y * stride + i] = (line[i] + predicted) & 0xff;
+      rows[y * stride + i] = (line[i] + predicted) & 0xff;
     }
+  }
+  if (channels === 4) return { width, height, pixels: rows };
+  const pixels = new Uint8Array(width * height * 4);
+  for (let p = 0; p < width * height; p++) {
+    pixels.set(rows.subarray(p * 3, p * 3 + 3), p * 4);
+    pixels[p * 4 + 3] = 255;
   }
   return { width, height, pixels };
 }
