@@ -99,16 +99,30 @@ function execute(
   });
 }
 
+/** Whether the kernel dropped an output: a cell with none, or the console table's cell without its stream. */
+function outputsDropped(cells: Cell[]): boolean {
+  return cells.some((c) => (c.outputs?.length ?? 0) === 0) || (cells[2]?.outputs?.length ?? 0) < 2;
+}
+
 describe('examples/service-areas.ipynb', () => {
   it.skipIf(!ready && !inCi)(
     `executes headless in the Deno kernel with outputs and no errors${ready ? '' : ` (${missing})`}`,
     async () => {
       if (!ready) throw new Error(missing);
-      const run = await execute(join(root, 'examples/service-areas.ipynb'), 150_000);
-      expect(run.code, run.stderr).toBe(0);
-      const cells = (JSON.parse(readFileSync(join(dir, 'executed.ipynb'), 'utf8')).cells as Cell[]).filter(
-        (c) => c.cell_type === 'code',
-      );
+      // Deno's kernel (2.x) now and then reports a cell idle before its last output reaches
+      // nbclient (a display or a console line goes missing, about one run in four on 2 cores):
+      // a run with such a cell is executed again, at most three times in all
+      let run: Awaited<ReturnType<typeof execute>> | undefined;
+      let cells: Cell[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        run = await execute(join(root, 'examples/service-areas.ipynb'), 150_000);
+        if (run.code !== 0) break;
+        cells = (JSON.parse(readFileSync(join(dir, 'executed.ipynb'), 'utf8')).cells as Cell[]).filter(
+          (c) => c.cell_type === 'code',
+        );
+        if (!outputsDropped(cells)) break;
+      }
+      expect(run?.code, run?.stderr).toBe(0);
       expect(cells.length).toBe(5);
       for (const cell of cells) {
         expect(cell.execution_count).toBeGreaterThan(0);
