@@ -134,19 +134,26 @@ fn clip_boundary_point(t: ClipParam, sx: vec2<u32>, sy: vec2<u32>, dx: vec2<u32>
   if (w8_cmp(w8_sub(x, lx), least) < 0) {
     side = 3u;
   }
+  // one division whatever the side (each inlined copy of the wide division costs the driver's
+  // compiler seconds): the free coordinate's floor
+  var along = y;
+  if (side == 0u || side == 2u) {
+    along = x;
+  }
+  let free = w8_div_floor(along, q);
   var p: vec4<u32>;
   switch (side) {
     case 0u: {
-      p = vec4<u32>(w8_div_floor(x, q), grid_box_min.zw);
+      p = vec4<u32>(free, grid_box_min.zw);
     }
     case 1u: {
-      p = vec4<u32>(grid_box_max.xy, w8_div_floor(y, q));
+      p = vec4<u32>(grid_box_max.xy, free);
     }
     case 2u: {
-      p = vec4<u32>(w8_div_floor(x, q), grid_box_max.zw);
+      p = vec4<u32>(free, grid_box_max.zw);
     }
     default: {
-      p = vec4<u32>(grid_box_min.xy, w8_div_floor(y, q));
+      p = vec4<u32>(grid_box_min.xy, free);
     }
   }
   // a corner belongs to the side it starts counter-clockwise
@@ -248,21 +255,27 @@ fn clip_bisector(
     return r;
   }
   r.flags = CLIP_VISIBLE;
-  if (a_in) {
-    r.p0 = a;
-  } else {
-    let c = clip_boundary_point(lo, sx, sy, dx, dy);
-    r.p0 = c.p;
-    r.side0 = c.side;
-    r.flags |= CLIP_ENTERS;
-  }
-  if (b_in) {
-    r.p1 = b;
-  } else {
-    let c = clip_boundary_point(hi, sx, sy, dx, dy);
-    r.p1 = c.p;
-    r.side1 = c.side;
-    r.flags |= CLIP_EXITS;
+  r.p0 = a;
+  r.p1 = b;
+  // the outside ends, through one call site of the boundary point (a loop the compiler cannot
+  // unroll: its count is not a constant), since every inlined copy multiplies compile time
+  var end = select(1u, 0u, !a_in);
+  let last = select(0u, 1u, !b_in);
+  for (; end <= last; end++) {
+    var t = lo;
+    if (end == 1u) {
+      t = hi;
+    }
+    let c = clip_boundary_point(t, sx, sy, dx, dy);
+    if (end == 0u) {
+      r.p0 = c.p;
+      r.side0 = c.side;
+      r.flags |= CLIP_ENTERS;
+    } else {
+      r.p1 = c.p;
+      r.side1 = c.side;
+      r.flags |= CLIP_EXITS;
+    }
   }
   return r;
 }

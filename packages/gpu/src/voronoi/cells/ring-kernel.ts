@@ -200,38 +200,66 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
       }
     }
   } else {
-    if ((how & ${KIND_HULL}u) != 0u) {
-      // the ray coming in from infinity, on the bisector with the hull neighbour before the walk
-      let t = e0 / 3u;
-      let j = triangles[prev_halfedge(e0)];
-      add_edge(site, sites[j], false, site, site, false,
-               true, sites[triangles[next_halfedge(e0)]], cc[t], inside(t));
-    }
+    // one call site of add_edge (and so of the exact clip): each inlined copy of the clip costs
+    // the NVIDIA driver's compiler tens of seconds, so every edge of the walk goes through it
+    // a hull cell starts with the ray coming in from infinity, on the bisector with the hull
+    // neighbour before the walk
+    var incoming = (how & ${KIND_HULL}u) != 0u;
     loop {
-      steps += 1u;
-      if (steps > most) {
-        raise_fault(${FAULT_FAN_WALK}u);
-        break;
-      }
-      let t = e / 3u;
-      let twin = halfedges[e];
-      let j = triangles[next_halfedge(e)];
-      let ka = sites[triangles[prev_halfedge(e)]];
-      if (twin < 0) {
-        // the ray going out to infinity, on the bisector with the hull neighbour after the walk
-        add_edge(site, sites[j], true, ka, cc[t], inside(t), false, site, site, false);
-        break;
-      }
-      let e2 = next_halfedge(u32(twin));
-      let t2 = e2 / 3u;
-      if (inside(t) && inside(t2)) {
-        push_point(cc[t]);
+      var edge = true;
+      var done = false;
+      var sj: vec4u;
+      var has_a = true;
+      var ka = site;
+      var a = site;
+      var a_in = false;
+      var has_b = true;
+      var kb = site;
+      var b = site;
+      var b_in = false;
+      if (incoming) {
+        incoming = false;
+        let t = e0 / 3u;
+        sj = sites[triangles[prev_halfedge(e0)]];
+        has_a = false;
+        kb = sites[triangles[next_halfedge(e0)]];
+        b = cc[t];
+        b_in = inside(t);
       } else {
-        add_edge(site, sites[j], true, ka, cc[t], inside(t),
-                 true, sites[triangles[next_halfedge(e2)]], cc[t2], inside(t2));
+        steps += 1u;
+        if (steps > most) {
+          raise_fault(${FAULT_FAN_WALK}u);
+          break;
+        }
+        let t = e / 3u;
+        let twin = halfedges[e];
+        sj = sites[triangles[next_halfedge(e)]];
+        ka = sites[triangles[prev_halfedge(e)]];
+        a = cc[t];
+        a_in = inside(t);
+        if (twin < 0) {
+          // the ray going out to infinity, on the bisector with the hull neighbour after the walk
+          has_b = false;
+          done = true;
+        } else {
+          let e2 = next_halfedge(u32(twin));
+          let t2 = e2 / 3u;
+          if (a_in && inside(t2)) {
+            push_point(a);
+            edge = false;
+          } else {
+            kb = sites[triangles[next_halfedge(e2)]];
+            b = cc[t2];
+            b_in = inside(t2);
+          }
+          e = e2;
+          done = e == e0;
+        }
       }
-      e = e2;
-      if (e == e0) {
+      if (edge) {
+        add_edge(site, sj, has_a, ka, a, a_in, has_b, kb, b, b_in);
+      }
+      if (done) {
         break;
       }
     }
