@@ -89,7 +89,10 @@ describe('a timed-out or loop-limited GPU run falls back under auto and is an er
  * A device whose pipeline compilations never finish (as a large kernel under lavapipe's LLVM on a
  * loaded machine), and which counts its destroy() calls: Dawn's destroy() would wait for them.
  */
-function compilingDevice(): { device: GPUDevice; destroyed: () => number } {
+function compilingDevice(compileMs = Number.POSITIVE_INFINITY): {
+  device: GPUDevice;
+  destroyed: () => number;
+} {
   let destroyed = 0;
   const device = {
     limits: {},
@@ -99,7 +102,10 @@ function compilingDevice(): { device: GPUDevice; destroyed: () => number } {
     pushErrorScope: () => undefined,
     popErrorScope: async () => null,
     createShaderModule: () => ({ getCompilationInfo: async () => ({ messages: [] }) }),
-    createComputePipelineAsync: () => new Promise(() => undefined),
+    createComputePipelineAsync: () =>
+      new Promise((resolve) => {
+        if (Number.isFinite(compileMs)) setTimeout(() => resolve({ label: 'compiled' }), compileMs);
+      }),
     destroy: () => {
       destroyed++;
     },
@@ -119,6 +125,48 @@ describe('release never waits on a compilation in flight', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(destroyed()).toBe(0);
     expect(abandonedDeviceCount()).toBe(before + 1);
+    expect(ctx.isLost).toBe(true);
+  });
+});
+
+describe('the deadline does not count pipeline creation (a driver compiling a kernel for the first time)', () => {
+  const slowKernel = { name: 'test/compiles-slowly', source: () => '' };
+
+  test('a run that waits 400 ms on a compilation meets a 150 ms deadline; the compile is logged', async () => {
+    const ctx = await GpuContext.create({ device: compilingDevice(400).device });
+    const result = await runOnGpu(
+      'compile then run',
+      1,
+      async (c) => {
+        await c.pipelines.get(slowKernel, {});
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the run's own work
+        return 'done';
+      },
+      { timeoutMs: 150, context: ctx },
+    );
+    expect(result).toBe('done');
+    expect(ctx.isLost).toBe(false);
+    expect(ctx.pipelines.busyMs()).toBeGreaterThanOrEqual(390);
+    expect(ctx.pipelines.compileLog).toHaveLength(1);
+    expect(ctx.pipelines.compileLog[0]?.kernel).toBe('test/compiles-slowly|');
+    expect(ctx.pipelines.compileLog[0]?.ms).toBeGreaterThanOrEqual(390);
+  });
+
+  test("the run's own time still counts: compiled, then 400 ms of work past a 150 ms deadline", async () => {
+    const ctx = await GpuContext.create({ device: compilingDevice(200).device });
+    const error = await runOnGpu(
+      'compile then stall',
+      1,
+      async (c) => {
+        await c.pipelines.get(slowKernel, {});
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return 'late';
+      },
+      { timeoutMs: 150, context: ctx },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GpuTimeoutError);
+    expect((error as GpuTimeoutError).compileMs).toBeGreaterThanOrEqual(190);
+    expect((error as GpuTimeoutError).message).toMatch(/within 150 ms \(plus \d+ ms compiling pipelines\)/);
     expect(ctx.isLost).toBe(true);
   });
 });

@@ -74,15 +74,19 @@ export class GpuDeclinedError extends GeoframeError {
 export class GpuTimeoutError extends GeoframeError {
   readonly work: string;
   readonly ms: number;
-  constructor(work: string, ms: number) {
+  /** Pipeline-creation time the deadline was extended by (first use of kernels), in ms. */
+  readonly compileMs: number;
+  constructor(work: string, ms: number, compileMs = 0) {
+    const compiled = compileMs > 0 ? ` (plus ${Math.round(compileMs)} ms compiling pipelines)` : '';
     super(
       'GPU_TIMEOUT',
-      `${work} did not finish on the GPU within ${ms} ms; the device was abandoned ` +
+      `${work} did not finish on the GPU within ${ms} ms${compiled}; the device was abandoned ` +
         '(deadline: the option timeoutMs or GEOFRAME_GPU_TIMEOUT_MS)',
     );
     this.name = 'GpuTimeoutError';
     this.work = work;
     this.ms = ms;
+    this.compileMs = compileMs;
   }
 }
 

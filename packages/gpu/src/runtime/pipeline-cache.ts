@@ -24,6 +24,11 @@ export class PipelineCache {
   private readonly pipelines = new Map<string, Promise<GPUComputePipeline>>();
   /** Creations not settled yet (Dawn compiles them on its own threads; see {@link compiling}). */
   private readonly inFlight = new Set<Promise<GPUComputePipeline>>();
+  /** Wall ms during which at least one creation was in flight, up to `busySince`. */
+  private busyTotal = 0;
+  /** When the current stretch of creations began (`performance.now()`), or null when none is. */
+  private busySince: number | null = null;
+  private readonly log: { kernel: string; ms: number }[] = [];
 
   constructor(device: GPUDevice) {
     this.device = device;
@@ -41,6 +46,20 @@ export class PipelineCache {
    */
   get compiling(): number {
     return this.inFlight.size;
+  }
+
+  /**
+   * Wall ms during which at least one pipeline was being created, since the cache was made
+   * (overlapping creations count once). The watchdog does not count this time against a run's
+   * deadline: a driver's first compilation of a large kernel is not the run being slow.
+   */
+  busyMs(): number {
+    return this.busyTotal + (this.busySince === null ? 0 : performance.now() - this.busySince);
+  }
+
+  /** Each pipeline created so far: its cache key and how long its creation took, in order. */
+  get compileLog(): readonly { kernel: string; ms: number }[] {
+    return this.log;
   }
 
   /** Whether every creation in flight settles within `waitMs` (never blocks the thread). */
@@ -69,19 +88,32 @@ export class PipelineCache {
     const key = cacheKey(kernel.name, constants);
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {
+      const began = performance.now();
       const created = this.create(kernel, constants);
       pipeline = created;
+      if (this.inFlight.size === 0) this.busySince = began;
       this.inFlight.add(created);
       created.then(
-        () => this.inFlight.delete(created),
         () => {
-          this.inFlight.delete(created);
+          this.log.push({ kernel: key, ms: performance.now() - began });
+          this.settle(created);
+        },
+        () => {
+          this.settle(created);
           this.pipelines.delete(key);
         },
       );
       this.pipelines.set(key, pipeline);
     }
     return pipeline;
+  }
+
+  private settle(created: Promise<GPUComputePipeline>): void {
+    this.inFlight.delete(created);
+    if (this.inFlight.size === 0 && this.busySince !== null) {
+      this.busyTotal += performance.now() - this.busySince;
+      this.busySince = null;
+    }
   }
 
   private async create<C extends KernelConstants>(

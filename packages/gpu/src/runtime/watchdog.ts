@@ -20,6 +20,13 @@ const HARDWARE = { baseMs: 10_000, perElementMs: 0.02 };
  */
 const SOFTWARE = { baseMs: 300_000, perElementMs: 2 };
 
+/**
+ * Most time spent creating pipelines that a run's deadline does not count (see {@link runOnGpu}):
+ * a driver's first compilation of the exact kernels has taken ~100 s on a data-centre card; a
+ * compile past this cap is treated as a hang.
+ */
+const COMPILE_ALLOWANCE_MS = 600_000;
+
 /** Whether the adapter is a CPU emulating a GPU, as dispatch classifies it (core's classifyAdapter). */
 export function isSoftwareAdapter(info: GpuAdapterSummary): boolean {
   return classifyAdapter(info).class === 'software';
@@ -57,7 +64,7 @@ export interface GpuRunOptions {
 
 /**
  * Runs `run` on a GPU context under a watchdog: when it has not settled `timeoutMs` after it
- * started, the run is abandoned: the context is marked lost and its device given up without
+ * started (not counting time spent creating pipelines, up to COMPILE_ALLOWANCE_MS), the run is abandoned: the context is marked lost and its device given up without
  * blocking ({@link GpuContext.abandon}; the next `getGpuContext()` makes a fresh device), and a
  * {@link GpuTimeoutError} (code `'GPU_TIMEOUT'`, recoverable: `runDispatched` falls back to the
  * CPU under 'auto') is thrown. The abandoned run's later outcome is ignored. `work` names the run
@@ -71,9 +78,19 @@ export async function runOnGpu<T>(
 ): Promise<T> {
   const ctx = options.context ?? (await getGpuContext());
   const ms = gpuDeadlineMs(elements, ctx.adapterInfo, options.timeoutMs);
+  // pipeline creation (first use of a kernel on this device) does not count against the deadline,
+  // up to COMPILE_ALLOWANCE_MS: the timer is re-armed by the compile time seen since the start
+  const started = performance.now();
+  const compiledBefore = ctx.pipelines.busyMs();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new GpuTimeoutError(work, ms)), ms);
+    const check = () => {
+      const compiling = Math.min(ctx.pipelines.busyMs() - compiledBefore, COMPILE_ALLOWANCE_MS);
+      const left = started + ms + compiling - performance.now();
+      if (left <= 0) reject(new GpuTimeoutError(work, ms, compiling));
+      else timer = setTimeout(check, left);
+    };
+    timer = setTimeout(check, ms);
   });
   const running = Promise.resolve().then(() => run(ctx));
   try {
