@@ -56,6 +56,7 @@ export {
 export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
 
 export {
+  GpuCompilingError,
   GpuDeclinedError,
   GpuDeviceLostError,
   GpuLoopLimitError,
@@ -87,7 +88,7 @@ export {
 export { runExclusive } from './runtime/run-queue.js';
 
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
-
+export { awaitWarmUp, GPU_WARM_WAIT_ENV, warmUp } from './runtime/warm-up.js';
 export { GPU_TIMEOUT_ENV, type GpuRunOptions, gpuDeadlineMs, runOnGpu } from './runtime/watchdog.js';
 export {
   type CellsOutput,
@@ -102,3 +103,4 @@ export {
   voronoiCellsPrepared,
   voronoiEdgesGpu,
 } from './voronoi/voronoi-gpu.js';
+export { warmUpVoronoi } from './voronoi/voronoi-warm-up.js';

@@ -8,7 +8,8 @@ import {
 /**
  * Error codes of GPU failures that a CPU run can replace: no adapter, a lost device, out of
  * memory, a GPU path that declined the input, a run past its deadline (the watchdog abandoned
- * it), a kernel loop at its iteration bound (its result discarded). (Matched by code: core does
+ * it), a kernel loop at its iteration bound (its result discarded), kernels still compiling for
+ * their first use under 'auto' (the CPU answers meanwhile). (Matched by code: core does
  * not depend on @geoframe/gpu, whose errors carry them.) A validation error is a bug in a kernel
  * and is never hidden behind a fallback.
  */
@@ -20,6 +21,7 @@ export const RECOVERABLE_GPU_ERRORS: ReadonlySet<string> = new Set([
   'GPU_TIMEOUT',
   'GPU_LOOP_LIMIT',
   'GPU_PRECISION',
+  'GPU_COMPILING',
 ]);
 
 /**

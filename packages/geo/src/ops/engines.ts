@@ -38,6 +38,7 @@ import {
   voronoiRasterCpu,
 } from '@geoframe/cpu';
 import {
+  awaitWarmUp,
   type CpuStages,
   type CpuTriangulation,
   costAllocationGpu,
@@ -53,6 +54,7 @@ import {
   voronoiCellsGpuOnDevice,
   voronoiEdgesGpu,
   voronoiRasterGpu,
+  warmUpVoronoi,
 } from '@geoframe/gpu';
 
 import { withoutRepeatedPoints } from '../voronoi/output-check.js';
@@ -139,19 +141,36 @@ export async function dispatchOperation<T>(
   listener?: (event: DispatchEvent) => void,
 ): Promise<Dispatched<T>> {
   const decision = await planOperation(kernel, rows, device);
-  return runDispatched(
-    decision,
-    device,
+  const gpu = async (report: GpuRunReport) => {
+    // under 'auto', a first use never waits long on compilation: the CPU answers meanwhile
+    // (GPU_COMPILING) while the warm-up goes on for the next call
+    const warm = paths.warmUp;
+    if (device === 'auto' && warm) await awaitWarmUp(await getGpuContext(), warm.name, warm.run);
     // every GPU run is under the watchdog: past its deadline it is abandoned (GPU_TIMEOUT → CPU)
-    { gpu: (report) => runOnGpu(kernel, rows, (ctx) => paths.gpu(ctx, report)), cpu: paths.cpu },
-    listener,
-  );
+    return runOnGpu(kernel, rows, (ctx) => paths.gpu(ctx, report));
+  };
+  return runDispatched(decision, device, { gpu, cpu: paths.cpu }, listener);
 }
+
+/**
+ * The warm-up of the Voronoi and Delaunay paths (one for both: they share the exact star
+ * kernels, whose first compilation on a cold driver cache takes tens of seconds).
+ */
+const VORONOI_WARM_UP: NonNullable<EnginePair<unknown>['warmUp']> = {
+  name: 'voronoi',
+  run: (ctx) => warmUpVoronoi(ctx, { cpu: CPU_STAGES }),
+};
 
 /** The two engines of one dispatched operation, as {@link dispatchOperation} takes them. */
 export interface EnginePair<T> {
   gpu: (ctx: GpuContext, report: GpuRunReport) => Promise<T>;
   cpu: () => T | Promise<T>;
+  /**
+   * A small run creating the GPU path's pipelines, shared by the operations that name it: under
+   * 'auto' the first GPU run waits for it only briefly (see `awaitWarmUp`). Only for paths whose
+   * kernels can compile for long.
+   */
+  warmUp?: { name: string; run: (ctx: GpuContext) => Promise<unknown> };
 }
 
 /** Voronoi cells of unique sites clipped to `box`: the GPU pipeline, or the CPU on worker threads. */
@@ -162,6 +181,7 @@ export function voronoiCellEngines(xy: Float64Array, box: Box): EnginePair<Polyg
       withoutRepeatedPoints((await voronoiCellsGpu(ctx, xy, box, gpuStages(report))).cells),
     // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
     cpu: () => voronoiCellsParallel(xy, box),
+    warmUp: VORONOI_WARM_UP,
   };
 }
 
@@ -176,6 +196,7 @@ export function voronoiCellDeviceEngines(xy: Float64Array, box: Box): EnginePair
       const cells = await voronoiCellsParallel(xy, box);
       return DevicePolygons.fromHost(await getGpuContext(), cells.coords, cells.ringOffsets);
     },
+    warmUp: VORONOI_WARM_UP,
   };
 }
 
@@ -184,6 +205,7 @@ export function voronoiEdgeEngines(xy: Float64Array, box: Box): EnginePair<LineB
   return {
     gpu: async (ctx, report) => (await voronoiEdgesGpu(ctx, xy, box, gpuStages(report))).edges,
     cpu: () => voronoiEdges(xy, box),
+    warmUp: VORONOI_WARM_UP,
   };
 }
 
@@ -208,6 +230,7 @@ export function delaunayEngines(xy: Float64Array): EnginePair<Triangulation> {
       return { ...out, hull: new Uint32Array(0) };
     },
     cpu: () => delaunay(xy),
+    warmUp: VORONOI_WARM_UP,
   };
 }
 

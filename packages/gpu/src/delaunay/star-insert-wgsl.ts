@@ -24,26 +24,18 @@ fn pair_region(pi: vec4u, t: u32) -> vec4f {
   return conflict_region(pi, sites[a], sites[b], f_site, &box);
 }
 
-fn fill_regions(pi: vec4u) {
-  for (var t = 0u; t < len; t++) {
-    reg_of_s[t * LANES + slot] = pair_region(pi, t);
-  }
-}
-
 // l (at lp) conflicts with pair t exactly (the pair's region let it through)
 fn conflicts(i: u32, pi: vec4u, t: u32, l: u32, pl: vec4u) -> bool {
   let a = star_s[t * LANES + slot];
   let b = star_s[nxt(t) * LANES + slot];
-  if (a == NONE) {
-    let pb = sites[b];
-    let o = orient_sign(pi, pl, pb);
-    return o > 0 || (o == 0 && strictly_between(pi, pl, pb));
+  if (a == NONE || b == NONE) {
+    // a half-plane pair, [NONE, b] or [a, NONE]: one orientation test for both (each inlined copy
+    // of an exact predicate costs the driver's compiler seconds)
+    let other = sites[select(a, b, a == NONE)];
+    let o = orient_sign(pi, select(other, pl, a == NONE), select(pl, other, a == NONE));
+    return o > 0 || (o == 0 && strictly_between(pi, pl, other));
   }
   let pa = sites[a];
-  if (b == NONE) {
-    let o = orient_sign(pi, pa, pl);
-    return o > 0 || (o == 0 && strictly_between(pi, pl, pa));
-  }
   let pb = sites[b];
   tests += 1u;
   let s = incircle_sign_path(pi, pa, pb, pl);
@@ -94,38 +86,64 @@ fn insert(i: u32, pi: vec4u, l: u32) -> u32 {
 // Inserts candidate l (at pl) whose float test let it through the pairs in \`candidates\` (every bit for a
 // star of fewer than three entries): the exact tests of those pairs, then the edit. Two steps, so
 // that a warp's threads run each together: the first pass runs the float step alone until a
-// candidate passes, then this step with the other threads of its warp.
+// candidate passes, then this step with the other threads of its warp. The regions of the pairs
+// the edit made are computed at one place (see refresh_regions).
 fn insert_masked(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> u32 {
   exact_steps++;
+  var fresh = vec2u(0u, 0u); // (first pair, count) whose regions are new
   if (len == 0u) {
     star_s[0 * LANES + slot] = l;
     star_s[1 * LANES + slot] = NONE;
     len = 2u;
-    fill_regions(pi);
-    return 0u;
-  }
-  if (len == 2u) {
-    // the half-plane [a, NONE]
-    let a = star_s[0 * LANES + slot];
-    let pa = sites[a];
-    let o = orient_sign(pi, pa, pl);
-    if (o > 0) {
-      star_s[1 * LANES + slot] = l;
-      star_s[2 * LANES + slot] = NONE;
-      len = 3u;
-    } else if (o < 0) {
-      star_s[2 * LANES + slot] = l;
-      len = 3u;
-    } else if (fixed_less(pl, pi) != fixed_less(pa, pi)) {
-      star_s[2 * LANES + slot] = l;
-      star_s[3 * LANES + slot] = NONE;
-      len = 4u;
-    } else if (strictly_between(pi, pl, pa)) {
-      star_s[0 * LANES + slot] = l;
+    fresh = vec2u(0u, len);
+  } else if (len == 2u) {
+    insert_second(pi, l, pl);
+    fresh = vec2u(0u, len);
+  } else {
+    let edit = edit_star(i, pi, l, pl, candidates);
+    if (edit.x != 0u) {
+      return edit.x;
     }
-    fill_regions(pi);
-    return 0u;
+    fresh = edit.yz;
   }
+  refresh_regions(pi, fresh.x, fresh.y);
+  return 0u;
+}
+
+// the regions of \`count\` pairs from pair \`first\` on (round the end): one call site of the exact
+// region code for every edit, in a loop whose count the compiler cannot unroll
+fn refresh_regions(pi: vec4u, first: u32, count: u32) {
+  for (var k = 0u; k < count; k++) {
+    let t = (first + k) % len;
+    reg_of_s[t * LANES + slot] = pair_region(pi, t);
+  }
+}
+
+// the star of one entry [a, NONE] (a half-plane) meets its second candidate l (at pl)
+fn insert_second(pi: vec4u, l: u32, pl: vec4u) {
+  let a = star_s[0 * LANES + slot];
+  let pa = sites[a];
+  let o = orient_sign(pi, pa, pl);
+  if (o > 0) {
+    star_s[1 * LANES + slot] = l;
+    star_s[2 * LANES + slot] = NONE;
+    len = 3u;
+  } else if (o < 0) {
+    star_s[2 * LANES + slot] = l;
+    len = 3u;
+  } else if (fixed_less(pl, pi) != fixed_less(pa, pi)) {
+    star_s[2 * LANES + slot] = l;
+    star_s[3 * LANES + slot] = NONE;
+    len = 4u;
+  } else if (strictly_between(pi, pl, pa)) {
+    star_s[0 * LANES + slot] = l;
+  }
+}
+
+// A star of three or more entries: the exact conflict tests of the candidate pairs, then the
+// edit in place. Returns (failure status, first new pair, new pairs): (0, _, 0) when l conflicts
+// with no pair, (0, fresh, 2) after an edit.
+fn edit_star(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> vec3u {
   var maybe = candidates;
   var mask = vec2u(0u, 0u);
   while (any(maybe != vec2u(0u))) {
@@ -147,10 +165,10 @@ fn insert_masked(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> u32
   }
   let total = countOneBits(mask.x) + countOneBits(mask.y);
   if (total == 0u) {
-    return 0u;
+    return vec3u(0u);
   }
   if (total == len) {
-    return STATUS_INCONSISTENT;
+    return vec3u(STATUS_INCONSISTENT, 0u, 0u);
   }
   var s = 0u;
   for (var t = 0u; t < len; t++) {
@@ -166,20 +184,24 @@ fn insert_masked(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> u32
     t = nxt(t);
   }
   if (k != total) {
-    return STATUS_INCONSISTENT;
+    return vec3u(STATUS_INCONSISTENT, 0u, 0u);
   }
   // entries s+1 .. s+k-1 leave; l goes between entries s and s+k
   let keep = len - k + 1u;
   if (keep + 1u > CAP) {
-    return STATUS_OVERFLOW;
+    return vec3u(STATUS_OVERFLOW, 0u, 0u);
   }
+  // the new triangles (p, l) and (l, q) turn counter-clockwise: one orientation call site for
+  // both ends (side 0: p, 1: q; an infinite end is skipped)
   let p = star_s[s * LANES + slot];
   let q = star_s[t * LANES + slot];
-  if (p != NONE && orient_sign(pi, sites[p], pl) <= 0) {
-    return STATUS_INCONSISTENT;
-  }
-  if (q != NONE && orient_sign(pi, pl, sites[q]) <= 0) {
-    return STATUS_INCONSISTENT;
+  let first_side = select(0u, 1u, p == NONE);
+  let last_side = select(1u, 0u, q == NONE);
+  for (var side = first_side; side <= last_side; side++) {
+    let end = sites[select(p, q, side == 1u)];
+    if (orient_sign(pi, select(end, pl, side == 1u), select(pl, end, side == 1u)) <= 0) {
+      return vec3u(STATUS_INCONSISTENT, 0u, 0u);
+    }
   }
   // in place: the pairs between kept entries keep their regions (a pair moves with its first
   // entry), (p, l) and (l, q) are new
@@ -214,10 +236,7 @@ fn insert_masked(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> u32
     len -= d;
     fresh = s;
   }
-  // the two new pairs (p, l) and (l, q), at fresh and after it
-  reg_of_s[fresh * LANES + slot] = pair_region(pi, fresh);
-  reg_of_s[nxt(fresh) * LANES + slot] = pair_region(pi, nxt(fresh));
   edits++;
-  return 0u;
+  return vec3u(0u, fresh, 2u);
 }
 `;

@@ -121,7 +121,7 @@ fn build_star(i: u32) {
   // a hull site starts from its two hull edges (always Delaunay): its star then has its final
   // open wedge at once
   if (hull.x != 0u) {
-    status = insert(i, pi, prev_hull) | insert(i, pi, next_hull);
+    status = insert_hull_edges(i, pi);
   }
   // Every site of rings 0..R (R the params' ring limit), then one finality check: the threads of
   // a warp then run the insertion and the check together (checks after each ring and skipping by

@@ -158,14 +158,22 @@ fn ring_cell(g: RingCells, k: u32) -> vec2i {
 // far-searching stars slow).
 fn after_ring(i: u32, pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u) -> u32 {
   let complete = ring_covers_grid(r, cx, cy);
-  var verdict: i32;
+  var verdict = 0;
+  var check = true;
   if (npend != NO_SKIP && edits == checked_edits) {
     verdict = select(narrow_pending(r, cx, cy), 1, complete);
-  } else {
-    verdict = star_final(pi, r, cx, cy, f, hull, complete);
-    checked_edits = edits;
+    check = false;
   }
-  if (verdict == 0 && npend == NO_SKIP && r >= 2 && !hull_seeded && params.hull_count <= params.hull_seed_limit) {
+  // at most twice round: the full check, and once more after seeding the hull (one call site of
+  // the check and of the insertion: each inlined copy costs the driver's compiler seconds)
+  loop {
+    if (check) {
+      verdict = star_final(pi, r, cx, cy, f, hull, complete);
+      checked_edits = edits;
+    }
+    if (verdict != 0 || npend != NO_SKIP || r < 2 || hull_seeded || params.hull_count > params.hull_seed_limit) {
+      break;
+    }
     // still open after two rings: a site near a long hull edge, whose star closes only with
     // sites far along the boundary; the hull's vertices close it at once (it is inside them)
     hull_seeded = true;
@@ -178,8 +186,7 @@ fn after_ring(i: u32, pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u
         }
       }
     }
-    verdict = star_final(pi, r, cx, cy, f, hull, complete);
-    checked_edits = edits;
+    check = true;
   }
   if (verdict > 0) {
     return STATUS_FINAL;

@@ -141,7 +141,7 @@ fn finish_star(i: u32, lid: u32) {
       wg_first_ring = 0u;
       wg_status = 0u;
       if (hull.x != 0u) {
-        wg_status = insert(i, pi, prev_hull) | insert(i, pi, next_hull);
+        wg_status = insert_hull_edges(i, pi);
       }
     } else {
       // the first pass's star; its pending regions after its last ring
@@ -149,7 +149,7 @@ fn finish_star(i: u32, lid: u32) {
       for (var t = 0u; t < len; t++) {
         star_s[t * LANES + slot] = stars[i * STRIDE + t];
       }
-      fill_regions(pi);
+      refresh_regions(pi, 0u, len);
       hull_seeded = (info.y & HULL_SEEDED) != 0u;
       let r = i32(last);
       let verdict = star_final(pi, r, cx, cy, f, hull, ring_covers_grid(r, cx, cy));

@@ -112,6 +112,27 @@ export class GpuLoopLimitError extends GeoframeError {
 }
 
 /**
+ * An \`'auto'\` run met its operation's GPU kernels still compiling for the first time on this
+ * device (a driver whose shader cache is cold compiles the exact Delaunay kernels for tens of
+ * seconds): the CPU answers this call while the compilation goes on in the background, and later
+ * calls take the GPU once it is done. Recoverable; never raised under \`'gpu'\`, which waits.
+ */
+export class GpuCompilingError extends GeoframeError {
+  readonly work: string;
+  readonly waitedMs: number;
+  constructor(work: string, waitedMs: number) {
+    super(
+      'GPU_COMPILING',
+      `the GPU kernels of ${work} were still compiling for their first use on this device after ` +
+        `${waitedMs} ms (the driver's shader cache is cold; later calls use the GPU once they are ready)`,
+    );
+    this.name = 'GpuCompilingError';
+    this.work = work;
+    this.waitedMs = waitedMs;
+  }
+}
+
+/**
  * The GPU declines an input it cannot answer exactly as the CPU would: its fixed-point grid
  * rounds sites in a way that could change a predicate or move a vertex past the tolerance, or
  * the input is too clustered for the star search to finish in bounded time (adr/0020). Not a
