@@ -118,20 +118,21 @@ fn build_star(i: u32) {
   let hull = hull_nbr[i];
   var status = 0u;
   var ring = 0u;
-  // a hull site starts from its two hull edges (always Delaunay): its star then has its final
-  // open wedge at once
-  if (hull.x != 0u) {
-    status = insert_hull_edges(i, pi);
-  }
-  // Every site of rings 0..R (R the params' ring limit), then one finality check: the threads of
-  // a warp then run the insertion and the check together (checks after each ring and skipping by
-  // pending regions, as the tail pass does, had them run different code at the same time). Two
-  // nested loops: the inner one steps through cells and candidates, at most params.scan_steps
-  // steps, and runs only the float test of the star's regions, which turns most candidates away;
-  // the outer one runs the exact tests and the edit for the candidate that passed. One step an
-  // outer iteration (one flat loop) has a warp run the costly step whenever any of its 32 threads
-  // has a candidate passing, nearly every iteration on irregular sites; unbounded scans have a
-  // thread whose candidates pass often wait, at each of them, for the thread scanning longest.
+  // Where the candidates come from, in turn: a hull site's two hull edges (always Delaunay: its
+  // star then has its final open wedge at once), the rings, the finality check, and the hull's
+  // vertices when the check asks for them (then the check again). All go through one call site
+  // of the insertion: each inlined copy of its exact code costs the driver's compiler seconds.
+  //
+  // The rings: every site of rings 0..R (R the params' ring limit), then one finality check: the
+  // threads of a warp then run the insertion and the check together (checks after each ring and
+  // skipping by pending regions, as the tail pass does, had them run different code at the same
+  // time). Two nested loops: the inner one steps through cells and candidates, at most
+  // params.scan_steps steps, and runs only the float test of the star's regions, which turns
+  // most candidates away; the outer one runs the exact tests and the edit for the candidate that
+  // passed. One step an outer iteration (one flat loop) has a warp run the costly step whenever
+  // any of its 32 threads has a candidate passing, nearly every iteration on irregular sites;
+  // unbounded scans have a thread whose candidates pass often wait, at each of them, for the
+  // thread scanning longest.
   let last = i32(params.max_ring);
   var r = 0;
   var g = ring_cells(0, cx, cy);
@@ -139,62 +140,100 @@ fn build_star(i: u32) {
   var k = 0u;
   var next_site = 0u;
   var end_site = 0u;
-  var scanned = false;
+  var phase = select(PHASE_RINGS, PHASE_HULL, hull.x != 0u);
+  var item = 0u; // the next hull edge or hull vertex
   loop {
-    if (status != 0u || scanned) {
+    if (status != 0u) {
       break;
     }
     var l = NONE;
     var pl = vec4u(0u);
     var maybe = vec2u(0u);
-    for (var step = 0u; step < params.scan_steps; step++) {
-      if (next_site == end_site) {
-        if (k == cells) {
-          r++;
-          if (r > last) {
-            scanned = true;
-            break;
+    var from_list = false;
+    if (phase == PHASE_HULL) {
+      from_list = true;
+      l = select(next_hull, prev_hull, item == 0u);
+      item++;
+      if (item == 2u) {
+        phase = PHASE_RINGS;
+      }
+    } else if (phase == PHASE_SEEDS) {
+      if (item == params.hull_count) {
+        phase = PHASE_CHECK;
+        continue;
+      }
+      let m = hull_triples[3u * item];
+      item++;
+      if (m == i || in_star(m)) {
+        continue;
+      }
+      from_list = true;
+      l = m;
+    } else if (phase == PHASE_CHECK) {
+      let verdict = ring_check(pi, last, cx, cy, f, hull);
+      if (wants_hull_seeds(verdict, last)) {
+        hull_seeded = true;
+        phase = PHASE_SEEDS;
+        item = 0u;
+        continue;
+      }
+      status = verdict_status(verdict);
+      break;
+    } else {
+      for (var step = 0u; step < params.scan_steps; step++) {
+        if (next_site == end_site) {
+          if (k == cells) {
+            r++;
+            if (r > last) {
+              phase = PHASE_CHECK;
+              break;
+            }
+            g = ring_cells(r, cx, cy);
+            cells = ring_size(g);
+            k = 0u;
+            continue;
           }
-          g = ring_cells(r, cx, cy);
-          cells = ring_size(g);
-          k = 0u;
+          let d = ring_cell(g, k);
+          k++;
+          cells_visited++;
+          let c = u32(cy + d.y) * params.grid_w + u32(cx + d.x);
+          next_site = cell_start[c];
+          end_site = cell_start[c + 1u];
           continue;
         }
-        let d = ring_cell(g, k);
-        k++;
-        cells_visited++;
-        let c = u32(cy + d.y) * params.grid_w + u32(cx + d.x);
-        next_site = cell_start[c];
-        end_site = cell_start[c + 1u];
+        let m = cell_sites[next_site];
+        let pm = sites[m];
+        next_site++;
+        if (!fresh_candidate(i, m)) {
+          continue;
+        }
+        seen++;
+        maybe = candidate_mask(f_site + cells_between(pi, pm));
+        if (any(maybe != vec2u(0u)) || seen > params.max_candidates) {
+          l = m;
+          pl = pm;
+          break;
+        }
+      }
+      if (l == NONE) {
         continue;
       }
-      let m = cell_sites[next_site];
-      let pm = sites[m];
-      next_site++;
-      if (!fresh_candidate(i, m)) {
-        continue;
-      }
-      seen++;
-      maybe = candidate_mask(f_site + cells_between(pi, pm));
-      if (any(maybe != vec2u(0u)) || seen > params.max_candidates) {
-        l = m;
-        pl = pm;
+      if (seen > params.max_candidates) {
+        status = STATUS_BUDGET;
         break;
       }
     }
-    if (l == NONE) {
-      continue;
+    if (from_list) {
+      // a hull edge or vertex: the float step of \`insert\` first
+      pl = sites[l];
+      maybe = candidate_mask(f_site + cells_between(pi, pl));
+      if (all(maybe == vec2u(0u))) {
+        continue;
+      }
     }
-    if (seen > params.max_candidates) {
-      status = STATUS_BUDGET;
-    } else {
-      status = insert_masked(i, pi, l, pl, maybe);
-    }
+    status = insert_masked(i, pi, l, pl, maybe);
   }
   ring = u32(min(r, last));
-  if (status == 0u) {
-    status = after_ring(i, pi, last, cx, cy, f, hull);
-  }
   if (status == 0u) {
     status = STATUS_RING_LIMIT;
   }

@@ -152,42 +152,29 @@ fn ring_cell(g: RingCells, k: u32) -> vec2i {
   return vec2i(g.r, g.right_y0 + i32(j - g.left));
 }
 
-// After ring r: STATUS_FINAL, a failure status, or 0 to search on. While the closed star has not
-// changed, only its pending regions are narrowed to the ones still meeting unsearched cells (a
-// full check recomputes every region, O(star × hull) for half-planes: once a ring, it made
-// far-searching stars slow).
-fn after_ring(i: u32, pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u) -> u32 {
+// After ring r: 1 final, 0 to search on, -1 impossible (a complete star of the wrong shape).
+// While the closed star has not changed, only its pending regions are narrowed to the ones still
+// meeting unsearched cells (a full check recomputes every region, O(star × hull) for
+// half-planes: once a ring, it made far-searching stars slow). The callers run it at one place
+// in their loops (each inlined copy of the exact code costs the driver's compiler seconds).
+fn ring_check(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u) -> i32 {
   let complete = ring_covers_grid(r, cx, cy);
-  var verdict = 0;
-  var check = true;
   if (npend != NO_SKIP && edits == checked_edits) {
-    verdict = select(narrow_pending(r, cx, cy), 1, complete);
-    check = false;
+    return select(narrow_pending(r, cx, cy), 1, complete);
   }
-  // at most twice round: the full check, and once more after seeding the hull (one call site of
-  // the check and of the insertion: each inlined copy costs the driver's compiler seconds)
-  loop {
-    if (check) {
-      verdict = star_final(pi, r, cx, cy, f, hull, complete);
-      checked_edits = edits;
-    }
-    if (verdict != 0 || npend != NO_SKIP || r < 2 || hull_seeded || params.hull_count > params.hull_seed_limit) {
-      break;
-    }
-    // still open after two rings: a site near a long hull edge, whose star closes only with
-    // sites far along the boundary; the hull's vertices close it at once (it is inside them)
-    hull_seeded = true;
-    for (var k = 0u; k < params.hull_count; k++) {
-      let l = hull_triples[3u * k];
-      if (l != i && !in_star(l)) {
-        let status = insert(i, pi, l);
-        if (status != 0u) {
-          return status;
-        }
-      }
-    }
-    check = true;
-  }
+  checked_edits = edits;
+  return star_final(pi, r, cx, cy, f, hull, complete);
+}
+
+// still open after two rings (verdict 0): a site near a long hull edge, whose star closes only
+// with sites far along the boundary; the hull's vertices close it at once (it is inside them),
+// so the caller inserts them (its candidates' source, once a star) and checks again
+fn wants_hull_seeds(verdict: i32, r: i32) -> bool {
+  return verdict == 0 && npend == NO_SKIP && r >= 2 && !hull_seeded && params.hull_count <= params.hull_seed_limit;
+}
+
+// the status a check's verdict ends a star's search with (0: search on)
+fn verdict_status(verdict: i32) -> u32 {
   if (verdict > 0) {
     return STATUS_FINAL;
   }

@@ -171,52 +171,6 @@ fn begin_star(i: u32, pi: vec4u) -> SiteCell {
   return at;
 }
 
-// a hull site's star starts from its two hull edges (always Delaunay), so that it has its final
-// open wedge at once: previous then next neighbour, both tried (status bits or-ed), through one
-// call site of \`insert\` (a loop on a flag, not a count, so the compiler does not copy its body)
-fn insert_hull_edges(i: u32, pi: vec4u) -> u32 {
-  var status = 0u;
-  var l = prev_hull;
-  var second = false;
-  loop {
-    status |= insert(i, pi, l);
-    if (second) {
-      break;
-    }
-    second = true;
-    l = next_hull;
-  }
-  return status;
-}
-
-// inserts the sites of cell (cx + dx, cy + dy) when it may hold a conflicting one; returns the
-// failure status (0 when fine)
-fn visit_cell(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, dx: i32, dy: i32) -> u32 {
-  cells_visited++;
-  if (!cell_needed(dx, dy)) {
-    return 0u;
-  }
-  let c = u32(cy + dy) * params.grid_w + u32(cx + dx);
-  for (var k = cell_start[c]; k < cell_start[c + 1u]; k++) {
-    let l = cell_sites[k];
-    if (!fresh_candidate(i, l)) {
-      continue;
-    }
-    seen++;
-    if (seen > params.max_candidates) {
-      return STATUS_BUDGET;
-    }
-    if (!may_conflict(pi, f, l)) {
-      continue; // outside every pending region: no conflict possible
-    }
-    let status = insert(i, pi, l);
-    if (status != 0u) {
-      return status;
-    }
-  }
-  return 0u;
-}
-
 // the star, its length and status (with the hull-seeded flag) and the last ring searched
 fn store_star(i: u32, status: u32, ring: u32) {
   let base = i * STRIDE;

@@ -70,6 +70,15 @@ const STATUS_BUDGET: u32 = ${STAR_BUDGET}u;
 const HULL_SEEDED: u32 = ${STAR_HULL_SEEDED}u;
 const RESTART: u32 = ${STAR_RESTART}u;
 const STATUS_BITS: u32 = ${STAR_HULL_SEEDED - 1}u;
+// where a star's search is (the star kernels' loops, one insertion call site each): inserting a
+// hull site's hull edges, searching rings (the tail: laying out a band, then its chunks),
+// checking finality, inserting the hull's vertices, done
+const PHASE_HULL: u32 = 0u;
+const PHASE_RINGS: u32 = 1u;
+const PHASE_CHECK: u32 = 2u;
+const PHASE_SEEDS: u32 = 3u;
+const PHASE_BAND: u32 = 4u;
+const PHASE_DONE: u32 = 5u;
 ${STAR_STATS_CONSTANTS_WGSL}
 ${TAIL_COUNTS_WGSL}
 

@@ -35,6 +35,7 @@ const WG: u32 = ${size}u;
 const CANDIDATES: u32 = ${TAIL_CANDIDATES}u;
 const BAND: u32 = ${TAIL_BAND}u;
 var<workgroup> wg_status: u32;
+var<workgroup> wg_phase: u32;
 var<workgroup> wg_first_ring: u32;
 var<workgroup> wg_cells: u32;
 var<workgroup> wg_band_last: i32;
@@ -134,95 +135,125 @@ fn finish_star(i: u32, lid: u32) {
     let info = star_info[i];
     let last = info.y >> 8u;
     npend = NO_SKIP;
+    wg_status = 0u;
     if (last == RESTART) {
-      // it overflowed the first pass's smaller star: from scratch
+      // it overflowed the first pass's smaller star: from scratch (a hull site from its hull edges)
       len = 0u;
       hull_seeded = false;
       wg_first_ring = 0u;
-      wg_status = 0u;
-      if (hull.x != 0u) {
-        wg_status = insert_hull_edges(i, pi);
-      }
+      wg_phase = select(PHASE_BAND, PHASE_HULL, hull.x != 0u);
     } else {
-      // the first pass's star; its pending regions after its last ring
+      // the first pass's star, checked once more after its last ring (its pending regions)
       len = info.x;
       for (var t = 0u; t < len; t++) {
         star_s[t * LANES + slot] = stars[i * STRIDE + t];
       }
       refresh_regions(pi, 0u, len);
       hull_seeded = (info.y & HULL_SEEDED) != 0u;
-      let r = i32(last);
-      let verdict = star_final(pi, r, cx, cy, f, hull, ring_covers_grid(r, cx, cy));
-      checked_edits = edits;
       wg_first_ring = last + 1u;
-      wg_status = select(select(0u, STATUS_INCONSISTENT, verdict < 0), STATUS_FINAL, verdict > 0);
+      wg_phase = PHASE_CHECK;
     }
   }
-  var status = workgroupUniformLoad(&wg_status);
   // read and written by the leader only (star_info is read-write: not uniform to the compiler)
-  let first = workgroupUniformLoad(&wg_first_ring);
-  var ring = max(first, 1u) - 1u;
-  var r = i32(first);
-  while (r <= i32(params.max_ring) && status == 0u) {
-    if (lid == 0u) {
-      publish_band(r);
+  var phase = workgroupUniformLoad(&wg_phase);
+  var r = i32(workgroupUniformLoad(&wg_first_ring));
+  var ring = u32(max(r, 1)) - 1u; // the last ring searched
+  var checked = r - 1; // the ring a check is about
+  var status = 0u;
+  var last = 0; // the band's last ring
+  var rings = 0u;
+  var cells = 0u;
+  var base = 0u; // the band's next chunk of cells
+  // Each round is one step of the search, the same for every thread of the workgroup; the
+  // leader's insertions of all of them (hull edges, gathered candidates, a chunk's cells, the
+  // hull's vertices) are at one call site, as are its checks.
+  loop {
+    if (phase == PHASE_DONE) {
+      break;
     }
-    let last = workgroupUniformLoad(&wg_band_last);
-    if (lid != 0u) {
-      take_pending();
-    }
-    // every thread the cells of some of the band's rings, then the leader their offsets
-    let rings = u32(last - r + 1);
-    for (var k = lid; k < rings; k += WG) {
-      let g = ring_cells(r + i32(k), cx, cy);
-      wg_band[k] = g;
-      wg_band_start[k] = ring_size(g);
-    }
-    workgroupBarrier();
-    if (lid == 0u) {
-      var total = 0u;
-      for (var k = 0u; k < rings; k++) {
-        let size = wg_band_start[k];
-        wg_band_start[k] = total;
-        total += size;
+    if (phase == PHASE_BAND) {
+      if (r > i32(params.max_ring)) {
+        break;
       }
-      wg_cells = total;
+      if (lid == 0u) {
+        publish_band(r);
+      }
+      last = workgroupUniformLoad(&wg_band_last);
+      if (lid != 0u) {
+        take_pending();
+      }
+      // every thread the cells of some of the band's rings, then the leader their offsets
+      rings = u32(last - r + 1);
+      for (var k = lid; k < rings; k += WG) {
+        let g = ring_cells(r + i32(k), cx, cy);
+        wg_band[k] = g;
+        wg_band_start[k] = ring_size(g);
+      }
+      workgroupBarrier();
+      if (lid == 0u) {
+        var total = 0u;
+        for (var k = 0u; k < rings; k++) {
+          let size = wg_band_start[k];
+          wg_band_start[k] = total;
+          total += size;
+        }
+        wg_cells = total;
+      }
+      cells = workgroupUniformLoad(&wg_cells);
+      base = 0u;
+      phase = PHASE_RINGS;
+      continue;
     }
-    let cells = workgroupUniformLoad(&wg_cells);
-    for (var base = 0u; base < cells && status == 0u; base += WG) {
+    if (phase == PHASE_RINGS) {
+      if (base >= cells) {
+        // the band searched: check it
+        ring = u32(last);
+        checked = last;
+        phase = PHASE_CHECK;
+        continue;
+      }
+      // each chunk of the band's cells spread over the workgroup, a cell a thread
       if (base + lid < cells) {
         let d = band_cell(base + lid, rings);
         gather_cell(i, pi, f, cx, cy, d.x, d.y);
       }
       workgroupBarrier();
-      if (lid == 0u) {
-        let gathered = atomicLoad(&wg_ncand);
-        var s = 0u;
-        if (gathered > CANDIDATES) {
-          for (var k = base; k < min(base + WG, cells) && s == 0u; k++) {
-            let d = band_cell(k, rings);
-            s = visit_cell(i, pi, f, cx, cy, d.x, d.y);
-          }
-        } else {
-          for (var c = 0u; c < gathered && s == 0u; c++) {
-            s = insert(i, pi, wg_cand[c]);
-          }
-          budget += gathered;
-          if (s == 0u && budget > params.max_candidates) {
-            s = STATUS_BUDGET;
-          }
-        }
-        atomicStore(&wg_ncand, 0u);
-        wg_status = s;
-      }
-      status = workgroupUniformLoad(&wg_status);
     }
-    ring = u32(last);
-    if (lid == 0u && status == 0u) {
-      wg_status = after_ring(i, pi, last, cx, cy, f, hull);
+    if (lid == 0u) {
+      var next = phase;
+      var s = 0u;
+      if (phase == PHASE_CHECK) {
+        let verdict = ring_check(pi, checked, cx, cy, f, hull);
+        if (wants_hull_seeds(verdict, checked)) {
+          hull_seeded = true;
+          next = PHASE_SEEDS;
+        } else {
+          s = verdict_status(verdict);
+          next = PHASE_BAND;
+        }
+      } else {
+        s = leader_inserts(i, pi, f, cx, cy, phase, base, cells, rings, &budget);
+        next = select(phase, PHASE_BAND, phase == PHASE_HULL);
+        next = select(next, PHASE_CHECK, phase == PHASE_SEEDS);
+      }
+      wg_status = s;
+      wg_phase = next;
     }
     status = workgroupUniformLoad(&wg_status);
-    r = last + 1;
+    let next = workgroupUniformLoad(&wg_phase);
+    if (phase == PHASE_RINGS) {
+      base += WG;
+      if (status != 0u) {
+        ring = u32(last); // the band's rings, as searched when it stopped
+      }
+    }
+    if (phase == PHASE_CHECK && next == PHASE_BAND) {
+      r = checked + 1;
+    }
+    phase = next;
+    if (status != 0u) {
+      break;
+    }
   }
   if (lid == 0u) {
     if (status == 0u) {
@@ -238,6 +269,87 @@ fn finish_star(i: u32, lid: u32) {
     atomicAdd(&wg_stats[STAT_CANDIDATES], seen);
     atomicAdd(&wg_stats[STAT_CELLS_VISITED], cells_visited);
   }
+}
+
+// The leader's insertions of one round, from the phase's source: the two hull edges, the
+// hull's vertices (not the site, not in the star yet), or the chunk's gathered candidates —
+// the chunk's cells site by site when more were gathered than fit (as the first pass visits
+// cells). The one call site of \`insert\` in this kernel. Returns a failure status or 0.
+fn leader_inserts(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, phase: u32, base: u32, cells: u32,
+                  rings: u32, budget: ptr<function, u32>) -> u32 {
+  let gathered = atomicLoad(&wg_ncand);
+  atomicStore(&wg_ncand, 0u);
+  let overflow = phase == PHASE_RINGS && gathered > CANDIDATES;
+  let chunk_end = min(base + WG, cells);
+  var s = 0u;
+  var item = 0u;
+  var k = base; // overflow: the next cell of the chunk, and its next site
+  var site = 0u;
+  var site_end = 0u;
+  loop {
+    var l = NONE;
+    if (phase == PHASE_HULL) {
+      if (item == 2u) {
+        break;
+      }
+      l = select(next_hull, prev_hull, item == 0u);
+    } else if (phase == PHASE_SEEDS) {
+      if (item == params.hull_count) {
+        break;
+      }
+      let m = hull_triples[3u * item];
+      if (m != i && !in_star(m)) {
+        l = m;
+      }
+    } else if (!overflow) {
+      if (item == gathered) {
+        break;
+      }
+      l = wg_cand[item];
+    } else {
+      if (site == site_end) {
+        if (k == chunk_end) {
+          break;
+        }
+        let d = band_cell(k, rings);
+        k++;
+        cells_visited++;
+        if (cell_needed(d.x, d.y)) {
+          let c = u32(cy + d.y) * params.grid_w + u32(cx + d.x);
+          site = cell_start[c];
+          site_end = cell_start[c + 1u];
+        }
+        continue;
+      }
+      let m = cell_sites[site];
+      site++;
+      if (!fresh_candidate(i, m)) {
+        continue;
+      }
+      seen++;
+      if (seen > params.max_candidates) {
+        s = STATUS_BUDGET;
+        break;
+      }
+      if (may_conflict(pi, f, m)) {
+        l = m;
+      }
+    }
+    item++;
+    if (l != NONE) {
+      s = insert(i, pi, l);
+      if (s != 0u) {
+        break;
+      }
+    }
+  }
+  if (phase == PHASE_RINGS && !overflow) {
+    *budget += gathered;
+    if (s == 0u && *budget > params.max_candidates) {
+      s = STATUS_BUDGET;
+    }
+  }
+  return s;
 }
 `,
 };
