@@ -81,34 +81,45 @@ export function bucketSites(setup: RasterSetup, sites: Float64Array): SiteBucket
   return { origin: [lo[0], lo[1], lo[2]], edge, counts, start, order, positions };
 }
 
-/** Indices of the sites in increasing order, leaving out every exact duplicate of an earlier site. */
-function uniqueSiteIndices(sites: Float64Array, dims: 2 | 3): Uint32Array {
+/**
+ * Indices of the sites in increasing order, leaving out every exact duplicate of an earlier site
+ * (equal coordinates as numbers, so −0 equals 0): one pass over an open-addressing hash table of
+ * the coordinates' bits, O(n) (a comparison sort of 100k sites took tens of ms).
+ */
+export function uniqueSiteIndices(sites: Float64Array, dims: 2 | 3): Uint32Array {
   const n = sites.length / dims;
-  const byCoords = new Uint32Array(n);
-  for (let i = 0; i < n; i++) byCoords[i] = i;
-  byCoords.sort((a, b) => {
-    for (let k = 0; k < dims; k++) {
-      const d = sites[a * dims + k] - sites[b * dims + k];
-      if (d !== 0) return d;
-    }
-    return a - b;
-  });
-  const keep = new Uint8Array(n);
+  // −0 + 0 is +0: equal numbers, equal bits
+  const normal = new Float64Array(sites.length);
+  for (let k = 0; k < sites.length; k++) normal[k] = sites[k] + 0;
+  const words = new Uint32Array(normal.buffer);
+  let size = 2;
+  while (size < 2 * n) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  const keep = new Uint32Array(n);
   let kept = 0;
-  for (let k = 0; k < n; k++) {
-    const i = byCoords[k];
-    let duplicate = false;
-    if (k > 0) {
-      const j = byCoords[k - 1];
-      duplicate = true;
-      for (let c = 0; c < dims && duplicate; c++) duplicate = sites[i * dims + c] === sites[j * dims + c];
+  const w = 2 * dims;
+  for (let i = 0; i < n; i++) {
+    let h = 0x9e3779b9;
+    for (let k = i * w; k < (i + 1) * w; k++) {
+      h = Math.imul(h ^ words[k], 0x85ebca6b);
+      h ^= h >>> 13;
     }
-    if (!duplicate) {
-      keep[i] = 1;
-      kept++;
+    h = Math.imul(h ^ (h >>> 16), 0xc2b2ae35);
+    h ^= h >>> 16;
+    let slot = h & mask;
+    for (;;) {
+      const j = table[slot];
+      if (j < 0) {
+        table[slot] = i;
+        keep[kept++] = i;
+        break;
+      }
+      let same = true;
+      for (let c = 0; c < dims && same; c++) same = normal[i * dims + c] === normal[j * dims + c];
+      if (same) break;
+      slot = (slot + 1) & mask;
     }
   }
-  const out = new Uint32Array(kept);
-  for (let i = 0, k = 0; i < n; i++) if (keep[i]) out[k++] = i;
-  return out;
+  return keep.slice(0, kept);
 }

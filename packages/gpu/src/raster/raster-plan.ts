@@ -1,19 +1,23 @@
 import type { RasterGrid, RasterMode } from '@geoframe/core';
 import { scratchBuffer } from '../primitives/scratch.js';
-import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
+import { readback } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
+import { remapUploads, type UploadPart, uploadParts } from '../runtime/staging.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { chooseCoarseLevel } from './coarse-level.js';
 import { DISTANCE_KERNEL } from './distance-kernel.js';
 import { bucketSites, type SiteBuckets } from './exact-buckets.js';
 import { EXACT_KERNEL, TIE_FACTOR } from './exact-kernel.js';
+import type { HostSpan, HostSpans } from './host-spans.js';
 import { buildJfaFamily } from './jfa-family.js';
 import { type Alloc, gridParams } from './level-grid.js';
 import { boundMargin, toleranceFloor } from './near-ties-cpu.js';
+import { indirectBuffer } from './raster-buffers.js';
 import { RasterProgram } from './raster-program.js';
 import { assertBindable, NO_SITE, prepareRaster, type RasterSetup } from './raster-setup.js';
 import { gridWorkgroups, LIST_WORKGROUP, paramBlock } from './raster-wgsl.js';
+import { RELABEL_KERNEL } from './relabel-kernel.js';
 import { FILL_KERNEL } from './seed-kernels.js';
 
 /** Options of a raster Voronoi computation on the GPU. */
@@ -35,6 +39,11 @@ export interface RasterGpuOptions {
    * always gather.
    */
   carryPositions?: boolean | 'auto';
+  /**
+   * The label written for site i is `labelOf[i]` instead of i (e.g. the input row of each site),
+   * mapped on the GPU by the run's last pass. Distances and tie rules still go by site index.
+   */
+  labelOf?: Int32Array | Uint32Array;
 }
 
 /** What a GPU raster run did. */
@@ -63,6 +72,14 @@ export interface RasterGpuStats {
   nearTiesChanged?: number;
   /** Kernel time in ms (sum of profiled passes), when a profiler was given to `voronoiRasterGpu`. */
   kernelMs?: number;
+  /** Each profiled pass's name and time (ms), with `kernelMs`. */
+  kernelPasses?: HostSpan[];
+  /**
+   * `voronoiRasterGpu`: where the host's time went, span by span (ms): preparing the sites, the
+   * sites' order, building the program, pipelines and bind groups, uploads, recording and
+   * submitting, the result arrays, waiting for the GPU, copying out, the near-ties.
+   */
+  hostSpans?: HostSpan[];
 }
 
 /** One buffer of {@link RasterPlan.resultParts}. */
@@ -92,7 +109,6 @@ export class RasterPlan {
   readonly buckets: SiteBuckets | null;
   private readonly ctx: GpuContext;
   private readonly program: RasterProgram;
-  private readonly owned: GPUBuffer[];
   private readonly counters: { stats: GPUBuffer | null; ties: GPUBuffer | null; tieCount: GPUBuffer | null };
   private readonly baseStats: RasterGpuStats;
 
@@ -104,7 +120,6 @@ export class RasterPlan {
     distance: GPUBuffer | null;
     buckets: SiteBuckets | null;
     program: RasterProgram;
-    owned: GPUBuffer[];
     counters: RasterPlan['counters'];
     stats: RasterGpuStats;
   }) {
@@ -115,7 +130,6 @@ export class RasterPlan {
     this.distance = init.distance;
     this.buckets = init.buckets;
     this.program = init.program;
-    this.owned = init.owned;
     this.counters = init.counters;
     this.baseStats = init.stats;
   }
@@ -133,9 +147,12 @@ export class RasterPlan {
     dims: 2 | 3,
     grid: RasterGrid,
     options: RasterGpuOptions,
+    spans?: HostSpans,
   ): Promise<RasterPlan> {
     ctx.assertUsable();
+    spans?.restart();
     const setup = prepareRaster(sites, dims, grid);
+    spans?.lap('prepare sites');
     const { mode } = options;
     if (!['jfa', 'jfa+1', '1+jfa', 'facet-jfa', 'exact'].includes(mode)) {
       throw new RangeError(`raster: unknown mode ${String(mode)}`);
@@ -149,25 +166,25 @@ export class RasterPlan {
         `raster: the grid needs ${groups.join('×')} workgroups, over ${maxGroups} per dimension`,
       );
     }
-    const owned: GPUBuffer[] = [];
     const program = new RasterProgram(ctx);
+    // uploads go through one reused write staging buffer into reused buffers per context and
+    // name (no buffer created on the hot path), copied by one submission at the end of create
+    const uploads: UploadPart[] = [];
     const make: Alloc = {
       storage: async (size, label, usage = 0) => {
-        if ((usage & BufferUsage.INDIRECT) === 0) {
-          // kept per context and name, reused by the next call (no allocation on the hot path);
-          // cleared first thing in the run, so it starts as a new buffer would (zeroed). No raster
-          // kernel reads arrayLength, so a buffer larger than asked binds the same.
-          const b = scratchBuffer(ctx, `raster/${label}`, size);
-          program.encode((encoder) => encoder.clearBuffer(b, 0, Math.ceil(size / 4) * 4));
-          return b;
-        }
-        const b = await createStorage(ctx, size, label, usage);
-        owned.push(b);
+        // kept per context and name, reused by the next call; cleared first thing in the run, so
+        // it starts as a new buffer would (zeroed). No raster kernel reads arrayLength, so a
+        // buffer larger than asked binds the same.
+        const b =
+          (usage & BufferUsage.INDIRECT) === 0
+            ? scratchBuffer(ctx, `raster/${label}`, size)
+            : indirectBuffer(ctx, `raster/${label}`, size);
+        program.encode((encoder) => encoder.clearBuffer(b, 0, Math.ceil(size / 4) * 4));
         return b;
       },
       upload: async (data, label) => {
-        const b = await uploadStorage(ctx, data, label);
-        owned.push(b);
+        const b = scratchBuffer(ctx, `raster/up/${label}`, Math.max(4, data.byteLength));
+        uploads.push({ data, target: b });
         return b;
       },
     };
@@ -212,11 +229,33 @@ export class RasterPlan {
           workgroups: { grid: groups },
         });
       }
+      if (options.labelOf) {
+        const labelOf = await make.upload(checkedLabelOf(options.labelOf, setup.count), 'raster label of');
+        program.pass('relabel').dispatch({
+          kernel: RELABEL_KERNEL,
+          constants: { dims },
+          params: gridParams(setup, 0, [setup.pixels]),
+          bindings: [
+            { binding: 1, buffer: labels },
+            { binding: 2, buffer: labelOf },
+          ],
+          workgroups: { linear: Math.ceil(setup.pixels / LIST_WORKGROUP) },
+        });
+      }
+      spans?.lap('sites order + program');
       await program.finish();
       stats.passes = program.dispatchCount;
-      return new RasterPlan({ ctx, setup, mode, labels, distance, buckets, program, owned, counters, stats });
+      spans?.lap('pipelines + bind groups');
+      if (uploads.length > 0) {
+        const encoder = ctx.device.createCommandEncoder({ label: 'raster uploads' });
+        await uploadParts(ctx, encoder, 'raster/uploads', uploads);
+        ctx.device.queue.submit([encoder.finish()]);
+        remapUploads(ctx, 'raster/uploads');
+      }
+      spans?.lap('uploads');
+      return new RasterPlan({ ctx, setup, mode, labels, distance, buckets, program, counters, stats });
     } catch (error) {
-      for (const b of owned) b.destroy();
+      program.destroy();
       throw error;
     }
   }
@@ -281,10 +320,9 @@ export class RasterPlan {
     return parts;
   }
 
-  /** Frees the plan's buffers (labels and distance included). */
+  /** Frees the plan's own parameter block (its working buffers are the context's, kept for the next plan). */
   destroy(): void {
     this.program.destroy();
-    for (const b of this.owned) b.destroy();
   }
 }
 
@@ -350,4 +388,12 @@ async function buildExact(
     ],
     workgroups: { grid: groups },
   });
+}
+
+/** `labelOf` checked to have one label per site (u32 view of its bytes). */
+function checkedLabelOf(labelOf: Int32Array | Uint32Array, count: number): Uint32Array {
+  if (labelOf.length !== count) {
+    throw new RangeError(`raster: labelOf has ${labelOf.length} labels for ${count} sites`);
+  }
+  return new Uint32Array(labelOf.buffer, labelOf.byteOffset, labelOf.length);
 }

@@ -4,6 +4,7 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { type PendingRead, submitForRead } from '../runtime/staging.js';
+import { HostSpans } from './host-spans.js';
 import { redecideNearTies } from './near-ties-cpu.js';
 import { type RasterGpuOptions, type RasterGpuStats, RasterPlan } from './raster-plan.js';
 
@@ -53,7 +54,8 @@ async function voronoiRasterGpuAlone(
   grid: RasterGrid,
   options: VoronoiRasterGpuOptions,
 ): Promise<RasterLabels & { stats: RasterGpuStats }> {
-  const plan = await RasterPlan.create(ctx, sites, dims, grid, options);
+  const spans = new HostSpans();
+  const plan = await RasterPlan.create(ctx, sites, dims, grid, options, spans);
   try {
     const device = ctx.device;
     device.pushErrorScope('validation');
@@ -72,13 +74,18 @@ async function voronoiRasterGpuAlone(
     const error = await device.popErrorScope();
     if (thrown) throw thrown;
     if (error) throw new GpuValidationError(`raster ${options.mode}`, error.message);
+    spans.lap('record + submit');
     const pixels = plan.setup.pixels;
-    const labels = new Int32Array(pixels);
-    const distance = plan.distance ? new Float32Array(pixels) : undefined;
+    // the result arrays' pages are faulted in while the GPU works: a fresh 64 MiB array costs
+    // more in page faults than in copying, and after the mapping only the copy is left
+    const labels = touched(new Int32Array(pixels));
+    const distance = plan.distance ? touched(new Float32Array(pixels)) : undefined;
+    spans.lap('result arrays');
     let counts: Uint32Array | null = null;
     let tieCount = 0;
     let ties: Uint32Array = new Uint32Array(0);
-    await pending!.read((range, offsets) => {
+    const waited = performance.now();
+    const read = await pending!.read((range, offsets) => {
       parts.forEach((part, k) => {
         const words = new Uint32Array(range, offsets[k], part.bytes / 4);
         if (part.kind === 'labels') labels.set(new Int32Array(range, offsets[k], pixels));
@@ -88,20 +95,43 @@ async function voronoiRasterGpuAlone(
         else ties = words.slice();
       });
     });
+    spans.add('wait for the GPU', performance.now() - waited - read.copyMs);
+    spans.add('copy out', read.copyMs);
+    spans.restart();
     const profile = options.profiler ? await options.profiler.profile() : null;
     const stats = plan.statsOf(counts);
-    if (profile) stats.kernelMs = profile.totalMs;
+    if (profile) {
+      stats.kernelMs = profile.totalMs;
+      stats.kernelPasses = profile.passes.map((p) => ({ name: p.name, ms: p.ms }));
+    }
     if (plan.buckets) {
       // more near-ties than the prefix read with the labels: all of them again (rare)
       if (Math.min(tieCount, pixels) > ties.length) ties = await plan.readNearTies();
       else ties = ties.subarray(0, Math.min(tieCount, pixels));
       stats.nearTies = ties.length;
-      stats.nearTiesChanged = redecideNearTies(plan.setup, sites, plan.buckets, ties, labels, distance);
+      stats.nearTiesChanged = redecideNearTies(
+        plan.setup,
+        sites,
+        plan.buckets,
+        ties,
+        labels,
+        distance,
+        options.labelOf,
+      );
+      spans.lap('near-ties in f64');
     }
+    stats.hostSpans = spans.list();
     return distance ? { labels, distance, stats } : { labels, stats };
   } finally {
     plan.destroy();
   }
+}
+
+/** `array` with every page written once (faulted in), so that a later copy into it only copies. */
+function touched<T extends Int32Array | Float32Array>(array: T): T {
+  // one write per 4 KiB page is enough; the values are overwritten by the copy
+  for (let i = 0; i < array.length; i += 1024) array[i] = 0;
+  return array;
 }
 
 /**
