@@ -65,7 +65,7 @@ async function wall(fn: () => Promise<unknown>, runs = args.runs, warmup = args.
 const side = small ? 256 : 4096;
 const count = small ? 1000 : 100_000;
 const coords = uniformSites(count, 2, 1000 + count);
-const series = seriesOf(coords, 2);
+const series = seriesOf(coords, 3);
 const bounds = [0, 0, 1, 1] as const;
 const grid = { width: side, height: side, depth: 1, bounds: [...bounds] };
 
@@ -97,17 +97,17 @@ if (parts.includes('bars')) {
       count,
       mode,
       fmt(kernel),
-      fmt(engine, 1),
-      fmt(api, 1),
-      fmt(first, 0),
+      fmt(engine, 3),
+      fmt(api, 3),
+      Math.round(first),
       profiled.stats.nearTies ?? '',
     ]);
     spanNotes.push(
-      `${mode}: host spans ${[...spans].map(([k, v]) => `${k} ${fmt(median(v), 2)}`).join(', ')}; ` +
+      `${mode}: host spans ${[...spans].map(([k, v]) => `${k} ${fmt(median(v), 3)}`).join(', ')}; ` +
         `GPU passes ${[...stages].map(([k, ms]) => `${k} ${fmt(ms)}`).join(', ')}`,
     );
     console.error(
-      `${mode}: kernel ${fmt(kernel)} ms, engine ${fmt(engine, 1)} ms, public API ${fmt(api, 1)} ms`,
+      `${mode}: kernel ${fmt(kernel)} ms, engine ${fmt(engine, 3)} ms, public API ${fmt(api, 3)} ms`,
     );
   }
   profiler.destroy();
@@ -167,20 +167,20 @@ if (parts.includes('floor')) {
       [
         [
           'readback: submit, map, copy into a fresh array',
-          fmt(median(readMs), 2),
-          fmt(bytes / 1e6 / median(readMs), 2),
+          fmt(median(readMs), 3),
+          fmt(bytes / 1e6 / median(readMs), 3),
         ],
         [
           '  of which the copy out of the mapping',
-          fmt(median(copyMs), 2),
-          fmt(bytes / 1e6 / median(copyMs), 2),
+          fmt(median(copyMs), 3),
+          fmt(bytes / 1e6 / median(copyMs), 3),
         ],
-        ['JS copy into a fresh array (page faults included)', fmt(fresh, 2), fmt(bytes / 1e6 / fresh, 2)],
-        ['touching a fresh array (one write a page)', fmt(median(touchMs), 2), ''],
+        ['JS copy into a fresh array (page faults included)', fmt(fresh, 3), fmt(bytes / 1e6 / fresh, 3)],
+        ['touching a fresh array (one write a page)', fmt(median(touchMs), 3), ''],
         [
           'JS copy into a touched array',
-          fmt(median(touchedCopy), 2),
-          fmt(bytes / 1e6 / median(touchedCopy), 2),
+          fmt(median(touchedCopy), 3),
+          fmt(bytes / 1e6 / median(touchedCopy), 3),
         ],
       ],
     ),
@@ -215,15 +215,15 @@ if (parts.includes('crossover')) {
     const gpu = await wall(() => call('gpu'), runs, 1);
     rows.push([
       c.dims === 2 ? `${c.side}²` : `${c.side}³`,
-      pixels,
+      String(pixels),
       c.sites,
       c.mode,
-      fmt(cpu, 2),
-      fmt(gpu, 2),
+      fmt(cpu, 3),
+      fmt(gpu, 3),
       cpu > gpu ? 'GPU' : 'CPU',
     ]);
     console.error(
-      `crossover ${c.dims}D ${c.side} ${c.sites} ${c.mode}: cpu ${fmt(cpu, 2)} gpu ${fmt(gpu, 2)}`,
+      `crossover ${c.dims}D ${c.side} ${c.sites} ${c.mode}: cpu ${fmt(cpu, 3)} gpu ${fmt(gpu, 3)}`,
     );
   }
   console.log(

@@ -209,6 +209,7 @@ export class RasterPlan {
       const positions = await make.upload(padded, 'raster sites');
       if (mode === 'exact') {
         buckets = bucketSites(setup, sites);
+        spans?.lap('sites bucketed');
         stats.sitesUsed = buckets.order.length;
         await buildExact(program, setup, buckets, labels, make, counters);
         stats.pixelsProcessed = setup.pixels;

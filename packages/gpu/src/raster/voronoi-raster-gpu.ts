@@ -71,9 +71,16 @@ async function voronoiRasterGpuAlone(
     } catch (error) {
       thrown = error;
     }
-    const error = await device.popErrorScope();
-    if (thrown) throw thrown;
-    if (error) throw new GpuValidationError(`raster ${options.mode}`, error.message);
+    // awaited after the mapping, not before it: no extra round trip before the wait
+    const scope = device.popErrorScope();
+    const validated = async () => {
+      const error = await scope;
+      if (error) throw new GpuValidationError(`raster ${options.mode}`, error.message);
+    };
+    if (thrown) {
+      await validated();
+      throw thrown;
+    }
     spans.lap('record + submit');
     const pixels = plan.setup.pixels;
     // the result arrays' pages are faulted in while the GPU works: a fresh 64 MiB array costs
@@ -85,7 +92,7 @@ async function voronoiRasterGpuAlone(
     let tieCount = 0;
     let ties: Uint32Array = new Uint32Array(0);
     const waited = performance.now();
-    const read = await pending!.read((range, offsets) => {
+    const reading = pending!.read((range, offsets) => {
       parts.forEach((part, k) => {
         const words = new Uint32Array(range, offsets[k], part.bytes / 4);
         if (part.kind === 'labels') labels.set(new Int32Array(range, offsets[k], pixels));
@@ -95,6 +102,11 @@ async function voronoiRasterGpuAlone(
         else ties = words.slice();
       });
     });
+    const read = await reading.catch(async (cause) => {
+      await validated();
+      throw cause;
+    });
+    await validated();
     spans.add('wait for the GPU', performance.now() - waited - read.copyMs);
     spans.add('copy out', read.copyMs);
     spans.restart();
