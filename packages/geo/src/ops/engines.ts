@@ -26,7 +26,9 @@ import {
   delaunay,
   type LineBuffers,
   type PolygonBuffers,
+  preparedFloat32Array,
   preparedFloat64Array,
+  preparedInt32Array,
   type RasterStats,
   type RobustTriangulation,
   type Triangulation,
@@ -234,7 +236,12 @@ export function rasterEngines(
   return {
     gpu: async (ctx) => {
       const labelOf = identity ? undefined : rows;
-      const { labels, distance, stats } = await voronoiRasterGpu(ctx, sites, dims, grid, { ...run, labelOf });
+      const resultArrays = { labels: preparedInt32Array, distance: preparedFloat32Array };
+      const { labels, distance, stats } = await voronoiRasterGpu(ctx, sites, dims, grid, {
+        ...run,
+        labelOf,
+        resultArrays,
+      });
       return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
     },
     cpu: async () => {
