@@ -30,31 +30,11 @@ export interface SiteBuckets {
  * rounding (the search's stopping bound keeps a margin for that).
  */
 export function bucketSites(setup: RasterSetup, sites: Float64Array): SiteBuckets {
-  const { dims, scale } = setup;
+  const { dims } = setup;
   const stride = dims === 2 ? 2 : 4;
   const pos = setup.positions;
   const unique = uniqueSiteIndices(sites, dims);
-  const lo = [0, 0, 0];
-  const hi = [setup.width * scale[0], setup.height * scale[1], dims === 3 ? setup.depth * scale[2] : 0];
-  for (const i of unique) {
-    for (let a = 0; a < dims; a++) {
-      const v = pos[i * stride + a];
-      if (v < lo[a]) lo[a] = v;
-      if (v > hi[a]) hi[a] = v;
-    }
-  }
-  const extent = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
-  const target = Math.max(1, Math.min(MAX_BUCKETS, Math.ceil(unique.length / 2)));
-  const volume = dims === 2 ? extent[0] * extent[1] : extent[0] * extent[1] * extent[2];
-  let edge = (volume / target) ** (1 / dims);
-  if (!(edge > 0) || !Number.isFinite(edge)) edge = Math.max(extent[0], extent[1], extent[2], 1);
-  const along = (a: number) => (a < dims ? Math.max(1, Math.ceil(extent[a] / edge)) : 1);
-  let counts: [number, number, number] = [along(0), along(1), along(2)];
-  // elongated boxes can round up past the budget: grow the edge until it fits
-  while (counts[0] * counts[1] * counts[2] > MAX_BUCKETS) {
-    edge *= 1.25;
-    counts = [along(0), along(1), along(2)];
-  }
+  const { origin: lo, edge, counts } = bucketGrid(setup, unique.length);
   const buckets = counts[0] * counts[1] * counts[2];
   const key = new Uint32Array(unique.length);
   const start = new Uint32Array(buckets + 1);
@@ -78,7 +58,47 @@ export function bucketSites(setup: RasterSetup, sites: Float64Array): SiteBucket
     order[slot] = i;
     for (let a = 0; a < dims; a++) positions[slot * 4 + a] = pos[i * stride + a];
   }
-  return { origin: [lo[0], lo[1], lo[2]], edge, counts, start, order, positions };
+  return { origin: lo, edge, counts, start, order, positions };
+}
+
+/** The bucket grid of {@link SiteBuckets}, without the sites in it. */
+export interface BucketGrid {
+  origin: [number, number, number];
+  edge: number;
+  counts: [number, number, number];
+}
+
+/**
+ * The bucket grid for `unique` distinct sites of `setup`: cubes (squares) over the box spanning
+ * the sites' f32 positions and the raster, about two sites per bucket, at most 2^22 buckets.
+ * Duplicates do not move the box, so it is the same whether they are counted or not.
+ */
+export function bucketGrid(setup: RasterSetup, unique: number): BucketGrid {
+  const { dims, scale, count } = setup;
+  const stride = dims === 2 ? 2 : 4;
+  const pos = setup.positions;
+  const lo = [0, 0, 0];
+  const hi = [setup.width * scale[0], setup.height * scale[1], dims === 3 ? setup.depth * scale[2] : 0];
+  for (let i = 0; i < count; i++) {
+    for (let a = 0; a < dims; a++) {
+      const v = pos[i * stride + a];
+      if (v < lo[a]) lo[a] = v;
+      if (v > hi[a]) hi[a] = v;
+    }
+  }
+  const extent = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
+  const target = Math.max(1, Math.min(MAX_BUCKETS, Math.ceil(unique / 2)));
+  const volume = dims === 2 ? extent[0] * extent[1] : extent[0] * extent[1] * extent[2];
+  let edge = (volume / target) ** (1 / dims);
+  if (!(edge > 0) || !Number.isFinite(edge)) edge = Math.max(extent[0], extent[1], extent[2], 1);
+  const along = (a: number) => (a < dims ? Math.max(1, Math.ceil(extent[a] / edge)) : 1);
+  let counts: [number, number, number] = [along(0), along(1), along(2)];
+  // elongated boxes can round up past the budget: grow the edge until it fits
+  while (counts[0] * counts[1] * counts[2] > MAX_BUCKETS) {
+    edge *= 1.25;
+    counts = [along(0), along(1), along(2)];
+  }
+  return { origin: [lo[0], lo[1], lo[2]], edge, counts };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SiteBuckets } from './exact-buckets.js';
+import type { BucketGrid, SiteBuckets } from './exact-buckets.js';
 import { TIE_FACTOR } from './exact-kernel.js';
 import type { RasterSetup } from './raster-setup.js';
 
@@ -127,7 +127,7 @@ export function squaredDistance(sites: Float64Array, dims: 2 | 3, i: number, cen
  * (their bucket was chosen from the same f32 values, but in f64) and of bucket borders computed
  * in f32 from origin and edge.
  */
-export function boundMargin(setup: RasterSetup, buckets: SiteBuckets): number {
+export function boundMargin(setup: RasterSetup, buckets: BucketGrid): number {
   const reach =
     Math.max(...buckets.origin.map(Math.abs)) + buckets.edge * Math.max(...buckets.counts) + setup.magnitude;
   return 16 * 2 ** -24 * reach;
@@ -140,4 +140,54 @@ export function boundMargin(setup: RasterSetup, buckets: SiteBuckets): number {
 export function toleranceFloor(setup: RasterSetup): number {
   const offset = Math.max(...setup.bounds.map(Math.abs)) / setup.pixelSize[0];
   return 4 * 2 ** -29 * offset + 1e-6;
+}
+
+/**
+ * Re-decides the near-ties `ties` from the candidates the GPU listed for them (`count[t]` sites
+ * in `candidates[t·k …]`, a superset of the sites within the near-tie tolerance of the nearest):
+ * the candidate nearest to the pixel centre by the f64 squared distance, ties to the lower index,
+ * becomes the label (`labelOf[site]` with `labelOf`) and its distance. A tie with more than `k`
+ * candidates is left alone and pushed to `overflow` (for {@link redecideNearTies}). Returns how
+ * many labels changed.
+ */
+export function redecideFromCandidates(
+  setup: RasterSetup,
+  sites: Float64Array,
+  ties: Uint32Array,
+  count: Uint32Array,
+  candidates: Uint32Array,
+  k: number,
+  out: { labels: Int32Array; distance?: Float32Array; labelOf?: Int32Array | Uint32Array },
+  overflow: number[],
+): number {
+  const { dims, width, height } = setup;
+  const { labels, distance, labelOf } = out;
+  const centre = new Float64Array(3);
+  let changed = 0;
+  for (let t = 0; t < ties.length; t++) {
+    const p = ties[t];
+    const n = count[t];
+    if (n > k) {
+      overflow.push(p);
+      continue;
+    }
+    const col = p % width;
+    const row = Math.floor(p / width) % height;
+    pixelCentre(setup, col, row, Math.floor(p / (width * height)), centre);
+    let winner = -1;
+    let winnerD = Number.POSITIVE_INFINITY;
+    for (let j = t * k; j < t * k + n; j++) {
+      const i = candidates[j];
+      const d = squaredDistance(sites, dims, i, centre);
+      if (d < winnerD || (d === winnerD && i < winner)) {
+        winnerD = d;
+        winner = i;
+      }
+    }
+    const label = labelOf && winner >= 0 ? labelOf[winner] : winner;
+    if (label !== labels[p]) changed++;
+    labels[p] = label;
+    if (distance) distance[p] = Math.sqrt(winnerD);
+  }
+  return changed;
 }

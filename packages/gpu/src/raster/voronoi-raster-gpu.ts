@@ -4,12 +4,11 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { type PendingRead, submitForRead } from '../runtime/staging.js';
+import { bucketSites } from './exact-buckets.js';
+import { TIE_CANDIDATES } from './exact-gpu-kernels.js';
 import { HostSpans } from './host-spans.js';
-import { redecideNearTies } from './near-ties-cpu.js';
-import { type RasterGpuOptions, type RasterGpuStats, RasterPlan } from './raster-plan.js';
-
-/** Near-ties read back with the labels (4 bytes each); more take a second round trip. */
-const TIE_PREFIX = 1 << 16;
+import { redecideFromCandidates, redecideNearTies } from './near-ties-cpu.js';
+import { type RasterGpuOptions, type RasterGpuStats, RasterPlan, TIE_PREFIX } from './raster-plan.js';
 
 /** Options of {@link voronoiRasterGpu}. */
 export interface VoronoiRasterGpuOptions extends RasterGpuOptions {
@@ -80,7 +79,7 @@ async function voronoiRasterGpuAlone(
     device.pushErrorScope('validation');
     let thrown: unknown;
     let pending: PendingRead | null = null;
-    const parts = plan.resultParts(TIE_PREFIX);
+    const parts = plan.resultParts();
     try {
       const encoder = device.createCommandEncoder({ label: `raster ${options.mode}` });
       await plan.encode(encoder, options.profiler);
@@ -111,7 +110,11 @@ async function voronoiRasterGpuAlone(
     spans.lap('result arrays');
     let counts: Uint32Array | null = null;
     let tieCount = 0;
+    let listed = 0;
+    let unique = 0;
     let ties: Uint32Array = new Uint32Array(0);
+    let candidateCount: Uint32Array = new Uint32Array(0);
+    let candidates: Uint32Array = new Uint32Array(0);
     const waited = performance.now();
     const reading = pending!.read((range, offsets) => {
       parts.forEach((part, k) => {
@@ -119,8 +122,13 @@ async function voronoiRasterGpuAlone(
         if (part.kind === 'labels') labels.set(new Int32Array(range, offsets[k], pixels));
         else if (part.kind === 'distance') distance!.set(new Float32Array(range, offsets[k], pixels));
         else if (part.kind === 'counts') counts = words.slice();
-        else if (part.kind === 'tie-count') tieCount = words[0];
-        else ties = words.slice();
+        else if (part.kind === 'tie-count') {
+          tieCount = Math.min(words[0], pixels);
+          listed = Math.min(tieCount, TIE_PREFIX);
+        } else if (part.kind === 'ties') ties = words.slice(0, listed);
+        else if (part.kind === 'candidate-count') candidateCount = words.slice(0, listed);
+        else if (part.kind === 'candidates') candidates = words.slice(0, listed * TIE_CANDIDATES);
+        else unique = words[0];
       });
     });
     const read = await reading.catch(async (cause) => {
@@ -137,21 +145,32 @@ async function voronoiRasterGpuAlone(
       stats.kernelMs = profile.totalMs;
       stats.kernelPasses = profile.passes.map((p) => ({ name: p.name, ms: p.ms }));
     }
-    if (plan.buckets) {
-      // more near-ties than the prefix read with the labels: all of them again (rare)
-      if (Math.min(tieCount, pixels) > ties.length) ties = await plan.readNearTies();
-      else ties = ties.subarray(0, Math.min(tieCount, pixels));
-      stats.nearTies = ties.length;
-      stats.nearTiesChanged = redecideNearTies(
+    if (plan.exact) {
+      stats.sitesUsed = unique;
+      stats.nearTies = tieCount;
+      const out = { labels, distance, labelOf: options.labelOf };
+      const overflow: number[] = [];
+      let changed = redecideFromCandidates(
         plan.setup,
         sites,
-        plan.buckets,
         ties,
-        labels,
-        distance,
-        options.labelOf,
+        candidateCount,
+        candidates,
+        TIE_CANDIDATES,
+        out,
+        overflow,
       );
+      // near-ties past the listed prefix, or with more candidates than listed: host buckets (rare)
+      if (tieCount > listed) for (const p of (await plan.readNearTies()).subarray(listed)) overflow.push(p);
+      if (overflow.length > 0) {
+        const buckets = bucketSites(plan.setup, sites);
+        const rest = Uint32Array.from(overflow);
+        changed += redecideNearTies(plan.setup, sites, buckets, rest, labels, distance, options.labelOf);
+      }
+      stats.nearTiesChanged = changed;
       spans.lap('near-ties in f64');
+    } else if (plan.mode === 'exact') {
+      Object.assign(stats, { sitesUsed: 0, nearTies: 0, nearTiesChanged: 0 });
     }
     stats.hostSpans = spans.list();
     return distance ? { labels, distance, stats } : { labels, stats };
