@@ -12,6 +12,7 @@
 //   node --expose-gc .gpu/bundle/<name>.mjs [--runs N] [--warmup N] [--small]
 //   RASTER_WALL_PARTS=bars,floor,crossover (default all)
 import type { RasterMode } from '../../packages/core/src/index.js';
+import { preparedFloat32Array, preparedInt32Array } from '../../packages/cpu/src/index.js';
 import { GeoSeries } from '../../packages/geo/src/index.js';
 import { GpuProfiler, getGpuContext, voronoiRasterGpu } from '../../packages/gpu/src/index.js';
 import { scratchBuffer } from '../../packages/gpu/src/primitives/scratch.js';
@@ -62,6 +63,8 @@ async function wall(fn: () => Promise<unknown>, runs = args.runs, warmup = args.
   return median(times);
 }
 
+// the arrays the public path copies the labels into (pages touched by worker threads)
+const resultArrays = { labels: preparedInt32Array, distance: preparedFloat32Array };
 const side = small ? 256 : 4096;
 const count = small ? 1000 : 100_000;
 const coords = uniformSites(count, 2, 1000 + count);
@@ -82,7 +85,7 @@ if (parts.includes('bars')) {
     );
     const spans = new Map<string, number[]>();
     const engine = await wall(async () => {
-      const { stats } = await voronoiRasterGpu(ctx, coords, 2, grid, { mode });
+      const { stats } = await voronoiRasterGpu(ctx, coords, 2, grid, { mode, resultArrays });
       for (const s of stats.hostSpans ?? []) spans.set(s.name, [...(spans.get(s.name) ?? []), s.ms]);
     });
     const profiled = await voronoiRasterGpu(ctx, coords, 2, grid, { mode, profiler });

@@ -14,10 +14,9 @@ import { buildJfaFamily } from './jfa-family.js';
 import { type Alloc, gridParams } from './level-grid.js';
 import { indirectBuffer } from './raster-buffers.js';
 import { RasterProgram } from './raster-program.js';
-import { assertBindable, NO_SITE, prepareRaster, type RasterSetup } from './raster-setup.js';
-import { gridWorkgroups, LIST_WORKGROUP, paramBlock } from './raster-wgsl.js';
+import { assertBindable, prepareRaster, type RasterSetup } from './raster-setup.js';
+import { gridWorkgroups, LIST_WORKGROUP } from './raster-wgsl.js';
 import { RELABEL_KERNEL } from './relabel-kernel.js';
-import { FILL_KERNEL } from './seed-kernels.js';
 
 /** Near-ties whose candidates are listed on the GPU and read back with the labels (more: host buckets). */
 export const TIE_PREFIX = 1 << 16;
