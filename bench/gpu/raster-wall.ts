@@ -163,6 +163,7 @@ if (parts.includes('floor')) {
     touchMs.push(t1 - t0);
     touchedCopy.push(performance.now() - t1);
   }
+  const prepared = await wall(() => preparedInt32Array(bytes / 4));
   const mib = bytes / 2 ** 20;
   console.log(
     markdownTable(
@@ -180,6 +181,7 @@ if (parts.includes('floor')) {
         ],
         ['JS copy into a fresh array (page faults included)', fmt(fresh, 3), fmt(bytes / 1e6 / fresh, 3)],
         ['touching a fresh array (one write a page)', fmt(median(touchMs), 3), ''],
+        ['a fresh array touched by the worker threads (preparedInt32Array)', fmt(prepared, 3), ''],
         [
           'JS copy into a touched array',
           fmt(median(touchedCopy), 3),
