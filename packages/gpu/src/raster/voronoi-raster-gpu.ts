@@ -4,11 +4,9 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { type PendingRead, submitForRead } from '../runtime/staging.js';
-import { bucketSites } from './exact-buckets.js';
-import { TIE_CANDIDATES } from './exact-gpu-kernels.js';
 import { HostSpans } from './host-spans.js';
-import { redecideFromCandidates, redecideNearTies } from './near-ties-cpu.js';
-import { type RasterGpuOptions, type RasterGpuStats, RasterPlan, TIE_PREFIX } from './raster-plan.js';
+import { type RasterGpuOptions, type RasterGpuStats, RasterPlan } from './raster-plan.js';
+import { copyResults, redecideExact } from './raster-results.js';
 
 /** Options of {@link voronoiRasterGpu}. */
 export interface VoronoiRasterGpuOptions extends RasterGpuOptions {
@@ -108,29 +106,10 @@ async function voronoiRasterGpuAlone(
       ? ((await arrays?.distance) ?? touched(new Float32Array(pixels)))
       : undefined;
     spans.lap('result arrays');
-    let counts: Uint32Array | null = null;
-    let tieCount = 0;
-    let listed = 0;
-    let unique = 0;
-    let ties: Uint32Array = new Uint32Array(0);
-    let candidateCount: Uint32Array = new Uint32Array(0);
-    let candidates: Uint32Array = new Uint32Array(0);
     const waited = performance.now();
-    const reading = pending!.read((range, offsets) => {
-      parts.forEach((part, k) => {
-        const words = new Uint32Array(range, offsets[k], part.bytes / 4);
-        if (part.kind === 'labels') labels.set(new Int32Array(range, offsets[k], pixels));
-        else if (part.kind === 'distance') distance!.set(new Float32Array(range, offsets[k], pixels));
-        else if (part.kind === 'counts') counts = words.slice();
-        else if (part.kind === 'tie-count') {
-          tieCount = Math.min(words[0], pixels);
-          listed = Math.min(tieCount, TIE_PREFIX);
-        } else if (part.kind === 'ties') ties = words.slice(0, listed);
-        else if (part.kind === 'candidate-count') candidateCount = words.slice(0, listed);
-        else if (part.kind === 'candidates') candidates = words.slice(0, listed * TIE_CANDIDATES);
-        else unique = words[0];
-      });
-    });
+    const reading = pending!.read((range, offsets) =>
+      copyResults(parts, range, offsets, { labels, distance }),
+    );
     const read = await reading.catch(async (cause) => {
       await validated();
       throw cause;
@@ -140,34 +119,17 @@ async function voronoiRasterGpuAlone(
     spans.add('copy out', read.copyMs);
     spans.restart();
     const profile = options.profiler ? await options.profiler.profile() : null;
-    const stats = plan.statsOf(counts);
+    const readback = read.value;
+    const stats = plan.statsOf(readback.counts);
     if (profile) {
       stats.kernelMs = profile.totalMs;
       stats.kernelPasses = profile.passes.map((p) => ({ name: p.name, ms: p.ms }));
     }
     if (plan.exact) {
-      stats.sitesUsed = unique;
-      stats.nearTies = tieCount;
+      stats.sitesUsed = readback.unique;
+      stats.nearTies = readback.tieCount;
       const out = { labels, distance, labelOf: options.labelOf };
-      const overflow: number[] = [];
-      let changed = redecideFromCandidates(
-        plan.setup,
-        sites,
-        ties,
-        candidateCount,
-        candidates,
-        TIE_CANDIDATES,
-        out,
-        overflow,
-      );
-      // near-ties past the listed prefix, or with more candidates than listed: host buckets (rare)
-      if (tieCount > listed) for (const p of (await plan.readNearTies()).subarray(listed)) overflow.push(p);
-      if (overflow.length > 0) {
-        const buckets = bucketSites(plan.setup, sites);
-        const rest = Uint32Array.from(overflow);
-        changed += redecideNearTies(plan.setup, sites, buckets, rest, labels, distance, options.labelOf);
-      }
-      stats.nearTiesChanged = changed;
+      stats.nearTiesChanged = await redecideExact(plan, sites, readback, out);
       spans.lap('near-ties in f64');
     } else if (plan.mode === 'exact') {
       Object.assign(stats, { sitesUsed: 0, nearTies: 0, nearTiesChanged: 0 });
