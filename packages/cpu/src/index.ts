@@ -70,4 +70,9 @@ export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from '.
 
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
 
-export { availableThreads, preparedFloat64Array } from './workers/worker-pool.js';
+export {
+  availableThreads,
+  preparedFloat32Array,
+  preparedFloat64Array,
+  preparedInt32Array,
+} from './workers/worker-pool.js';

@@ -31,8 +31,16 @@ const KERNELS: Record<string, KernelProfile> = {
     crossover: 100_000,
     measured: 'bench/gpu/delaunay.ts, H100 + 16-core host, 2026-11-22',
   },
-  // rows = pixels (voxels) of the grid
-  voronoiRaster: { gpu: true, crossover: 65_536, measured: 'provisional, not yet measured' },
+  // rows = pixels (voxels) of the grid. bench/gpu/raster-wall.ts, 2026-11-28, H200 and its host,
+  // public API with device 'cpu' and 'gpu' in one run (100 and 10k sites; docs/benchmarks.md):
+  // 'exact' (the default) went to the GPU from the smallest grid measured (32², 3.0 vs 1.7 ms;
+  // 8³, 2.1 vs 1.9), 'jfa+1' from 64² (4.2 vs 3.1 ms) and 16³ (5.5 vs 2.8); at 32² and 8³ the
+  // CPU's JFA won (1.5 vs 3.5 ms). 4,096 pixels: the GPU wins there in every mode and dims measured
+  voronoiRaster: {
+    gpu: true,
+    crossover: 4_096,
+    measured: 'bench/gpu/raster-wall.ts, H200 + its 16-core host, 2026-11-28',
+  },
   // rows = cells of the cost raster
   costAllocation: { gpu: true, crossover: 262_144, measured: 'provisional, not yet measured' },
   // raster-mode CVT, rows = pixels of the grid (the exact mode dispatches its cells as voronoiPolygons)

@@ -120,13 +120,28 @@ function runOnPool(
  * or SharedArrayBuffer are unavailable, a plain Float64Array.
  */
 export async function preparedFloat64Array(length: number): Promise<Float64Array> {
+  const buffer = await preparedBuffer(8 * length);
+  return buffer ? new Float64Array(buffer) : new Float64Array(length);
+}
+
+/** As {@link preparedFloat64Array}, an Int32Array (e.g. raster labels read back from the GPU). */
+export async function preparedInt32Array(length: number): Promise<Int32Array> {
+  const buffer = await preparedBuffer(4 * length);
+  return buffer ? new Int32Array(buffer) : new Int32Array(length);
+}
+
+/** As {@link preparedFloat64Array}, a Float32Array (e.g. raster distances read back from the GPU). */
+export async function preparedFloat32Array(length: number): Promise<Float32Array> {
+  const buffer = await preparedBuffer(4 * length);
+  return buffer ? new Float32Array(buffer) : new Float32Array(length);
+}
+
+/** A SharedArrayBuffer of `bytes` with its pages touched by the workers, or null (small, or no workers). */
+async function preparedBuffer(bytes: number): Promise<SharedArrayBuffer | null> {
   const threads = await availableThreads();
-  if (threads < 2 || typeof SharedArrayBuffer === 'undefined' || length < 1 << 18) {
-    return new Float64Array(length);
-  }
-  const out = new Float64Array(new SharedArrayBuffer(8 * length));
-  const bytes = new Uint8Array(out.buffer);
+  if (threads < 2 || typeof SharedArrayBuffer === 'undefined' || bytes < 1 << 21) return null;
+  const buffer = new SharedArrayBuffer(bytes);
   // on the workers only: the caller's thread stays free for the work this overlaps with
-  await runOnPool('touchPages', Math.ceil(bytes.length / 4096), threads - 1, [bytes], false);
-  return out;
+  await runOnPool('touchPages', Math.ceil(bytes / 4096), threads - 1, [new Uint8Array(buffer)], false);
+  return buffer;
 }

@@ -26,7 +26,9 @@ import {
   delaunay,
   type LineBuffers,
   type PolygonBuffers,
+  preparedFloat32Array,
   preparedFloat64Array,
+  preparedInt32Array,
   type RasterStats,
   type RobustTriangulation,
   type Triangulation,
@@ -241,19 +243,36 @@ export interface RasterRun {
   stats: RasterStats;
 }
 
-/** The raster Voronoi diagram of `sites` (stride `dims`) on `grid`. */
+/**
+ * The raster Voronoi diagram of `sites` (stride `dims`) on `grid`, labelled with `rows[site]`
+ * (the input rows, ascending): on the GPU by its last pass, on the CPU afterwards; nothing to do
+ * where every row is a site.
+ */
 export function rasterEngines(
   sites: Float64Array,
   dims: 2 | 3,
   grid: RasterGrid,
   run: { mode: RasterMode; distance?: boolean; coarseLevel?: number },
+  rows: Int32Array,
 ): EnginePair<RasterRun> {
+  const identity = rows.length === 0 || rows[rows.length - 1] === rows.length - 1;
   return {
     gpu: async (ctx) => {
-      const { labels, distance, stats } = await voronoiRasterGpu(ctx, sites, dims, grid, run);
+      const labelOf = identity ? undefined : rows;
+      const resultArrays = { labels: preparedInt32Array, distance: preparedFloat32Array };
+      const { labels, distance, stats } = await voronoiRasterGpu(ctx, sites, dims, grid, {
+        ...run,
+        labelOf,
+        resultArrays,
+      });
       return { labels, distance, stats: { passes: stats.passes, processed: stats.pixelsProcessed } };
     },
-    cpu: () => voronoiRasterCpu(sites, dims, grid, run),
+    cpu: async () => {
+      const out = await voronoiRasterCpu(sites, dims, grid, run);
+      const labels = out.labels;
+      if (!identity) for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = rows[labels[p]];
+      return out;
+    },
   };
 }
 

@@ -115,8 +115,8 @@ export function prepareRaster(
  * The raster Voronoi diagram of a point column on a `sizes` grid (2D: [width, height]; 3D:
  * [nx, ny, nz]): validates the input (see `rasterSites`), plans the run with the dispatcher
  * (kernel 'voronoiRaster', size = pixels), runs it on the GPU or the CPU — a recoverable GPU
- * failure under `device: 'auto'` falls back to the CPU with a `fallback` event — and maps site
- * labels to input rows.
+ * failure under `device: 'auto'` falls back to the CPU with a `fallback` event — with pixels
+ * labelled by input rows.
  */
 export async function computeVoronoiRaster(
   array: GeometryArray,
@@ -138,14 +138,13 @@ export async function computeVoronoiRaster(
     'voronoiRaster',
     width * height * depth,
     device,
-    rasterEngines(sites.coords, dims, grid, run),
+    rasterEngines(sites.coords, dims, grid, run, sites.rows),
     options.onDispatch,
   );
   const path: ExecutionPath = decision.path;
-  // site indices → input rows, in place (the array is this call's own)
+  // the engines label pixels with input rows (rasterEngines)
   const labels = result.labels;
   progress.stage('labels', labels.length);
-  for (let p = 0; p < labels.length; p++) if (labels[p] >= 0) labels[p] = sites.rows[labels[p]];
   progress.finish();
   return new VoronoiRaster({
     labels,

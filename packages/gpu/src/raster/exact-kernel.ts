@@ -1,5 +1,6 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { gridWorkgroup, rasterHeader } from './raster-wgsl.js';
+import { ringSearch } from './ring-search-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
 
 /**
@@ -28,7 +29,6 @@ export const EXACT_KERNEL: KernelSpec<DimsConstants> = {
   name: 'raster/exact',
   source: ({ dims }) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
-    const ringZ = dims === 2 ? '' : 'abs(bz - bc.z) == r ||';
     return /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(1) var<storage, read> positions: array<vec4f>;
@@ -38,9 +38,22 @@ ${rasterHeader(dims, null)}
 @group(0) @binding(5) var<storage, read_write> ties: array<u32>;
 @group(0) @binding(6) var<storage, read_write> tie_count: array<atomic<u32>>;
 
-fn tolerance(mc: f32, d1s: f32, d2s: f32) -> f32 {
-  return params.aux.z * ((mc + params.aux.y) * (sqrt(d1s) + sqrt(d2s)) + d1s + d2s);
-}
+var<private> best: u32;
+var<private> best_d: f32;
+var<private> second_d: f32;
+
+${TOLERANCE_WGSL}
+${ringSearch(
+  dims,
+  'best',
+  `if (d < best_d || (d == best_d && i < best)) {
+              second_d = best_d;
+              best_d = d;
+              best = i;
+            } else if (d < second_d) {
+              second_d = d;
+            }`,
+)}
 
 @compute @workgroup_size(${wx}, ${wy}, ${wz})
 fn main(@builtin(global_invocation_id) g: vec3u) {
@@ -49,66 +62,10 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
   }
   let c = centre_of(g);
   let mc = max(c.x, max(c.y, c.z));
-  let nb = vec3i(params.misc.xyz);
-  let origin = params.extra.xyz;
-  let edge = params.extra.w;
-  let bc = clamp(vec3i(floor((c - origin) / edge)), vec3i(0), nb - 1);
-  var best = NONE;
-  var best_d = BIG;
-  var second_d = BIG;
-  let rmax = max(nb.x, max(nb.y, nb.z));
-  for (var r = 0; r < rmax; r++) {
-    let lo = max(bc - r, vec3i(0));
-    let hi = min(bc + r, nb - 1);
-    for (var bz = lo.z; bz <= hi.z; bz++) {
-      for (var by = lo.y; by <= hi.y; by++) {
-        // whole rows on the shell's faces, else only the two x ends
-        let full = ${ringZ} abs(by - bc.y) == r;
-        let stride = select(max(2 * r, 1), 1, full);
-        for (var bx = bc.x - r; bx <= bc.x + r; bx += stride) {
-          if (bx < 0 || bx >= nb.x) {
-            continue;
-          }
-          let b = u32((bz * nb.y + by) * nb.x + bx);
-          let end = start[b + 1u];
-          for (var k = start[b]; k < end; k++) {
-            let d3 = positions[k].xyz - c;
-            let d = d3.x * d3.x + d3.y * d3.y + d3.z * d3.z;
-            let i = order[k];
-            if (d < best_d || (d == best_d && i < best)) {
-              second_d = best_d;
-              best_d = d;
-              best = i;
-            } else if (d < second_d) {
-              second_d = d;
-            }
-          }
-        }
-      }
-    }
-    // distance from c to the outside of the visited block (sides at the grid's border don't count)
-    var bound = BIG;
-    let block_lo = origin + vec3f(bc - r) * edge;
-    let block_hi = origin + vec3f(bc + r + 1) * edge;
-    for (var a = 0; a < ${dims}; a++) {
-      if (bc[a] - r > 0) {
-        bound = min(bound, c[a] - block_lo[a]);
-      }
-      if (bc[a] + r < nb[a] - 1) {
-        bound = min(bound, block_hi[a] - c[a]);
-      }
-    }
-    if (bound == BIG) {
-      break;
-    }
-    bound = bound - params.aux.x;
-    if (bound > 0.0 && best != NONE) {
-      let b2 = bound * bound;
-      if (b2 > best_d + 2.0 * tolerance(mc, best_d, b2)) {
-        break;
-      }
-    }
-  }
+  best = NONE;
+  best_d = BIG;
+  second_d = BIG;
+  visit_rings_best(c, mc);
   let p = linear_of(g);
   labels[p] = best;
   if (second_d < BIG && second_d - best_d <= tolerance(mc, best_d, second_d)) {
@@ -121,3 +78,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
 `;
   },
 };
+
+/** The f32 near-tie tolerance of {@link TIE_FACTOR} in WGSL (aux.y = floor term, aux.z = factor). */
+export const TOLERANCE_WGSL = /* wgsl */ `
+fn tolerance(mc: f32, d1s: f32, d2s: f32) -> f32 {
+  return params.aux.z * ((mc + params.aux.y) * (sqrt(d1s) + sqrt(d2s)) + d1s + d2s);
+}`;

@@ -10,7 +10,7 @@ import {
 } from './facet-kernels.js';
 import { JFA_CARRY_KERNEL } from './jfa-carry-kernel.js';
 import { JFA_STEP_KERNEL } from './jfa-kernel.js';
-import { type Alloc, gridParams, levelSize, padTo4 } from './level-grid.js';
+import { type Alloc, gridParams, levelSize } from './level-grid.js';
 import type { RasterGpuOptions, RasterGpuStats, RasterPlan } from './raster-plan.js';
 import type { RasterProgram } from './raster-program.js';
 import { NO_SITE, nextPowerOfTwo, type RasterSetup } from './raster-setup.js';
@@ -143,16 +143,12 @@ async function recordSeeds(
   stats.carriedPasses = carried.filter(Boolean).length;
   // the passes label pixels with Z-order ranks of the sites (nearby sites, nearby ranks: the
   // gathers of neighbouring pixels share cache lines); the last pass writes site indices
-  const ranks = steps.length > 0 ? rankSites(setup, level) : null;
-  const rankBuffer = await make.upload(
-    ranks && ranks.rank.length > 0 ? ranks.rank : Uint32Array.of(0),
-    'raster site ranks',
-  );
-  const original = await make.upload(ranks ? ranks.original : Uint32Array.of(0), 'raster rank sites');
-  const rankedSites = ranks
-    ? await make.upload(padTo4(ranks.positions), 'raster ranked positions')
-    : sitesBuffer;
-  const lastRank = ranks ? ranks.original.length - 1 : 0;
+  const ranks =
+    steps.length > 0 ? await rankSites(ctx, program, setup, level, seed, sitesBuffer, make) : null;
+  const rankBuffer = ranks ? ranks.rank : await make.upload(Uint32Array.of(0), 'raster site ranks');
+  const original = ranks ? ranks.original : await make.upload(Uint32Array.of(0), 'raster rank sites');
+  const rankedSites = ranks ? ranks.positions : sitesBuffer;
+  const lastRank = ranks ? ranks.lastRank : 0;
   const anyCarry = stats.carriedPasses > 0;
   const pos = anyCarry ? await make.storage(levelPixels * 8, 'raster positions') : null;
   const nextPos = anyCarry ? await make.storage(levelPixels * 8, 'raster positions (ping-pong)') : null;

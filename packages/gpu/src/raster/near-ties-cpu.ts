@@ -1,4 +1,4 @@
-import type { SiteBuckets } from './exact-buckets.js';
+import type { BucketGrid, SiteBuckets } from './exact-buckets.js';
 import { TIE_FACTOR } from './exact-kernel.js';
 import type { RasterSetup } from './raster-setup.js';
 
@@ -25,7 +25,8 @@ export function pixelCentre(
  * candidates are found in f64 from the same buckets and f32 positions (every site within twice
  * the GPU's tolerance of the nearest), then the nearest to the pixel centre by the f64 squared
  * distance `dx² + dy² (+ dz²)` in coordinate units, ties to the lower index, becomes the label
- * (and its distance, when `distance` is given). Returns how many labels changed.
+ * (and its distance, when `distance` is given); with `labelOf`, the labels are `labelOf[site]`
+ * (as the GPU's relabel pass wrote them). Returns how many labels changed.
  */
 export function redecideNearTies(
   setup: RasterSetup,
@@ -34,6 +35,7 @@ export function redecideNearTies(
   ties: Uint32Array,
   labels: Int32Array,
   distance?: Float32Array,
+  labelOf?: Int32Array | Uint32Array,
 ): number {
   const { dims, width, height, scale } = setup;
   const { origin, edge, counts, start, order, positions } = buckets;
@@ -43,6 +45,8 @@ export function redecideNearTies(
   const candidateD: number[] = [];
   const margin = boundMargin(setup, buckets);
   const floor = toleranceFloor(setup);
+  const rmax = Math.max(counts[0], counts[1], counts[2]);
+  const bc = [0, 0, 0];
   let changed = 0;
   for (const p of ties) {
     const col = p % width;
@@ -54,13 +58,12 @@ export function redecideNearTies(
     const mc = Math.max(c[0], c[1], c[2]) + floor;
     const tol = (d1s: number, d2s: number) =>
       4 * TIE_FACTOR * (mc * (Math.sqrt(d1s) + Math.sqrt(d2s)) + d1s + d2s);
-    const bc = [0, 1, 2].map((a) =>
-      Math.min(counts[a] - 1, Math.max(0, Math.floor((c[a] - origin[a]) / edge))),
-    );
+    for (let a = 0; a < 3; a++) {
+      bc[a] = Math.min(counts[a] - 1, Math.max(0, Math.floor((c[a] - origin[a]) / edge)));
+    }
     candidates.length = 0;
     candidateD.length = 0;
     let best = Number.POSITIVE_INFINITY;
-    const rmax = Math.max(...counts);
     for (let r = 0; r < rmax; r++) {
       for (let bz = Math.max(0, bc[2] - r); bz <= Math.min(counts[2] - 1, bc[2] + r); bz++) {
         for (let by = Math.max(0, bc[1] - r); by <= Math.min(counts[1] - 1, bc[1] + r); by++) {
@@ -102,8 +105,9 @@ export function redecideNearTies(
         winner = i;
       }
     }
-    if (winner !== labels[p]) changed++;
-    labels[p] = winner;
+    const label = labelOf && winner >= 0 ? labelOf[winner] : winner;
+    if (label !== labels[p]) changed++;
+    labels[p] = label;
     if (distance) distance[p] = Math.sqrt(winnerD);
   }
   return changed;
@@ -123,7 +127,7 @@ export function squaredDistance(sites: Float64Array, dims: 2 | 3, i: number, cen
  * (their bucket was chosen from the same f32 values, but in f64) and of bucket borders computed
  * in f32 from origin and edge.
  */
-export function boundMargin(setup: RasterSetup, buckets: SiteBuckets): number {
+export function boundMargin(setup: RasterSetup, buckets: BucketGrid): number {
   const reach =
     Math.max(...buckets.origin.map(Math.abs)) + buckets.edge * Math.max(...buckets.counts) + setup.magnitude;
   return 16 * 2 ** -24 * reach;
@@ -136,4 +140,54 @@ export function boundMargin(setup: RasterSetup, buckets: SiteBuckets): number {
 export function toleranceFloor(setup: RasterSetup): number {
   const offset = Math.max(...setup.bounds.map(Math.abs)) / setup.pixelSize[0];
   return 4 * 2 ** -29 * offset + 1e-6;
+}
+
+/**
+ * Re-decides the near-ties `ties` from the candidates the GPU listed for them (`count[t]` sites
+ * in `candidates[t·k …]`, a superset of the sites within the near-tie tolerance of the nearest):
+ * the candidate nearest to the pixel centre by the f64 squared distance, ties to the lower index,
+ * becomes the label (`labelOf[site]` with `labelOf`) and its distance. A tie with more than `k`
+ * candidates is left alone and pushed to `overflow` (for {@link redecideNearTies}). Returns how
+ * many labels changed.
+ */
+export function redecideFromCandidates(
+  setup: RasterSetup,
+  sites: Float64Array,
+  ties: Uint32Array,
+  count: Uint32Array,
+  candidates: Uint32Array,
+  k: number,
+  out: { labels: Int32Array; distance?: Float32Array; labelOf?: Int32Array | Uint32Array },
+  overflow: number[],
+): number {
+  const { dims, width, height } = setup;
+  const { labels, distance, labelOf } = out;
+  const centre = new Float64Array(3);
+  let changed = 0;
+  for (let t = 0; t < ties.length; t++) {
+    const p = ties[t];
+    const n = count[t];
+    if (n > k) {
+      overflow.push(p);
+      continue;
+    }
+    const col = p % width;
+    const row = Math.floor(p / width) % height;
+    pixelCentre(setup, col, row, Math.floor(p / (width * height)), centre);
+    let winner = -1;
+    let winnerD = Number.POSITIVE_INFINITY;
+    for (let j = t * k; j < t * k + n; j++) {
+      const i = candidates[j];
+      const d = squaredDistance(sites, dims, i, centre);
+      if (d < winnerD || (d === winnerD && i < winner)) {
+        winnerD = d;
+        winner = i;
+      }
+    }
+    const label = labelOf && winner >= 0 ? labelOf[winner] : winner;
+    if (label !== labels[p]) changed++;
+    labels[p] = label;
+    if (distance) distance[p] = Math.sqrt(winnerD);
+  }
+  return changed;
 }

@@ -1,20 +1,25 @@
 import type { RasterGrid, RasterMode } from '@geoframe/core';
 import { scratchBuffer } from '../primitives/scratch.js';
-import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
+import { readback } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
+import { remapUploads, type UploadPart, uploadParts } from '../runtime/staging.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { chooseCoarseLevel } from './coarse-level.js';
 import { DISTANCE_KERNEL } from './distance-kernel.js';
-import { bucketSites, type SiteBuckets } from './exact-buckets.js';
-import { EXACT_KERNEL, TIE_FACTOR } from './exact-kernel.js';
+import { buildExactGpu, type ExactGpu } from './exact-gpu.js';
+import { TIE_CANDIDATES } from './exact-gpu-kernels.js';
+import type { HostSpan, HostSpans } from './host-spans.js';
 import { buildJfaFamily } from './jfa-family.js';
 import { type Alloc, gridParams } from './level-grid.js';
-import { boundMargin, toleranceFloor } from './near-ties-cpu.js';
+import { indirectBuffer } from './raster-buffers.js';
 import { RasterProgram } from './raster-program.js';
-import { assertBindable, NO_SITE, prepareRaster, type RasterSetup } from './raster-setup.js';
-import { gridWorkgroups, LIST_WORKGROUP, paramBlock } from './raster-wgsl.js';
-import { FILL_KERNEL } from './seed-kernels.js';
+import { assertBindable, prepareRaster, type RasterSetup } from './raster-setup.js';
+import { gridWorkgroups, LIST_WORKGROUP } from './raster-wgsl.js';
+import { RELABEL_KERNEL } from './relabel-kernel.js';
+
+/** Near-ties whose candidates are listed on the GPU and read back with the labels (more: host buckets). */
+export const TIE_PREFIX = 1 << 16;
 
 /** Options of a raster Voronoi computation on the GPU. */
 export interface RasterGpuOptions {
@@ -35,6 +40,11 @@ export interface RasterGpuOptions {
    * always gather.
    */
   carryPositions?: boolean | 'auto';
+  /**
+   * The label written for site i is `labelOf[i]` instead of i (e.g. the input row of each site),
+   * mapped on the GPU by the run's last pass. Distances and tie rules still go by site index.
+   */
+  labelOf?: Int32Array | Uint32Array;
 }
 
 /** What a GPU raster run did. */
@@ -63,10 +73,34 @@ export interface RasterGpuStats {
   nearTiesChanged?: number;
   /** Kernel time in ms (sum of profiled passes), when a profiler was given to `voronoiRasterGpu`. */
   kernelMs?: number;
+  /** Each profiled pass's name and time (ms), with `kernelMs`. */
+  kernelPasses?: HostSpan[];
+  /**
+   * `voronoiRasterGpu`: where the host's time went, span by span (ms): preparing the sites, the
+   * sites' order, building the program, pipelines and bind groups, uploads, recording and
+   * submitting, the result arrays, waiting for the GPU, copying out, the near-ties.
+   */
+  hostSpans?: HostSpan[];
 }
 
 /** One buffer of {@link RasterPlan.resultParts}. */
-export type RasterResultPart = 'labels' | 'distance' | 'counts' | 'tie-count' | 'ties';
+export type RasterResultPart =
+  | 'labels'
+  | 'distance'
+  | 'counts'
+  | 'tie-count'
+  | 'ties'
+  | 'candidate-count'
+  | 'candidates'
+  | 'unique';
+
+/** One range of {@link RasterPlan.resultParts}. */
+export interface RasterResult {
+  kind: RasterResultPart;
+  source: GPUBuffer;
+  sourceOffset?: number;
+  bytes: number;
+}
 
 /**
  * A raster Voronoi computation prepared on the GPU: sites uploaded, buffers allocated, passes
@@ -75,7 +109,7 @@ export type RasterResultPart = 'labels' | 'distance' | 'counts' | 'tie-count' | 
  * index, 0xFFFFFFFF for none: −1 read as `Int32Array`) in the documented raster order.
  *
  * For 'exact', the labels on the GPU are the f32 decision: pixels listed by {@link readNearTies}
- * must be re-decided in f64 (`voronoiRasterGpu` does it).
+ * must be re-decided in f64 (`voronoiRasterGpu` does it, from the candidates listed with them).
  *
  * Its working buffers are the context's scratch buffers (reused by the next plan, cleared at the
  * start of each recorded run): one plan per context in use at a time, as `voronoiRasterGpu`
@@ -88,12 +122,11 @@ export class RasterPlan {
   readonly labels: GPUBuffer;
   /** Distances (f32 per pixel) when asked for, else null. */
   readonly distance: GPUBuffer | null;
-  /** Site buckets of 'exact' (for the CPU re-decision), else null. */
-  readonly buckets: SiteBuckets | null;
+  /** 'exact' with sites: its near-ties and their candidates on the GPU (for the f64 pass), else null. */
+  readonly exact: ExactGpu | null;
   private readonly ctx: GpuContext;
   private readonly program: RasterProgram;
-  private readonly owned: GPUBuffer[];
-  private readonly counters: { stats: GPUBuffer | null; ties: GPUBuffer | null; tieCount: GPUBuffer | null };
+  private readonly counters: { stats: GPUBuffer | null };
   private readonly baseStats: RasterGpuStats;
 
   private constructor(init: {
@@ -102,9 +135,8 @@ export class RasterPlan {
     mode: RasterMode;
     labels: GPUBuffer;
     distance: GPUBuffer | null;
-    buckets: SiteBuckets | null;
+    exact: ExactGpu | null;
     program: RasterProgram;
-    owned: GPUBuffer[];
     counters: RasterPlan['counters'];
     stats: RasterGpuStats;
   }) {
@@ -113,9 +145,8 @@ export class RasterPlan {
     this.mode = init.mode;
     this.labels = init.labels;
     this.distance = init.distance;
-    this.buckets = init.buckets;
+    this.exact = init.exact;
     this.program = init.program;
-    this.owned = init.owned;
     this.counters = init.counters;
     this.baseStats = init.stats;
   }
@@ -133,9 +164,12 @@ export class RasterPlan {
     dims: 2 | 3,
     grid: RasterGrid,
     options: RasterGpuOptions,
+    spans?: HostSpans,
   ): Promise<RasterPlan> {
     ctx.assertUsable();
+    spans?.restart();
     const setup = prepareRaster(sites, dims, grid);
+    spans?.lap('prepare sites');
     const { mode } = options;
     if (!['jfa', 'jfa+1', '1+jfa', 'facet-jfa', 'exact'].includes(mode)) {
       throw new RangeError(`raster: unknown mode ${String(mode)}`);
@@ -149,25 +183,25 @@ export class RasterPlan {
         `raster: the grid needs ${groups.join('×')} workgroups, over ${maxGroups} per dimension`,
       );
     }
-    const owned: GPUBuffer[] = [];
     const program = new RasterProgram(ctx);
+    // uploads go through one reused write staging buffer into reused buffers per context and
+    // name (no buffer created on the hot path), copied by one submission at the end of create
+    const uploads: UploadPart[] = [];
     const make: Alloc = {
       storage: async (size, label, usage = 0) => {
-        if ((usage & BufferUsage.INDIRECT) === 0) {
-          // kept per context and name, reused by the next call (no allocation on the hot path);
-          // cleared first thing in the run, so it starts as a new buffer would (zeroed). No raster
-          // kernel reads arrayLength, so a buffer larger than asked binds the same.
-          const b = scratchBuffer(ctx, `raster/${label}`, size);
-          program.encode((encoder) => encoder.clearBuffer(b, 0, Math.ceil(size / 4) * 4));
-          return b;
-        }
-        const b = await createStorage(ctx, size, label, usage);
-        owned.push(b);
+        // kept per context and name, reused by the next call; cleared first thing in the run, so
+        // it starts as a new buffer would (zeroed). No raster kernel reads arrayLength, so a
+        // buffer larger than asked binds the same.
+        const b =
+          (usage & BufferUsage.INDIRECT) === 0
+            ? scratchBuffer(ctx, `raster/${label}`, size)
+            : indirectBuffer(ctx, `raster/${label}`, size);
+        program.encode((encoder) => encoder.clearBuffer(b, 0, Math.ceil(size / 4) * 4));
         return b;
       },
       upload: async (data, label) => {
-        const b = await uploadStorage(ctx, data, label);
-        owned.push(b);
+        const b = scratchBuffer(ctx, `raster/up/${label}`, Math.max(4, data.byteLength));
+        uploads.push({ data, target: b });
         return b;
       },
     };
@@ -184,16 +218,15 @@ export class RasterPlan {
         pixelsProcessed: 0,
         sitesUsed: 0,
       };
-      const counters: RasterPlan['counters'] = { stats: null, ties: null, tieCount: null };
-      let buckets: SiteBuckets | null = null;
+      const counters: RasterPlan['counters'] = { stats: null };
+      let exact: ExactGpu | null = null;
       // at least one vec4, so that zero or one site still make a valid binding
       const padded = new Float32Array(Math.max(4, setup.positions.length));
       padded.set(setup.positions);
       const positions = await make.upload(padded, 'raster sites');
       if (mode === 'exact') {
-        buckets = bucketSites(setup, sites);
-        stats.sitesUsed = buckets.order.length;
-        await buildExact(program, setup, buckets, labels, make, counters);
+        exact = await buildExactGpu(ctx, program, setup, sites, positions, labels, make, TIE_PREFIX);
+        stats.sitesUsed = setup.count;
         stats.pixelsProcessed = setup.pixels;
       } else {
         stats.sitesUsed = setup.seeded;
@@ -212,11 +245,33 @@ export class RasterPlan {
           workgroups: { grid: groups },
         });
       }
+      if (options.labelOf) {
+        const labelOf = await make.upload(checkedLabelOf(options.labelOf, setup.count), 'raster label of');
+        program.pass('relabel').dispatch({
+          kernel: RELABEL_KERNEL,
+          constants: { dims },
+          params: gridParams(setup, 0, [setup.pixels]),
+          bindings: [
+            { binding: 1, buffer: labels },
+            { binding: 2, buffer: labelOf },
+          ],
+          workgroups: { linear: Math.ceil(setup.pixels / LIST_WORKGROUP) },
+        });
+      }
+      spans?.lap('sites order + program');
       await program.finish();
       stats.passes = program.dispatchCount;
-      return new RasterPlan({ ctx, setup, mode, labels, distance, buckets, program, owned, counters, stats });
+      spans?.lap('pipelines + bind groups');
+      if (uploads.length > 0) {
+        const encoder = ctx.device.createCommandEncoder({ label: 'raster uploads' });
+        await uploadParts(ctx, encoder, 'raster/uploads', uploads);
+        ctx.device.queue.submit([encoder.finish()]);
+        remapUploads(ctx, 'raster/uploads');
+      }
+      spans?.lap('uploads');
+      return new RasterPlan({ ctx, setup, mode, labels, distance, exact, program, counters, stats });
     } catch (error) {
-      for (const b of owned) b.destroy();
+      program.destroy();
       throw error;
     }
   }
@@ -233,8 +288,8 @@ export class RasterPlan {
 
   /** 'exact': the pixels the last run found to be f32 near-ties (read back; unordered). Else empty. */
   async readNearTies(): Promise<Uint32Array> {
-    const { ties, tieCount } = this.counters;
-    if (!ties || !tieCount) return new Uint32Array(0);
+    if (!this.exact) return new Uint32Array(0);
+    const { ties, tieCount } = this.exact;
     const [count] = await readback(this.ctx, tieCount, new Uint32Array(1));
     return readback(this.ctx, ties, new Uint32Array(Math.min(count, this.setup.pixels)));
   }
@@ -261,93 +316,39 @@ export class RasterPlan {
 
   /**
    * What one readback after a run brings back, in this order: the labels, the distance (when
-   * asked), Facet-JFA's per-level counts, and for 'exact' the near-tie count and the first
-   * `tiePrefix` near-ties (the rest, rarely any, by {@link readNearTies}).
+   * asked), Facet-JFA's per-level counts, and for 'exact' the near-tie count, the first
+   * `tiePrefix` near-ties (the rest, rarely any, by {@link readNearTies}), their candidates and
+   * candidate counts, and the number of unique sites.
    */
-  resultParts(tiePrefix: number): { kind: RasterResultPart; source: GPUBuffer; bytes: number }[] {
+  resultParts(): RasterResult[] {
     const bytes = 4 * this.setup.pixels;
-    const parts: { kind: RasterResultPart; source: GPUBuffer; bytes: number }[] = [
-      { kind: 'labels', source: this.labels, bytes },
-    ];
+    const parts: RasterResult[] = [{ kind: 'labels', source: this.labels, bytes }];
     if (this.distance) parts.push({ kind: 'distance', source: this.distance, bytes });
     const levels = this.baseStats.coarseLevel ?? 0;
     if (this.counters.stats && levels > 0)
       parts.push({ kind: 'counts', source: this.counters.stats, bytes: 4 * levels });
-    const { ties, tieCount } = this.counters;
-    if (ties && tieCount) {
-      parts.push({ kind: 'tie-count', source: tieCount, bytes: 4 });
-      parts.push({ kind: 'ties', source: ties, bytes: 4 * Math.min(tiePrefix, this.setup.pixels) });
+    const exact = this.exact;
+    if (exact) {
+      const prefix = exact.tiePrefix;
+      parts.push({ kind: 'tie-count', source: exact.tieCount, bytes: 4 });
+      parts.push({ kind: 'ties', source: exact.ties, bytes: 4 * Math.min(prefix, this.setup.pixels) });
+      parts.push({ kind: 'candidate-count', source: exact.candidateCount, bytes: 4 * prefix });
+      parts.push({ kind: 'candidates', source: exact.candidates, bytes: 4 * prefix * TIE_CANDIDATES });
+      parts.push({ kind: 'unique', source: exact.start, sourceOffset: 4 * exact.buckets, bytes: 4 });
     }
     return parts;
   }
 
-  /** Frees the plan's buffers (labels and distance included). */
+  /** Frees the plan's own parameter block (its working buffers are the context's, kept for the next plan). */
   destroy(): void {
     this.program.destroy();
-    for (const b of this.owned) b.destroy();
   }
 }
 
-/** `data` padded to at least one vec4 (a valid binding for zero or one site). */
-async function buildExact(
-  program: RasterProgram,
-  setup: RasterSetup,
-  buckets: SiteBuckets,
-  labels: GPUBuffer,
-  make: Alloc,
-  counters: RasterPlan['counters'],
-): Promise<void> {
-  const { dims } = setup;
-  const groups = gridWorkgroups(dims, setup.width, setup.height, setup.depth);
-  if (buckets.order.length === 0) {
-    program.pass('exact').dispatch({
-      kernel: FILL_KERNEL,
-      constants: { dims },
-      params: gridParams(setup, 0, [setup.pixels, NO_SITE]),
-      bindings: [{ binding: 1, buffer: labels }],
-      workgroups: { linear: Math.ceil(setup.pixels / LIST_WORKGROUP) },
-    });
-    return;
+/** `labelOf` checked to have one label per site (u32 view of its bytes). */
+function checkedLabelOf(labelOf: Int32Array | Uint32Array, count: number): Uint32Array {
+  if (labelOf.length !== count) {
+    throw new RangeError(`raster: labelOf has ${labelOf.length} labels for ${count} sites`);
   }
-  const positions = await make.upload(buckets.positions, 'exact site positions');
-  const order = await make.upload(buckets.order, 'exact site order');
-  const start = await make.upload(buckets.start, 'exact bucket offsets');
-  const ties = await make.storage(setup.pixels * 4, 'exact near-ties', BufferUsage.COPY_SRC);
-  const tieCount = await make.storage(4, 'exact near-tie count', BufferUsage.COPY_SRC | BufferUsage.COPY_DST);
-  counters.ties = ties;
-  counters.tieCount = tieCount;
-  program.encode((encoder) => encoder.clearBuffer(tieCount, 0, 4));
-  const [ox, oy, oz] = buckets.origin;
-  const [sx, sy, sz] = setup.scale;
-  program.pass('exact').dispatch({
-    kernel: EXACT_KERNEL,
-    constants: { dims },
-    params: paramBlock(
-      [setup.width, setup.height, setup.depth, setup.pixels, ...buckets.counts, 0],
-      [
-        sx,
-        sy,
-        sz,
-        1,
-        ox,
-        oy,
-        oz,
-        buckets.edge,
-        boundMargin(setup, buckets),
-        toleranceFloor(setup),
-        TIE_FACTOR,
-        0,
-      ],
-      [setup.pixels],
-    ),
-    bindings: [
-      { binding: 1, buffer: positions },
-      { binding: 2, buffer: order },
-      { binding: 3, buffer: start },
-      { binding: 4, buffer: labels },
-      { binding: 5, buffer: ties },
-      { binding: 6, buffer: tieCount },
-    ],
-    workgroups: { grid: groups },
-  });
+  return new Uint32Array(labelOf.buffer, labelOf.byteOffset, labelOf.length);
 }

@@ -1,78 +1,87 @@
-import type { RasterSetup } from './raster-setup.js';
-import { NO_SITE } from './raster-setup.js';
+import { encodeRadixSort } from '../primitives/sort/radix-sort.js';
+import type { GpuContext } from '../runtime/gpu-context.js';
+import type { Alloc } from './level-grid.js';
+import type { RasterProgram } from './raster-program.js';
+import { NO_SITE, type RasterSetup } from './raster-setup.js';
+import { LIST_WORKGROUP, paramBlock } from './raster-wgsl.js';
+import { FILL_KERNEL } from './seed-kernels.js';
+import { RANK_KEYS_KERNEL, RANK_SCATTER_KERNEL } from './site-order-kernels.js';
 
-/** Seeded sites renumbered along a Z-order curve of their seed pixels (see {@link rankSites}). */
+/** Seeded sites renumbered along a Z-order curve of their seed pixels, on the GPU (see {@link rankSites}). */
 export interface SiteRanks {
   /** Per site: its rank, or {@link NO_SITE} for a site that seeds nothing. */
-  rank: Uint32Array;
-  /** Per rank: the site's index (at least one entry, so that it binds). */
-  original: Uint32Array;
-  /** Per rank: the site's position as in `setup.positions` (2 floats in 2D, 4 in 3D; padded). */
-  positions: Float32Array;
-}
-
-/** Spreads the low 16 bits of `v` to the even bits of a u32. */
-function spread2(v: number): number {
-  let x = v & 0xffff;
-  x = (x | (x << 8)) & 0x00ff00ff;
-  x = (x | (x << 4)) & 0x0f0f0f0f;
-  x = (x | (x << 2)) & 0x33333333;
-  x = (x | (x << 1)) & 0x55555555;
-  return x >>> 0;
-}
-
-/** Spreads the low 10 bits of `v` to every third bit of a u32. */
-function spread3(v: number): number {
-  let x = v & 0x3ff;
-  x = (x | (x << 16)) & 0x030000ff;
-  x = (x | (x << 8)) & 0x0300f00f;
-  x = (x | (x << 4)) & 0x030c30c3;
-  x = (x | (x << 2)) & 0x09249249;
-  return x >>> 0;
+  rank: GPUBuffer;
+  /** Per rank: the site's index (seeded sites first). */
+  original: GPUBuffer;
+  /** Per rank: the site's position as in `setup.positions` (vec2f in 2D, vec4f in 3D). */
+  positions: GPUBuffer;
+  /** The highest rank (0 when no site seeds). */
+  lastRank: number;
 }
 
 /**
- * Ranks the seeded sites by (Z-order key of their seed pixel at level `level`, site index): sites
- * near each other get nearby ranks, so a JFA pass's gathers of site positions through rank labels
- * touch few cache lines, and the sites of one level pixel keep their index order (the seeding's
- * "lowest index" rule picks the lowest rank). The key uses the level pixel's coordinates shifted
- * right until every axis fits 16 bits (2D) or 10 bits (3D); a stable two-pass counting sort, O(n).
+ * Records the ranking of the seeded sites by (Z-order key of their seed pixel at level `level`,
+ * site index): sites near each other get nearby ranks, so a JFA pass's gathers of site positions
+ * through rank labels touch few cache lines, and the sites of one level pixel keep their index
+ * order (the seeding's "lowest index" rule picks the lowest rank). Keys on the GPU, a stable
+ * radix sort of (key, index), then a scatter of ranks and positions: nothing on the host but
+ * the parameters. The key uses the level pixel's coordinates shifted right until every axis fits
+ * 15 bits (2D) or 10 bits (3D).
  */
-export function rankSites(setup: RasterSetup, level: number): SiteRanks {
-  const { dims, width, height, count, seedPixel } = setup;
-  const plane = width * height;
-  const bits = dims === 2 ? 16 : 10;
+export async function rankSites(
+  ctx: GpuContext,
+  program: RasterProgram,
+  setup: RasterSetup,
+  level: number,
+  seedPixels: GPUBuffer,
+  positions: GPUBuffer,
+  make: Alloc,
+): Promise<SiteRanks> {
+  const { dims, width, height, count, seeded } = setup;
+  const bits = dims === 2 ? 15 : 10;
   let shift = level;
   while (Math.max(width, height, setup.depth) >> shift >= 2 ** bits) shift++;
-  const keys = new Uint32Array(count);
-  const seeded: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const p = seedPixel[i];
-    if (p === NO_SITE) continue;
-    const col = (p % width) >> shift;
-    const row = (Math.floor(p / width) % height) >> shift;
-    if (dims === 2) keys[i] = (spread2(col) | (spread2(row) << 1)) >>> 0;
-    else {
-      const slice = Math.floor(p / plane) >> shift;
-      keys[i] = (spread3(col) | (spread3(row) << 1) | (spread3(slice) << 2)) >>> 0;
-    }
-    seeded.push(i);
-  }
-  let order = Uint32Array.from(seeded);
-  let scratch = new Uint32Array(order.length);
-  for (const half of [0, 16]) {
-    const counts = new Uint32Array(65537);
-    for (const i of order) counts[((keys[i] >>> half) & 0xffff) + 1]++;
-    for (let b = 1; b <= 65536; b++) counts[b] += counts[b - 1];
-    for (const i of order) scratch[counts[(keys[i] >>> half) & 0xffff]++] = i;
-    [order, scratch] = [scratch, order];
-  }
-  const stride = dims === 2 ? 2 : 4;
-  const rank = new Uint32Array(count).fill(NO_SITE);
-  const positions = new Float32Array(Math.max(1, order.length) * stride);
-  order.forEach((i, r) => {
-    rank[i] = r;
-    positions.set(setup.positions.subarray(i * stride, (i + 1) * stride), r * stride);
+  const n = Math.max(1, count);
+  const keys = await make.storage(n * 4, 'rank keys');
+  const original = await make.storage(n * 4, 'rank order');
+  const rank = await make.storage(n * 4, 'site ranks');
+  const ranked = await make.storage(Math.max(1, seeded) * (dims === 2 ? 8 : 16), 'ranked positions');
+  const constants = { dims };
+  const sites = { linear: Math.ceil(count / LIST_WORKGROUP) };
+  program
+    .pass('rank')
+    .dispatch({
+      kernel: FILL_KERNEL,
+      constants,
+      params: paramBlock([0, 0, 0, 0, count, NO_SITE], []),
+      bindings: [{ binding: 1, buffer: rank }],
+      workgroups: sites,
+    })
+    .dispatch({
+      kernel: RANK_KEYS_KERNEL,
+      constants,
+      params: paramBlock([0, 0, 0, 0, count, width, height, shift], []),
+      bindings: [
+        { binding: 1, buffer: seedPixels },
+        { binding: 2, buffer: keys },
+        { binding: 3, buffer: original },
+      ],
+      workgroups: sites,
+    });
+  program.encode((encoder) =>
+    encodeRadixSort(ctx, encoder, { keys, values: original, count, scratchPrefix: 'raster/rank' }),
+  );
+  program.pass('rank scatter').dispatch({
+    kernel: RANK_SCATTER_KERNEL,
+    constants,
+    params: paramBlock([0, 0, 0, 0, seeded], []),
+    bindings: [
+      { binding: 1, buffer: positions },
+      { binding: 2, buffer: original },
+      { binding: 3, buffer: rank },
+      { binding: 4, buffer: ranked },
+    ],
+    workgroups: { linear: Math.ceil(seeded / LIST_WORKGROUP) },
   });
-  return { rank, original: order.length > 0 ? order : new Uint32Array(1), positions };
+  return { rank, original, positions: ranked, lastRank: Math.max(0, seeded - 1) };
 }
