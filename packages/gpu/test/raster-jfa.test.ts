@@ -134,19 +134,43 @@ test('grid and site validation', async () => {
   );
 });
 
-test('2D passes that carry site positions give the labels of passes that gather them, on grids of ragged tiles', async () => {
-  const ctx = await requireGpu();
-  const cases: [Float64Array, RasterGrid][] = [
-    // 300 rows: 38 tile rows, so the step-256 pass visits 32 × 2 dispatch rows, 26 beyond the grid
-    [uniform(500, 2, 0, 1, 41), { width: 200, height: 300, depth: 1, bounds: [0, 0, 1, 1.5] }],
-    [generatePoints('lattice', 100, 2), { width: 97, height: 61, depth: 1, bounds: [-1, -1, 11, 11] }],
-    // exact ties everywhere, decided by site index (ranks in the passes, see rankSites)
-    [shuffledLattice(24, 2, 9), { width: 24, height: 24, depth: 1, bounds: [0, 0, 24, 24] }],
-    [generatePoints('clusters', 2000, 5), { width: 256, height: 256, depth: 1, bounds: [0, 0, 1000, 1000] }],
-    // dense enough that 'auto' carries the middle passes only (gather → carry → gather)
-    [uniform(20000, 2, 0, 1, 42), { width: 512, height: 512, depth: 1, bounds: [0, 0, 1, 1] }],
-  ];
-  for (const [sites, grid] of cases) {
+// one test a grid (each runs its four modes three ways and the CPU), so that each stays well
+// inside the per-test timeout on a loaded machine
+const CARRY_CASES: [string, Float64Array, RasterGrid][] = [
+  // 300 rows: 38 tile rows, so the step-256 pass visits 32 × 2 dispatch rows, 26 beyond the grid
+  [
+    'uniform 500 on 200×300',
+    uniform(500, 2, 0, 1, 41),
+    { width: 200, height: 300, depth: 1, bounds: [0, 0, 1, 1.5] },
+  ],
+  [
+    'lattice 100 on 97×61',
+    generatePoints('lattice', 100, 2),
+    { width: 97, height: 61, depth: 1, bounds: [-1, -1, 11, 11] },
+  ],
+  // exact ties everywhere, decided by site index (ranks in the passes, see rankSites)
+  [
+    'shuffled lattice 24² on 24²',
+    shuffledLattice(24, 2, 9),
+    { width: 24, height: 24, depth: 1, bounds: [0, 0, 24, 24] },
+  ],
+  [
+    'clusters 2000 on 256²',
+    generatePoints('clusters', 2000, 5),
+    { width: 256, height: 256, depth: 1, bounds: [0, 0, 1000, 1000] },
+  ],
+  // dense enough that 'auto' carries the middle passes only (gather → carry → gather)
+  [
+    'uniform 20000 on 512²',
+    uniform(20000, 2, 0, 1, 42),
+    { width: 512, height: 512, depth: 1, bounds: [0, 0, 1, 1] },
+  ],
+];
+
+test.each(CARRY_CASES)(
+  '2D passes that carry site positions give the labels of passes that gather them, on grids of ragged tiles: %s',
+  async (_, sites, grid) => {
+    const ctx = await requireGpu();
     for (const mode of [...MODES, 'facet-jfa'] as const) {
       const all = await voronoiRasterGpu(ctx, sites, 2, grid, { mode, carryPositions: true });
       const none = await voronoiRasterGpu(ctx, sites, 2, grid, { mode, carryPositions: false });
@@ -158,9 +182,13 @@ test('2D passes that carry site positions give the labels of passes that gather 
       const ref = voronoiRasterCpu(sites, 2, grid, { mode }).labels;
       expect(compareLabels(all.labels, ref, sites, 2, grid).real).toEqual([]);
     }
-  }
-  const dense = cases[4];
-  const mixed = await voronoiRasterGpu(ctx, dense[0], 2, dense[1], { mode: 'jfa+1' });
+  },
+);
+
+test("'auto' carries the middle passes only on a dense grid (gather → carry → gather)", async () => {
+  const ctx = await requireGpu();
+  const [, sites, grid] = CARRY_CASES[4] as [string, Float64Array, RasterGrid];
+  const mixed = await voronoiRasterGpu(ctx, sites, 2, grid, { mode: 'jfa+1' });
   expect(mixed.stats.carriedPasses).toBeGreaterThan(0);
   expect(mixed.stats.carriedPasses).toBeLessThan(mixed.stats.jfaSteps.length - 1);
 });
