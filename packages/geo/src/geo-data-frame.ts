@@ -20,15 +20,15 @@ export interface GeoDataFrameOptions {
   validate?: boolean;
 }
 
+// The methods live in layers by concern, each extending the one before (adr/0016):
+// frame/frame-base.ts (columns, rows, the active geometry, conversions, pictures, display),
+// frame-spatial.ts (geometry operations and joins) and frame-columns.ts (pandas' column verbs).
+// This file holds the constructors and GeoPandas' module functions (sjoin, overlay, clip, concat).
+
 /**
  * A table with an active geometry column — geoframe's GeoDataFrame. It wraps an Arrow `Table`:
  * geometry columns are GeoArrow fields; every other column is kept untouched (types, metadata,
  * dictionaries). Operations return new frames; the caller's table is never modified.
- *
- * Its methods live in layers by concern, each extending the one before: `frame/frame-base.ts`
- * (columns, rows, the active geometry, conversions, pictures, display), `frame-spatial.ts`
- * (geometry operations and joins) and `frame-columns.ts` (pandas' column verbs). This file holds
- * the constructors and GeoPandas' module functions (`sjoin`, `overlay`, `clip`, `concat`).
  */
 export class GeoDataFrame extends FrameColumns {
   private constructor(table: Table, geometryName: string, geometry?: GeoSeries) {

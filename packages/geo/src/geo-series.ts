@@ -32,15 +32,16 @@ export interface GeoSeriesOptions {
 /** The keys of {@link GeoSeriesOptions}: anything else is refused (`checkOptions`). */
 const SERIES_OPTION_KEYS = ['crs', 'name', 'validate'] as const;
 
+// The methods live in layers by concern, each extending the one before (adr/0016):
+// series/series-base.ts (rows, conversions, pictures, display), series-measures.ts,
+// series-relations.ts (predicates, distance, sindex), series-constructive.ts and
+// series-tessellation.ts (Voronoi, rasters, cost allocation, CVT, Delaunay, explain). This file
+// holds the constructors.
+
 /**
  * A column of geometries with a CRS and a name — geoframe's GeoSeries. It wraps an immutable
  * {@link GeometryArray} (GeoArrow buffers); every method returns new data and never mutates the
  * caller's buffers. Null rows (missing) and empty geometries are distinct, as in GeoPandas.
- *
- * Its methods live in layers by concern, each extending the one before: `series/series-base.ts`
- * (rows, conversions, pictures, display), `series-measures.ts`, `series-relations.ts`
- * (predicates, distance, sindex), `series-constructive.ts` and `series-tessellation.ts`
- * (Voronoi, rasters, cost allocation, CVT, Delaunay, explain). This file holds the constructors.
  */
 export class GeoSeries extends SeriesTessellation {
   protected derive(array: GeometryArray, name: string | null): GeoSeries {

@@ -19,7 +19,7 @@ import { checkSetCrs } from '../ops/crs-resolve.js';
 import { type PlotOptions, plotPng, plotSvg } from '../plot/index.js';
 
 // GeoSeries is built in layers, one concern a file, each a class the next extends:
-// SeriesBase (rows, CRS, conversions, display) → SeriesMeasures → SeriesRelations →
+// SeriesBase (rows, CRS, conversions, pictures, display) → SeriesMeasures → SeriesRelations →
 // SeriesConstructive → SeriesTessellation → GeoSeries (the constructors). A layer makes new
 // series through `derive`, which GeoSeries implements, so no layer imports GeoSeries at run time.
 
