@@ -5,36 +5,20 @@ export { GeometryBuilder } from './array/geometry-builder.js';
 export {
   type ColumnType,
   type Dimension,
-  extensionNameOf,
   GeometryType,
   geometryTypeName,
   offsetLevels,
-  strideOf,
-  typeOfExtensionName,
 } from './array/geometry-type.js';
-export { GrowableFloat64, GrowableInt32, GrowableUint8 } from './array/growable.js';
+export { GrowableInt32 } from './array/growable.js';
 export { type ValidateOptions, validateGeometryArray } from './array/validate.js';
-export {
-  binaryColumnFromArrow,
-  binaryColumnToArrow,
-  concatBinaryColumns,
-  isBinaryLikeType,
-} from './arrow/binary-column-arrow.js';
+export { concatBinaryColumns } from './arrow/binary-column-arrow.js';
 export { concatGeometryArrays } from './arrow/concat-native.js';
 export {
-  type CrsType,
-  crsTypeOf,
-  EXTENSION_METADATA_KEY,
-  EXTENSION_NAME_KEY,
-  encodingOfExtensionName,
   extensionNameOfField,
   type GeoArrowEncoding,
   type GeoArrowMetadata,
   geoArrowEncodingOf,
-  geoArrowFieldMetadata,
-  geoArrowMetadataJson,
   isGeoArrowField,
-  parseGeoArrowMetadata,
   readGeoArrowMetadata,
 } from './arrow/extension-metadata.js';
 export { type FromArrowOptions, geometryArrayFromArrow } from './arrow/read-arrow.js';
@@ -51,14 +35,12 @@ export {
   type AdapterClass,
   type AdapterInfoLike,
   type AdapterSummary,
-  adapterLabel,
   classifyAdapter,
 } from './dispatch/adapter-class.js';
 export {
   type DeviceOption,
   type DispatchEvent,
   type ExecutionPath,
-  emitDispatch,
   onDispatch,
 } from './dispatch/dispatch-events.js';
 export {
@@ -76,7 +58,6 @@ export {
   type Dispatched,
   type GpuRunReport,
   isRecoverableGpuError,
-  RECOVERABLE_GPU_ERRORS,
   runDispatched,
 } from './dispatch/run-dispatched.js';
 export { FileError, GeoframeError, InvalidGeometryError, UnsupportedInputError } from './errors.js';
@@ -107,7 +88,7 @@ export {
   stepLength,
 } from './raster/cost-grid.js';
 export { RASTER_MODES, type RasterGrid, type RasterLabels, type RasterMode } from './raster/raster-grid.js';
-export { type Box, boxArea, boxOfXY, emptyBox, isEmptyBox, unionBox } from './sites/box.js';
+export { type Box, boxArea, boxOfXY, isEmptyBox } from './sites/box.js';
 export { clipBox, defaultClipBox } from './sites/clip-box.js';
 export { extractSites, type Sites } from './sites/extract-sites.js';
 export { type UniqueSites, type UniqueSitesOptions, uniqueSites } from './sites/unique-sites.js';

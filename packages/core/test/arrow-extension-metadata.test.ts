@@ -1,18 +1,20 @@
 import {
-  crsTypeOf,
-  EXTENSION_METADATA_KEY,
-  EXTENSION_NAME_KEY,
-  encodingOfExtensionName,
   GeometryType,
   geoArrowEncodingOf,
-  geoArrowMetadataJson,
   isGeoArrowField,
-  parseGeoArrowMetadata,
   readGeoArrowMetadata,
   UnsupportedInputError,
 } from '@geoframe/core';
 import { Binary, Field, Utf8 } from 'apache-arrow';
 import { expect, test } from 'vitest';
+import {
+  crsTypeOf,
+  EXTENSION_METADATA_KEY,
+  EXTENSION_NAME_KEY,
+  encodingOfExtensionName,
+  geoArrowMetadataJson,
+  parseGeoArrowMetadata,
+} from '../src/arrow/extension-metadata.js';
 
 const field = (name?: string, metadata?: string) => {
   const m = new Map<string, string>();

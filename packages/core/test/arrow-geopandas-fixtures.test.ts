@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   crsLabel,
-  EXTENSION_METADATA_KEY,
   GeometryType,
   geoArrowEncodingOf,
   geometryArrayFromArrow,
@@ -13,6 +12,7 @@ import {
 } from '@geoframe/core';
 import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
+import { EXTENSION_METADATA_KEY } from '../src/arrow/extension-metadata.js';
 import { geometryRows, parseSimpleWkt } from './arrow-test-support.js';
 
 // Arrow IPC files written by GeoPandas (to_arrow, interleaved and separated) with the expected WKT.

@@ -1,10 +1,4 @@
-import {
-  EXTENSION_METADATA_KEY,
-  EXTENSION_NAME_KEY,
-  GeometryType,
-  geometryArrayFromArrow,
-  UnsupportedInputError,
-} from '@geoframe/core';
+import { GeometryType, geometryArrayFromArrow, UnsupportedInputError } from '@geoframe/core';
 import {
   type Data,
   Field,
@@ -21,6 +15,7 @@ import {
   Vector,
 } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
+import { EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY } from '../src/arrow/extension-metadata.js';
 import { layoutRows } from './arrow-test-support.js';
 
 const f64 = (values: number[]) =>

@@ -1,9 +1,6 @@
 import {
   crsLabel,
   type Dimension,
-  EXTENSION_METADATA_KEY,
-  EXTENSION_NAME_KEY,
-  extensionNameOf,
   type GeometryArray,
   GeometryBuilder,
   GeometryType,
@@ -14,6 +11,8 @@ import {
 } from '@geoframe/core';
 import { type Data, DataType, type Field, type FixedSizeList, type List } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
+import { extensionNameOf } from '../src/array/geometry-type.js';
+import { EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY } from '../src/arrow/extension-metadata.js';
 import {
   ALL_DIMENSIONS,
   ALL_TYPES,

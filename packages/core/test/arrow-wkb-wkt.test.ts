@@ -1,8 +1,4 @@
 import {
-  binaryColumnFromArrow,
-  binaryColumnToArrow,
-  EXTENSION_METADATA_KEY,
-  EXTENSION_NAME_KEY,
   type GeometryArray,
   GeometryBuilder,
   GeometryType,
@@ -13,6 +9,8 @@ import {
 } from '@geoframe/core';
 import { Binary, type Data, DataType, Field, LargeUtf8, makeData, Utf8, Vector } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
+import { binaryColumnFromArrow, binaryColumnToArrow } from '../src/arrow/binary-column-arrow.js';
+import { EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY } from '../src/arrow/extension-metadata.js';
 import { ALL_TYPES, geometryRows, ipcRoundTrip, randomArray, tableOf } from './arrow-test-support.js';
 
 /** A mixed column: one row of every type, plus a null and empties. */

@@ -1,12 +1,9 @@
 export { type ClipCounts, clipCellsToRegion } from './clip/clip-cells.js';
 export { clipLinesToRegion } from './clip/clip-lines.js';
-
 export { type ClipRegion, prepareClipRegion, regionContains } from './clip/clip-region.js';
 export type { MultiPolygonBuffers } from './clip/multi-polygon-buffers.js';
-
 export { type CostAllocationCpuOptions, costAllocationCpu } from './cost/cost-allocation-cpu.js';
-export { addUniformMoments, type CellMoments, cellMoments, type RingSpan } from './cvt/cell-moments.js';
-export type { CvtEvaluation, CvtOutcome, CvtSteps, CvtStopping } from './cvt/cvt-evaluation.js';
+export type { CvtEvaluation, CvtStopping } from './cvt/cvt-evaluation.js';
 export {
   type CellSource,
   type CvtExactOptions,
@@ -17,22 +14,12 @@ export {
 } from './cvt/cvt-exact-cpu.js';
 export { type CvtRasterCpuOptions, cvtRasterCpu } from './cvt/cvt-raster-cpu.js';
 export { type DensityPieces, densityPieces, regionPolygons } from './cvt/density-pieces.js';
-export { LBFGS_MEMORY, lbfgsSteps } from './cvt/lbfgs.js';
-export { lloydSteps } from './cvt/lloyd.js';
-export {
-  type CvtEvaluate,
-  type CvtEvaluateAsync,
-  type CvtRunOptions,
-  runCvt,
-  runCvtAsync,
-} from './cvt/run-cvt.js';
+export { type CvtEvaluateAsync, type CvtRunOptions, runCvtAsync } from './cvt/run-cvt.js';
 export { fillRings } from './cvt/scanline-fill.js';
-export { addQuadratureMoments, type DensityAt } from './cvt/triangle-quadrature.js';
+export type { DensityAt } from './cvt/triangle-quadrature.js';
 export { separateDuplicates, uniqueCvtSites } from './cvt/unique-cvt-sites.js';
-export { type EvaluationBudget, type LinePoint, wolfeLineSearch } from './cvt/wolfe-line-search.js';
 export type { LineBuffers, PolygonBuffers, Triangulation } from './delaunay/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './delaunay/delaunay-output.js';
-
 export {
   type OrderedTriangulation,
   type RobustTriangulation,
@@ -40,7 +27,6 @@ export {
   triangulateOrdered,
   triangulatePresortedParallel,
 } from './delaunay/triangulate.js';
-
 export {
   BOUNDARY,
   EXTERIOR,
@@ -52,7 +38,6 @@ export {
   pointPolygonalDistance,
 } from './predicates/locate-point.js';
 export { bruteForceRaster } from './raster/brute-force-raster.js';
-
 export { facetCoarseLevel } from './raster/facet-jfa.js';
 export { type RasterFrame, rasterFrame } from './raster/raster-frame.js';
 export { sitePixelIndices } from './raster/seed-raster.js';
@@ -61,15 +46,10 @@ export {
   type VoronoiRasterCpuOptions,
   voronoiRasterCpu,
 } from './raster/voronoi-raster-cpu.js';
-
 export { type GeosToleranceOptions, geosToleranceSites } from './sites/geos-tolerance-sites.js';
-
 export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
-
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
-
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
-
 export {
   availableThreads,
   preparedFloat32Array,

@@ -178,6 +178,21 @@ describe('package imports (src)', () => {
     }
   });
 
+  it('the packages depend on each other without a cycle (any import, types included)', () => {
+    const graph = new Map<string, string[]>(PACKAGES.map((pkg) => [pkg, []]));
+    for (const [pkg, list] of imports) {
+      for (const i of list) {
+        const other = /^@geoframe\/([\w-]+)/.exec(i.specifier)?.[1];
+        if (other !== undefined && other !== pkg && !graph.get(pkg)?.includes(other))
+          graph.get(pkg)?.push(other);
+      }
+    }
+    // the layers of adr/0016: core at the bottom, the engines on it, geo on top
+    expect(graph.get('core')).toEqual([]);
+    expect(graph.get('geo')).toEqual(expect.arrayContaining(['core', 'cpu', 'gpu']));
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
   it('the cycle finder finds a cycle, a self-import, and none in a chain', () => {
     const g = (edges: [string, string][]) => {
       const m = new Map<string, string[]>();

@@ -5,9 +5,7 @@ export {
   costAllocationGpu,
   DEFAULT_INNER,
 } from './cost/index.js';
-
 export { type CvtRasterGpuOptions, cvtRasterGpu } from './cvt/index.js';
-
 export type {
   CpuStages,
   CpuTriangulation,
@@ -16,18 +14,12 @@ export type {
   PolygonBuffers,
   StageFallbackListener,
 } from './delaunay/delaunay-stage.js';
-
 export {
   type DelaunayGpuOptions,
   type DelaunayGpuOutput,
   type DelaunayGpuStats,
   delaunayGpu,
-  type GpuDelaunayResult,
-  gpuDelaunayStage,
 } from './delaunay/index.js';
-
-export { hilbertOrderGpu } from './order/hilbert-order.js';
-
 export { compactIndices } from './primitives/compact/index.js';
 export { type HilbertGpuOptions, hilbertKeysGpu } from './primitives/hilbert/hilbert.js';
 export {
@@ -54,7 +46,6 @@ export {
   residentTotalBounds,
 } from './resident/index.js';
 export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
-
 export {
   GpuCompilingError,
   GpuDeclinedError,
@@ -67,7 +58,6 @@ export {
   GpuUnavailableError,
   GpuValidationError,
 } from './runtime/errors.js';
-
 export {
   type GpuAdapterSummary,
   GpuContext,
@@ -75,7 +65,6 @@ export {
   type GpuFeatures,
 } from './runtime/gpu-context.js';
 export { probedGpuAdapter, probeGpuAdapter } from './runtime/probe-adapter.js';
-
 export {
   formatProfile,
   type GpuPassTime,
@@ -84,9 +73,7 @@ export {
   type GpuProfilerOptions,
   type GpuTimeSource,
 } from './runtime/profiler.js';
-
 export { runExclusive } from './runtime/run-queue.js';
-
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { awaitWarmUp, GPU_WARM_WAIT_ENV, warmUp } from './runtime/warm-up.js';
 export { GPU_TIMEOUT_ENV, type GpuRunOptions, gpuDeadlineMs, runOnGpu } from './runtime/watchdog.js';

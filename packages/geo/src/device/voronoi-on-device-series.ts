@@ -8,7 +8,7 @@ export { DeviceGeoSeries } from './device-geo-series.js';
 
 /** `series.voronoiPolygons({keep: 'device'})`: the cells as a {@link DeviceGeoSeries}. */
 export async function voronoiOnDevice(
-  series: GeoSeries,
+  series: Pick<GeoSeries, 'array' | 'name' | 'crs'>,
   options: VoronoiOptions,
   wrap: (array: GeometryArray, name: string | null) => GeoSeries,
 ): Promise<DeviceGeoSeries> {
