@@ -1,10 +1,11 @@
-import { FIXED_WGSL } from '../src/exact/fixed-wgsl.js';
-import { DELAUNAY_PREDICATES_WGSL } from '../src/exact/predicates/predicates-wgsl.js';
+import { EXACT_FIXED } from '../src/exact/fixed-wgsl.js';
+import { DELAUNAY_PREDICATES } from '../src/exact/predicates/predicates-wgsl.js';
 import type { GpuContext } from '../src/index.js';
 import { createStorage, readback, uploadStorage, uploadUniform } from '../src/runtime/buffers.js';
 import { dispatchThreads } from '../src/runtime/dispatch.js';
 import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
 import { BufferUsage } from '../src/runtime/usage.js';
+import { linkWgsl } from '../src/runtime/wgsl-module.js';
 
 const WG = 64;
 
@@ -69,8 +70,7 @@ function evaluate(op: PredicateOp): string {
 const kernel: KernelSpec<{ op: PredicateOp; reps: number }> = {
   name: 'test/delaunay-predicates',
   source: ({ op, reps }) => /* wgsl */ `
-${FIXED_WGSL}
-${DELAUNAY_PREDICATES_WGSL}
+${linkWgsl(EXACT_FIXED, DELAUNAY_PREDICATES)}
 @group(0) @binding(0) var<uniform> count: vec4<u32>;
 @group(0) @binding(1) var<storage, read> inp: array<u32>;
 @group(0) @binding(2) var<storage, read_write> outp: array<u32>;

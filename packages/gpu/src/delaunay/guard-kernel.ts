@@ -1,8 +1,8 @@
-import { FIXED_POINT_WGSL } from '../exact/fixed-point-wgsl.js';
-import { PREDICATE_SUPPORT_WGSL } from '../exact/predicates/predicate-support-wgsl.js';
-import { WIDE_INT_WGSL } from '../exact/wide-int-wgsl.js';
+import { FIXED_POINT } from '../exact/fixed-point-wgsl.js';
+import { PREDICATE_SUPPORT } from '../exact/predicates/predicate-support-wgsl.js';
 import { HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /** Words of one guard record: kind (0 triangle, 1 hull turn), three sites, three opposite sites. */
 export const GUARD_RECORD_WORDS = 8;
@@ -31,9 +31,7 @@ export const GUARD_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/guard',
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
-${WIDE_INT_WGSL}
-${FIXED_POINT_WGSL}
-${PREDICATE_SUPPORT_WGSL}
+${linkWgsl(FIXED_POINT, PREDICATE_SUPPORT)}
 struct Params {
   triangles: u32, hull: u32, exponent: i32, capacity: u32,
   use_order: u32, geometry: u32, tol_bits: u32,

@@ -1,7 +1,8 @@
-import { FIXED_WGSL } from '../exact/fixed-wgsl.js';
-import { DELAUNAY_PREDICATES_WGSL } from '../exact/predicates/predicates-wgsl.js';
+import { EXACT_FIXED, FIXED_WGSL } from '../exact/fixed-wgsl.js';
+import { DELAUNAY_PREDICATES } from '../exact/predicates/predicates-wgsl.js';
 import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /*
  * The Akl–Toussaint filter of the convex hull: the extreme sites in 8 directions (E, NE, N, NW,
@@ -126,8 +127,7 @@ export const OCTAGON_FILTER_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'delaunay/hull-octagon-filter',
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
-${FIXED_WGSL}
-${DELAUNAY_PREDICATES_WGSL}
+${linkWgsl(EXACT_FIXED, DELAUNAY_PREDICATES)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;

@@ -1,6 +1,7 @@
-import { FIXED_WGSL } from '../exact/fixed-wgsl.js';
-import { DELAUNAY_PREDICATES_WGSL } from '../exact/predicates/predicates-wgsl.js';
+import { EXACT_FIXED } from '../exact/fixed-wgsl.js';
+import { DELAUNAY_PREDICATES } from '../exact/predicates/predicates-wgsl.js';
 import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { STAR_INSERT_WGSL } from './star-insert-wgsl.js';
 import { STAR_REGION_WGSL } from './star-region-wgsl.js';
 import { STAR_RING_WGSL } from './star-ring-wgsl.js';
@@ -59,8 +60,7 @@ export { STAR_STATS_WORDS };
 /** Constants and helpers of every star kernel. */
 export const STAR_COMMON_WGSL = /* wgsl */ `
 ${HALFEDGE_WGSL}
-${FIXED_WGSL}
-${DELAUNAY_PREDICATES_WGSL}
+${linkWgsl(EXACT_FIXED, DELAUNAY_PREDICATES)}
 const STRIDE: u32 = ${STAR_CAPACITY}u; // words a star in the stars buffer
 const STATUS_FINAL: u32 = ${STAR_FINAL}u;
 const STATUS_OVERFLOW: u32 = ${STAR_OVERFLOW}u;

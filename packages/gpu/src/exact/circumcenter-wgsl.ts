@@ -1,3 +1,6 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { FIXED_POINT } from './fixed-point-wgsl.js';
+import { WIDE_INT } from './wide-int-wgsl.js';
 /**
  * The exact circumcenter of three grid points, rounded down to the grid, in WGSL (needs
  * `WIDE_INT_WGSL` and `FIXED_POINT_WGSL` before it; the combined `FIXED_WGSL` has all).
@@ -75,3 +78,9 @@ fn circumcenter_fixed(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>) -> CircumResult 
   return CircumResult(vec4<u32>(x, y), far);
 }
 `;
+
+/** {@link CIRCUMCENTER_WGSL} as a module. */
+export const CIRCUMCENTER: WgslModule = wgslModule('exact/circumcenter', CIRCUMCENTER_WGSL, [
+  WIDE_INT,
+  FIXED_POINT,
+]);

@@ -1,3 +1,6 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { FIXED_POINT } from './fixed-point-wgsl.js';
+import { WIDE_INT } from './wide-int-wgsl.js';
 /**
  * The exact clip of one Voronoi edge against the grid box, in WGSL: the fixed-point twin of the
  * CPU's `clipEdge`. Needs the wide-int and fixed-point WGSL before it (the combined `FIXED_WGSL`
@@ -280,3 +283,9 @@ fn clip_bisector(
   return r;
 }
 `;
+
+/** {@link CLIP_BISECTOR_WGSL} as a module. */
+export const CLIP_BISECTOR: WgslModule = wgslModule('exact/clip-bisector', CLIP_BISECTOR_WGSL, [
+  WIDE_INT,
+  FIXED_POINT,
+]);

@@ -1,4 +1,6 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
 import type { FixedGrid } from './fixed-grid.js';
+import { WIDE_INT } from './wide-int-wgsl.js';
 
 /**
  * Fixed-point predicates and conversions on the grid of `fixedGrid`, in WGSL. A fixed point is a
@@ -150,3 +152,6 @@ export function gridUniformWords(grid: FixedGrid): Uint32Array {
 export function gridUniformsBindingWgsl(group: number, binding: number): string {
   return /* wgsl */ `@group(${group}) @binding(${binding}) var<uniform> grid_uniforms: GridUniforms;\n`;
 }
+
+/** {@link FIXED_POINT_WGSL} as a module. */
+export const FIXED_POINT: WgslModule = wgslModule('exact/fixed-point', FIXED_POINT_WGSL, [WIDE_INT]);

@@ -1,14 +1,15 @@
-import { CIRCUMCENTER_WGSL } from './circumcenter-wgsl.js';
-import { CLIP_BISECTOR_WGSL } from './clip-bisector-wgsl.js';
-import { FIXED_POINT_WGSL } from './fixed-point-wgsl.js';
-import { WIDE_INT_WGSL } from './wide-int-wgsl.js';
+import { linkWgsl, type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { CIRCUMCENTER } from './circumcenter-wgsl.js';
+import { CLIP_BISECTOR } from './clip-bisector-wgsl.js';
 
 /**
- * The whole exact-numerics WGSL library in dependency order: wide integers
- * ({@link WIDE_INT_WGSL}), fixed-point predicates, grid uniforms and `fixed_to_f64`
- * ({@link FIXED_POINT_WGSL}), `circumcenter_fixed` ({@link CIRCUMCENTER_WGSL}), `clip_bisector`
- * ({@link CLIP_BISECTOR_WGSL}).
- * Prepend it once to a kernel's source (it declares no bindings); a kernel that reads the grid
- * box or exponent calls `grid_init(…)` at the start of its entry point.
+ * The whole exact-numerics WGSL library: wide integers (`WIDE_INT_WGSL`), fixed-point
+ * predicates, grid uniforms and `fixed_to_f64` (`FIXED_POINT_WGSL`), `circumcenter_fixed`
+ * (`CIRCUMCENTER_WGSL`), `clip_bisector` (`CLIP_BISECTOR_WGSL`); a module with no source of its
+ * own, for {@link linkWgsl}. A kernel that reads the grid box or exponent calls `grid_init(…)` at
+ * the start of its entry point.
  */
-export const FIXED_WGSL = [WIDE_INT_WGSL, FIXED_POINT_WGSL, CIRCUMCENTER_WGSL, CLIP_BISECTOR_WGSL].join('\n');
+export const EXACT_FIXED: WgslModule = wgslModule('exact/fixed', '', [CIRCUMCENTER, CLIP_BISECTOR]);
+
+/** {@link EXACT_FIXED} linked (dependency order); prepend it once to a kernel that needs nothing else. */
+export const FIXED_WGSL = linkWgsl(EXACT_FIXED);

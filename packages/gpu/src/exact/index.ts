@@ -1,5 +1,5 @@
-export { CIRCUMCENTER_WGSL } from './circumcenter-wgsl.js';
-export { CLIP_BISECTOR_WGSL } from './clip-bisector-wgsl.js';
+export { CIRCUMCENTER, CIRCUMCENTER_WGSL } from './circumcenter-wgsl.js';
+export { CLIP_BISECTOR, CLIP_BISECTOR_WGSL } from './clip-bisector-wgsl.js';
 export {
   bigIntTimesPow2,
   bigIntToWords,
@@ -14,10 +14,11 @@ export {
   wordsToBigInt,
 } from './fixed-grid.js';
 export {
+  FIXED_POINT,
   FIXED_POINT_WGSL,
   GRID_UNIFORMS_BYTES,
   gridUniformsBindingWgsl,
   gridUniformWords,
 } from './fixed-point-wgsl.js';
-export { FIXED_WGSL } from './fixed-wgsl.js';
-export { WIDE_INT_WGSL } from './wide-int-wgsl.js';
+export { EXACT_FIXED, FIXED_WGSL } from './fixed-wgsl.js';
+export { WIDE_INT, WIDE_INT_WGSL } from './wide-int-wgsl.js';

@@ -1,3 +1,4 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
 /**
  * Exact two's-complement integer arithmetic in WGSL, which has neither 64-bit integers nor f64.
  * u32 words only (multiplies through 16-bit halves); wrap-around is WGSL's defined u32 behaviour.
@@ -359,3 +360,6 @@ fn w8_div_floor(n: W8, d: vec4<u32>) -> vec2<u32> {
   return q;
 }
 `;
+
+/** {@link WIDE_INT_WGSL} as a module (no dependencies). */
+export const WIDE_INT: WgslModule = wgslModule('exact/wide-int', WIDE_INT_WGSL);

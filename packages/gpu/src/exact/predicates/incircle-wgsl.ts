@@ -1,3 +1,6 @@
+import { type WgslModule, wgslModule } from '../../runtime/wgsl-module.js';
+import { FIXED_POINT } from '../fixed-point-wgsl.js';
+import { PREDICATE_SUPPORT } from './predicate-support-wgsl.js';
 /**
  * Exact incircle test of four fixed points, float filter first, in WGSL. Needs `FIXED_WGSL` and
  * {@link PREDICATE_SUPPORT_WGSL} before it.
@@ -118,3 +121,9 @@ fn incircle_sign(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>, d: vec4<u32>) -> i32 
   return incircle_sign_path(a, b, c, d).x;
 }
 `;
+
+/** {@link INCIRCLE_WGSL} as a module. */
+export const INCIRCLE: WgslModule = wgslModule('exact/incircle', INCIRCLE_WGSL, [
+  FIXED_POINT,
+  PREDICATE_SUPPORT,
+]);

@@ -1,3 +1,6 @@
+import { type WgslModule, wgslModule } from '../../runtime/wgsl-module.js';
+import { FIXED_POINT } from '../fixed-point-wgsl.js';
+import { PREDICATE_SUPPORT } from './predicate-support-wgsl.js';
 /**
  * Exact orientation of three fixed points, float filter first, in WGSL. Needs `FIXED_WGSL`
  * (for `fixed_orient` and the wide integers) and {@link PREDICATE_SUPPORT_WGSL} before it.
@@ -67,3 +70,6 @@ fn orient_sign(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>) -> i32 {
   return orient_sign_path(a, b, c).x;
 }
 `;
+
+/** {@link ORIENT_WGSL} as a module (`fixed_orient` is the fixed-point library's). */
+export const ORIENT: WgslModule = wgslModule('exact/orient', ORIENT_WGSL, [FIXED_POINT, PREDICATE_SUPPORT]);

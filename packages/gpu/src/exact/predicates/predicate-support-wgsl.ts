@@ -1,3 +1,5 @@
+import { type WgslModule, wgslModule } from '../../runtime/wgsl-module.js';
+import { WIDE_INT } from '../wide-int-wgsl.js';
 /**
  * Helpers the Delaunay predicates share, in WGSL, on top of the wide-integer library
  * (`WIDE_INT_WGSL`, part of `FIXED_WGSL`, must come first):
@@ -71,3 +73,8 @@ fn diff_span_add(s: DiffSpan, v: vec2<u32>) -> DiffSpan {
   return DiffSpan(max(s.len, u64_bit_length(i64_abs(v))), min(s.zeros, i64_trailing_zeros(v)));
 }
 `;
+
+/** {@link PREDICATE_SUPPORT_WGSL} as a module. */
+export const PREDICATE_SUPPORT: WgslModule = wgslModule('exact/predicate-support', PREDICATE_SUPPORT_WGSL, [
+  WIDE_INT,
+]);

@@ -1,3 +1,6 @@
+import { type WgslModule, wgslModule } from '../../runtime/wgsl-module.js';
+import { INCIRCLE } from './incircle-wgsl.js';
+import { ORIENT } from './orient-wgsl.js';
 /**
  * Simulation of simplicity for the Delaunay predicates, in WGSL: exact ties broken by site index
  * so that every test on distinct sites has a nonzero, consistent answer. Needs `FIXED_WGSL`,
@@ -134,3 +137,6 @@ fn orient_sos(a: vec4<u32>, b: vec4<u32>, c: vec4<u32>, ia: u32, ib: u32, ic: u3
   return select(-1, 1, (inversions & 1u) == 0u);
 }
 `;
+
+/** {@link SOS_WGSL} as a module. */
+export const SOS: WgslModule = wgslModule('exact/sos', SOS_WGSL, [ORIENT, INCIRCLE]);
