@@ -2,7 +2,8 @@ import { type CostAllocation, type CostGridProblem, GeoframeError } from '@geofr
 import { GpuOutOfMemoryError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
-import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-device.js';
+import { createBuffers, finish, prepareAndSeed, releaseTails, resetLabels } from './cost-device.js';
+import { orderDelta, seededTiles } from './cost-order.js';
 import {
   type CostBuffers,
   type PhaseOptions,
@@ -46,6 +47,16 @@ export interface CostGpuOptions {
   /** Time the passes with timestamp queries where the device has them (`stats.gpuMs`). */
   profile?: boolean;
   /**
+   * The ordered cost pass's Δ, in typical steps (the mean per-unit cost of a sample of cells ×
+   * the least spacing): a round runs the listed tiles whose key is within Δ of the least key
+   * listed (cost-order.ts). `Infinity`: every listed tile each round (the plain pass).
+   */
+  delta?: number;
+  /** Reuse the context's tail staging buffers (default true); false only to measure it. */
+  keepTails?: boolean;
+  /** Record host events with their times (`stats.trace`). */
+  trace?: boolean;
+  /**
    * Allocates the output: a Float64Array of the cell count, whose first half becomes `cost` and
    * second half `labels` (geo hands in one whose pages worker threads map while the GPU works;
    * without it, fresh arrays are readied on this thread between turns of the event loop).
@@ -75,6 +86,10 @@ export interface CostGpuStats {
   localIterations: PerPhase;
   /** Host round trips to read the convergence words. */
   batches: number;
+  /** Ordered cost pass: listed tiles that waited for a later round. */
+  deferred: number;
+  /** With `trace`: host events, ms after the call began. */
+  trace?: { at: number; what: string }[];
   /**
    * The label pass that gave the labels: `'carried'` (repairing the labels of the cost pass),
    * `'descend'` (asked for), or `'fallback'` (carried labels met a flat tight step: descended).
@@ -98,6 +113,9 @@ export interface CostGpuStats {
 /** Default of {@link CostGpuOptions.inner}. */
 export const DEFAULT_INNER = 64;
 
+/** Default of {@link CostGpuOptions.delta}. */
+export const DEFAULT_DELTA = 4;
+
 /**
  * Cost allocation on the GPU: for every cell of `problem`'s grid, the source reachable most
  * cheaply and that cost, as the least fixed point of lexicographic relaxation (cost in f32, then
@@ -119,7 +137,10 @@ export async function costAllocationGpu(
   problem: CostGridProblem,
   options: CostGpuOptions = {},
 ): Promise<CostAllocation & { stats: CostGpuStats }> {
-  let lap = performance.now();
+  const began = performance.now();
+  let lap = began;
+  const trace: { at: number; what: string }[] | null = options.trace ? [] : null;
+  const mark = trace ? (what: string) => trace.push({ at: performance.now() - began, what }) : undefined;
   const laps = () => {
     const now = performance.now();
     const ms = now - lap;
@@ -137,15 +158,16 @@ export async function costAllocationGpu(
   }
   const backlink = options.backlink === true;
   const checkMs = laps();
-  const buffers = await createBuffers(ctx, setup, backlink);
-  const params = await roundParams(ctx, setup, inner);
+  const keepTails = options.keepTails !== false;
+  const buffers = await createBuffers(ctx, setup, backlink, keepTails);
+  const deltaBits = orderDelta(problem, setup, options.delta ?? DEFAULT_DELTA);
+  const params = await roundParams(ctx, setup, inner, deltaBits);
   const profilers: [GpuProfiler, GpuProfiler] | null =
     options.profile && ctx.features.timestampQuery
       ? [new GpuProfiler(ctx, { maxPasses: 2 }), new GpuProfiler(ctx, { maxPasses: 2 })]
       : null;
-  const owned: GPUBuffer[] = [params, ...Object.values(buffers).flat()].filter(
-    (b): b is GPUBuffer => b !== null,
-  );
+  const { tails, ...perRun } = buffers;
+  const owned: GPUBuffer[] = [params, ...Object.values(perRun)].filter((b): b is GPUBuffer => b !== null);
   try {
     const hostMs: Record<HostStep, number> = {
       check: checkMs,
@@ -170,9 +192,16 @@ export async function costAllocationGpu(
       profilers?.[0] ?? null,
     );
     hostMs.seed = laps();
+    mark?.('seed submitted');
     const carry = options.labels !== 'descend';
-    const phase: PhaseOptions = { carry, overlap: options.overlap !== false, slot: 0 };
-    const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, phase);
+    const phase: PhaseOptions = { carry, overlap: options.overlap !== false, slot: 0, mark };
+    const ordered = deltaBits !== 0x7f800000;
+    const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, {
+      ...phase,
+      first: seededTiles(setup),
+      ordered,
+      deltaBits,
+    });
     hostMs.cost = laps();
     const { label, labelPass } = await labelPhase(ctx, setup, buffers, params, profilers, phase);
     hostMs.label = laps();
@@ -183,6 +212,7 @@ export async function costAllocationGpu(
     const out = await finish(ctx, setup, buffers, params, profilers?.[0] ?? null, output);
     hostMs.wait = out.waitMs;
     hostMs.copy = out.copyMs;
+    mark?.('output copied');
     if (out.invalidCell >= 0) throw valueError(problem, setup, out.invalidCell);
     if (out.subnormalCell >= 0) {
       const c = out.subnormalCell;
@@ -197,11 +227,13 @@ export async function costAllocationGpu(
         visits: { cost: cost.visits, label: label.visits, hops: hops.visits },
         localIterations: { cost: cost.iterations, label: label.iterations, hops: hops.iterations },
         batches: cost.batches + label.batches + hops.batches,
+        deferred: cost.deferred,
         labelPass,
         hostMs,
         tiles: setup.tiles[3],
       },
     };
+    if (trace) result.stats.trace = trace;
     if (profilers) {
       const gpuSteps = {
         seed: seedGpu,
@@ -226,6 +258,7 @@ export async function costAllocationGpu(
   } finally {
     for (const p of profilers ?? []) p.destroy();
     for (const b of owned) b.destroy();
+    releaseTails(ctx, tails, keepTails);
   }
 }
 
@@ -254,7 +287,15 @@ async function labelPhase(
   return { label: sumPhases(label, descent), labelPass: 'fallback' };
 }
 
-const NONE_RUN: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0, visits: 0, iterations: 0, flat: false };
+const NONE_RUN: PhaseRounds = {
+  rounds: 0,
+  batches: 0,
+  gpuMs: 0,
+  visits: 0,
+  iterations: 0,
+  deferred: 0,
+  flat: false,
+};
 
 function sumPhases(a: PhaseRounds, b: PhaseRounds): PhaseRounds {
   return {
@@ -263,6 +304,7 @@ function sumPhases(a: PhaseRounds, b: PhaseRounds): PhaseRounds {
     gpuMs: a.gpuMs + b.gpuMs,
     visits: a.visits + b.visits,
     iterations: a.iterations + b.iterations,
+    deferred: a.deferred + b.deferred,
     flat: a.flat || b.flat,
   };
 }

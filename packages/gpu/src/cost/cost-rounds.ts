@@ -5,12 +5,14 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage, MapMode } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS, MAX_BATCH, TAIL_WORDS } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
 
 export { MAX_BATCH } from './cost-wgsl.js';
 
 import { NEXT_ROUND_KERNEL } from './seed-kernels.js';
 import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
+
+const INF_BITS = 0x7f800000;
 
 /** Rounds in the first batch; later batches double up to {@link MAX_BATCH}. */
 export const FIRST_BATCH = 8;
@@ -22,6 +24,8 @@ export interface CostBuffers {
   labels: GPUBuffer;
   hops: GPUBuffer | null;
   sources: GPUBuffer;
+  /** Per tile, the ordered cost pass's key (f32 bits of a cost; cost-order.ts). */
+  keys: GPUBuffer;
   /**
    * Per tile, whether it is in a round's list, for two rounds (words [0, T) and [T, 2T), T tiles);
    * the two rounds' lists of active tiles ([2T, 3T), [3T, 4T)); their lengths (4T, 4T + 1); then
@@ -58,6 +62,8 @@ export interface PhaseRounds {
   /** Tile visits (workgroups that took a tile) and their local iterations, over all rounds. */
   visits: number;
   iterations: number;
+  /** Ordered cost pass: listed tiles that waited for a later round (not counted in visits). */
+  deferred: number;
   /**
    * The label pass from carried labels met a flat tight step (its fixed point may then not be
    * unique): it stopped early, and the caller runs the monotone label pass instead.
@@ -66,7 +72,12 @@ export interface PhaseRounds {
 }
 
 /** The parameter block of every cost kernel. */
-export async function roundParams(ctx: GpuContext, setup: CostSetup, inner: number): Promise<GPUBuffer> {
+export async function roundParams(
+  ctx: GpuContext,
+  setup: CostSetup,
+  inner: number,
+  deltaBits: number,
+): Promise<GPUBuffer> {
   const buffer = await createBufferChecked(ctx, {
     label: 'cost params',
     size: COST_PARAM_WORDS * 4,
@@ -74,7 +85,7 @@ export async function roundParams(ctx: GpuContext, setup: CostSetup, inner: numb
     mappedAtCreation: true,
   });
   const words = new Uint32Array(buffer.getMappedRange());
-  words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, 0, 0, inner]);
+  words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, deltaBits, 0, inner]);
   words[12] = setup.sources.length;
   new Float32Array(words.buffer).set(setup.lens, 16);
   buffer.unmap();
@@ -100,7 +111,12 @@ function bindGroup(
 }
 
 /** The relax pass's buffers: values, costs, flags; labels where read; hops and sources for hops. */
-function relaxBindings(phase: RelaxPhase, carry: boolean, buffers: CostBuffers): [number, GPUBuffer][] {
+function relaxBindings(
+  phase: RelaxPhase,
+  carry: boolean,
+  ordered: boolean,
+  buffers: CostBuffers,
+): [number, GPUBuffer][] {
   const out: [number, GPUBuffer][] = [
     [1, buffers.values],
     [2, buffers.dist],
@@ -108,6 +124,7 @@ function relaxBindings(phase: RelaxPhase, carry: boolean, buffers: CostBuffers):
   ];
   if (phase !== 'cost' || carry) out.push([3, buffers.labels]);
   if (phase === 'hops') out.push([4, buffers.hops!], [5, buffers.sources]);
+  if (ordered) out.push([9, buffers.keys]);
   return out;
 }
 
@@ -122,6 +139,16 @@ export interface PhaseOptions {
   overlap: boolean;
   /** Which pair of {@link CostBuffers.tails} this run of a phase uses (each run its own). */
   slot: number;
+  /**
+   * The first round's list (default: every tile). Ordered (cost pass only): these tiles start
+   * with key 0, every other with +∞, and tiles run by key (cost-order.ts; Δ is in the params).
+   */
+  first?: Uint32Array;
+  ordered?: boolean;
+  /** Δ's f32 bits (the first round's threshold), with `ordered`. */
+  deltaBits?: number;
+  /** Records a host event (tracing: what happened when). */
+  mark?: (what: string) => void;
 }
 
 /** A submitted batch: its size and the mapping of its tail words. */
@@ -154,25 +181,53 @@ export async function runPhase(
 ): Promise<PhaseRounds> {
   const connectivity = setup.connectivity;
   const carry = options.carry && phase !== 'hops';
-  const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, { connectivity, phase, carry: carry ? 1 : 0 });
-  const group = bindGroup(ctx, pipeline, `cost/${phase}`, params, relaxBindings(phase, carry, buffers));
+  const ordered = options.ordered === true && phase === 'cost';
+  const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, {
+    connectivity,
+    phase,
+    carry: carry ? 1 : 0,
+    ordered: ordered ? 1 : 0,
+  });
+  const group = bindGroup(
+    ctx,
+    pipeline,
+    `cost/${phase}`,
+    params,
+    relaxBindings(phase, carry, ordered, buffers),
+  );
   const tiles = setup.tiles[3];
   const next = await ctx.pipelines.get(NEXT_ROUND_KERNEL, {
     maxX: ctx.limits.maxComputeWorkgroupsPerDimension,
+    ordered: ordered ? 1 : 0,
   });
+  const mark = options.mark ?? (() => {});
   const nextGroup = bindGroup(ctx, next, 'cost/next-round', params, [
     [6, buffers.flags],
     [7, buffers.args],
   ]);
-  // the first round: every tile active, listed in order; the tail (flat word, counters, round) zeroed
+  // the first round: its tiles listed in order; the tail (flat word, counters, round) zeroed, the
+  // least keys none, the threshold Δ (the first tiles' keys are 0)
   const initial = new Uint32Array(flagWords(tiles));
-  initial.fill(1, 0, tiles);
-  for (let t = 0; t < tiles; t++) initial[2 * tiles + t] = t;
-  initial[4 * tiles] = tiles;
+  const seeded = options.first ?? null;
+  const listed = seeded ? seeded.length : tiles;
+  for (let k = 0; k < listed; k++) {
+    const t = seeded ? seeded[k] : k;
+    initial[t] = 1;
+    initial[2 * tiles + k] = t;
+  }
+  initial[4 * tiles] = listed;
+  const tail = 4 * tiles + 2;
+  initial.fill(INF_BITS, tail + TAIL.nextMin, tail + TAIL.nextMin + 2);
+  initial[tail + TAIL.threshold] = ordered ? (options.deltaBits ?? INF_BITS) : INF_BITS;
   ctx.device.queue.writeBuffer(buffers.flags, 0, initial);
-  const [x, y] = dispatchSize(tiles, ctx.limits.maxComputeWorkgroupsPerDimension);
+  if (ordered) {
+    const keys = new Uint32Array(tiles).fill(INF_BITS);
+    for (const t of seeded ?? []) keys[t] = 0;
+    ctx.device.queue.writeBuffer(buffers.keys, 0, keys);
+  }
+  const [x, y] = dispatchSize(listed, ctx.limits.maxComputeWorkgroupsPerDimension);
   ctx.device.queue.writeBuffer(buffers.args, 0, Uint32Array.of(x, y, 1, 0, 1, 1));
-  const tailAt = (4 * tiles + 2) * 4;
+  const tailAt = tail * 4;
   const stagings = buffers.tails.slice(2 * options.slot, 2 * options.slot + 2);
   if (stagings.length < 2) throw new RangeError(`no staging buffers for phase run ${options.slot}`);
   let submitted = 0;
@@ -199,7 +254,13 @@ export async function runPhase(
     encoder.copyBufferToBuffer(buffers.flags, tailAt, staging, 0, TAIL_WORDS * 4);
     profiler?.resolve(encoder);
     ctx.device.queue.submit([encoder.finish()]);
+    const batch = submitted;
+    mark(`${phase} batch ${batch} (${size} rounds) submitted`);
     const mapped = staging.mapAsync(MapMode.READ);
+    mapped.then(
+      () => mark(`${phase} batch ${batch} mapped`),
+      () => {},
+    );
     return { first, size, staging, mapped, profiler };
   };
   /** The batch's tail words once mapped, and its GPU time (profiled). */
@@ -212,8 +273,17 @@ export async function runPhase(
     batch.staging.unmap();
     return { tail, gpuMs: batch.profiler ? (await batch.profiler.profile()).totalMs : 0 };
   };
-  const limit = setup.cells + 2;
-  const out: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0, visits: 0, iterations: 0, flat: false };
+  // ordered, a round may run only the least-key tiles: the bound is a guard, not a proof
+  const limit = (setup.cells + 2) * (ordered ? 8 : 1);
+  const out: PhaseRounds = {
+    rounds: 0,
+    batches: 0,
+    gpuMs: 0,
+    visits: 0,
+    iterations: 0,
+    deferred: 0,
+    flat: false,
+  };
   let ahead: Batch | null = null;
   try {
     ctx.assertUsable();
@@ -224,13 +294,15 @@ export async function runPhase(
       const { tail, gpuMs } = await read(current);
       out.gpuMs += gpuMs;
       out.batches++;
-      out.visits = tail[MAX_BATCH + 1];
-      out.iterations = tail[MAX_BATCH + 2];
+      out.visits = tail[TAIL.visits];
+      out.iterations = tail[TAIL.iterations];
+      out.deferred = tail[TAIL.deferred];
+      mark(`${phase} batch read`);
       let quiet = -1;
       for (let j = 0; j < current.size && quiet < 0; j++)
         if (tail[(current.first + j) % MAX_BATCH] === 0) quiet = j;
       // a flat tight step is seen in the first round (every tile, every cell): stop at once
-      out.flat = carry && phase === 'label' && tail[MAX_BATCH] !== 0;
+      out.flat = carry && phase === 'label' && tail[TAIL.flat] !== 0;
       if (quiet >= 0 || out.flat) {
         out.rounds += quiet >= 0 ? quiet + 1 : current.size;
         break;

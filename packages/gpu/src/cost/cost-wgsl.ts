@@ -10,11 +10,24 @@ export const MAX_BATCH = 64;
  * Where the words after the two rounds' lists start in `flags` (T tiles; cost-rounds.ts): the
  * `changed` words of the last MAX_BATCH rounds (round r's at r % MAX_BATCH), then `flat` (the
  * label pass found a tight step that does not raise the cost), two counters of the phase (tile
- * visits and local iterations), and the phase's round counter (round r reads list r % 2).
+ * visits and local iterations), the phase's round counter (round r reads list r % 2), and for
+ * the ordered cost pass ({@link TAIL}): tiles deferred, the least key delivered to each round's
+ * list, and the round's threshold.
  */
 export const FLAGS_TAIL = (tiles: string) => `(4u * ${tiles} + 2u)`;
-/** Words after {@link FLAGS_TAIL}: the changed words, flat, visits, iterations, round. */
-export const TAIL_WORDS = MAX_BATCH + 4;
+/** Offsets after {@link FLAGS_TAIL}. */
+export const TAIL = {
+  flat: MAX_BATCH,
+  visits: MAX_BATCH + 1,
+  iterations: MAX_BATCH + 2,
+  round: MAX_BATCH + 3,
+  deferred: MAX_BATCH + 4,
+  /** Two words: the least key of list 0 and of list 1 (f32 bits; +∞ when none). */
+  nextMin: MAX_BATCH + 5,
+  threshold: MAX_BATCH + 7,
+} as const;
+/** Words after {@link FLAGS_TAIL}: the changed words, flat, visits, iterations, round, ordering. */
+export const TAIL_WORDS = MAX_BATCH + 8;
 
 /** Interior tile sizes: 16×16 in 2D, 8×8×4 in 3D (both 256 cells, one per thread). */
 export function tileShape(dims: 2 | 3): [number, number, number] {
@@ -28,7 +41,9 @@ export const COST_PARAM_WORDS = 16 + 28;
  * The parameter block of the cost kernels. `size`: grid width, height, depth, cell count.
  * `tiles`: tiles per axis and the tile count. `misc.x`: maxCost as f32 bits (cells whose cost
  * would exceed it stay unreached); `misc.w`: most local iterations per tile visit (the round's
- * parity lives on the device, in `flags`, so one bind group serves every round). `extra.x`: the
+ * parity lives on the device, in `flags`, so one bind group serves every round); `misc.y`: the
+ * ordered cost pass's Δ as f32 bits (a tile runs when its key is within Δ of the least key
+ * listed; cost-order.ts). `extra.x`: the
  * number of sources. `lens`: the f32 length of each neighbour step.
  */
 export const COST_PARAMS = /* wgsl */ `

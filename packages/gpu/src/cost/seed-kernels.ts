@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { COST_PARAMS, COST_WORKGROUP, FLAGS_TAIL, MAX_BATCH } from './cost-wgsl.js';
+import { COST_PARAMS, COST_WORKGROUP, FLAGS_TAIL, MAX_BATCH, TAIL } from './cost-wgsl.js';
 
 /** Constants of {@link FILL_KERNEL}. */
 export interface FillConstants {
@@ -67,17 +67,20 @@ export interface NextRoundConstants {
   [key: string]: number;
   /** The device's maxComputeWorkgroupsPerDimension. */
   maxX: number;
+  /** 1: the ordered cost pass — also the next round's threshold (cost-order.ts). */
+  ordered: number;
 }
 
 /**
  * Between two rounds (one thread): the next round's indirect dispatch arguments from its list's
  * length (split over x and y; the relax kernel skips ids past the length), the finished round's
  * list emptied for reuse two rounds on, the round's `changed` word (whether any tile is next),
- * and the round counter advanced.
+ * and the round counter advanced. Ordered: the next round's threshold, the least key delivered
+ * to its list + Δ (+∞ when that key is: tiles listed without a key then all run).
  */
 export const NEXT_ROUND_KERNEL: KernelSpec<NextRoundConstants> = {
   name: 'cost/next-round',
-  source: ({ maxX }) => /* wgsl */ `
+  source: ({ maxX, ordered }) => /* wgsl */ `
 ${COST_PARAMS}
 @group(0) @binding(6) var<storage, read_write> flags: array<atomic<u32>>;
 @group(0) @binding(7) var<storage, read_write> args: array<u32>;
@@ -97,6 +100,14 @@ fn main() {
   atomicStore(&flags[4u * tiles + p], 0u);
   atomicStore(&flags[tail + r % ${MAX_BATCH}u], select(0u, 1u, count > 0u));
   atomicStore(&flags[tail + ${MAX_BATCH + 3}u], r + 1u);
+  ${
+    ordered
+      ? `let m = atomicLoad(&flags[tail + ${TAIL.nextMin}u + q]);
+  let th = select(bitcast<u32>(bitcast<f32>(m) + bitcast<f32>(params.misc.y)), INF, m >= INF);
+  atomicStore(&flags[tail + ${TAIL.threshold}u], th);
+  atomicStore(&flags[tail + ${TAIL.nextMin}u + p], INF);`
+      : ''
+  }
 }
 `,
 };
