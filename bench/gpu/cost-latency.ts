@@ -132,6 +132,38 @@ export async function latencyProbe(ctx: GpuContext, runs: number): Promise<void>
       },
     ],
   ];
+  // host time to record and submit 64 rounds, by the kind of dispatch (no waiting for the GPU)
+  const recordMs = (record: Record) => async () => {
+    const t0 = performance.now();
+    const encoder = device.createCommandEncoder();
+    record(encoder);
+    device.queue.submit([encoder.finish()]);
+    const ms = performance.now() - t0;
+    await device.queue.onSubmittedWorkDone();
+    return ms;
+  };
+  const pairs = (n: number, indirect: boolean, sets: boolean): Record =>
+    pass((p) => {
+      for (let i = 0; i < n; i++) {
+        if (sets) {
+          p.setPipeline(pipeline);
+          p.setBindGroup(0, group);
+        }
+        if (indirect) p.dispatchWorkgroupsIndirect(args, 12);
+        else p.dispatchWorkgroups(1);
+        if (sets) {
+          p.setPipeline(pipeline);
+          p.setBindGroup(0, group);
+        }
+        p.dispatchWorkgroups(1);
+      }
+    });
+  probes.push(
+    ['record+submit 64 × (indirect + direct), pipeline and group set each', recordMs(pairs(64, true, true))],
+    ['record+submit 64 × (direct + direct), pipeline and group set each', recordMs(pairs(64, false, true))],
+    ['record+submit 64 × (indirect + direct), set once', recordMs(pairs(64, true, false))],
+    ['record+submit 64 × (direct + direct), set once', recordMs(pairs(64, false, false))],
+  );
   console.log(`round trips (${runs} each, after 2 untimed):`);
   for (const [name, probe] of probes) {
     await probe();

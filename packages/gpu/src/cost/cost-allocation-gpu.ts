@@ -13,6 +13,7 @@ import {
 } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
+import { tileShape } from './cost-wgsl.js';
 import { prepareOutput } from './host-output.js';
 
 /**
@@ -52,6 +53,12 @@ export interface CostGpuOptions {
    * listed (cost-order.ts). `Infinity`: every listed tile each round (the plain pass).
    */
   delta?: number;
+  /**
+   * How rounds are dispatched (same result): `'direct'` (default) — a fixed number of workgroups,
+   * each taking list entries in turn; `'indirect'` — one workgroup per listed tile, through an
+   * indirect dispatch (costs the host more to record).
+   */
+  dispatch?: 'direct' | 'indirect';
   /** Reuse the context's tail staging buffers (default true); false only to measure it. */
   keepTails?: boolean;
   /** Record host events with their times (`stats.trace`). */
@@ -113,8 +120,13 @@ export interface CostGpuStats {
 /** Default of {@link CostGpuOptions.inner}. */
 export const DEFAULT_INNER = 64;
 
-/** Default of {@link CostGpuOptions.delta}. */
-export const DEFAULT_DELTA = 4;
+/**
+ * Default of {@link CostGpuOptions.delta}: half a tile's shortest side (2D 8, 3D 2), the best of
+ * the Δ tried on the H200 (docs/benchmarks.md).
+ */
+export function defaultDelta(dims: 2 | 3): number {
+  return Math.min(...tileShape(dims).slice(0, dims)) / 2;
+}
 
 /**
  * Cost allocation on the GPU: for every cell of `problem`'s grid, the source reachable most
@@ -160,7 +172,7 @@ export async function costAllocationGpu(
   const checkMs = laps();
   const keepTails = options.keepTails !== false;
   const buffers = await createBuffers(ctx, setup, backlink, keepTails);
-  const deltaBits = orderDelta(problem, setup, options.delta ?? DEFAULT_DELTA);
+  const deltaBits = orderDelta(problem, setup, options.delta ?? defaultDelta(setup.dims));
   const params = await roundParams(ctx, setup, inner, deltaBits);
   const profilers: [GpuProfiler, GpuProfiler] | null =
     options.profile && ctx.features.timestampQuery
@@ -194,7 +206,13 @@ export async function costAllocationGpu(
     hostMs.seed = laps();
     mark?.('seed submitted');
     const carry = options.labels !== 'descend';
-    const phase: PhaseOptions = { carry, overlap: options.overlap !== false, slot: 0, mark };
+    const phase: PhaseOptions = {
+      carry,
+      overlap: options.overlap !== false,
+      slot: 0,
+      mark,
+      direct: options.dispatch !== 'indirect',
+    };
     const ordered = deltaBits !== 0x7f800000;
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, {
       ...phase,

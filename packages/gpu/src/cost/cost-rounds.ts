@@ -149,7 +149,17 @@ export interface PhaseOptions {
   deltaBits?: number;
   /** Records a host event (tracing: what happened when). */
   mark?: (what: string) => void;
+  /**
+   * Dispatch each round over a fixed number of workgroups ({@link DIRECT_WORKGROUPS} at most),
+   * each taking list entries in turn, instead of indirectly over the list's length: the same work,
+   * but an indirect dispatch costs the host several times more to record (Dawn validates its
+   * arguments with a dispatch of its own).
+   */
+  direct?: boolean;
 }
+
+/** Most workgroups of a directly dispatched round. */
+export const DIRECT_WORKGROUPS = 2048;
 
 /** A submitted batch: its size and the mapping of its tail words. */
 interface Batch {
@@ -228,6 +238,7 @@ export async function runPhase(
   const [x, y] = dispatchSize(listed, ctx.limits.maxComputeWorkgroupsPerDimension);
   ctx.device.queue.writeBuffer(buffers.args, 0, Uint32Array.of(x, y, 1, 0, 1, 1));
   const tailAt = tail * 4;
+  const wide = dispatchSize(Math.min(tiles, DIRECT_WORKGROUPS), ctx.limits.maxComputeWorkgroupsPerDimension);
   const stagings = buffers.tails.slice(2 * options.slot, 2 * options.slot + 2);
   if (stagings.length < 2) throw new RangeError(`no staging buffers for phase run ${options.slot}`);
   let submitted = 0;
@@ -245,7 +256,10 @@ export async function runPhase(
     for (let j = 0; j < size; j++) {
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, group);
-      pass.dispatchWorkgroupsIndirect(buffers.args, (recorded++ % 2) * 12);
+      if (options.direct) {
+        pass.dispatchWorkgroups(wide[0], wide[1]);
+        recorded++;
+      } else pass.dispatchWorkgroupsIndirect(buffers.args, (recorded++ % 2) * 12);
       pass.setPipeline(next);
       pass.setBindGroup(0, nextGroup);
       pass.dispatchWorkgroups(1);

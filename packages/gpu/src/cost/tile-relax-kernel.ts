@@ -79,6 +79,7 @@ const SX = ${geo.box[0]}u;
 const SY = ${geo.box[1]}u;
 const SHARED = ${geo.box[0] * geo.box[1] * geo.box[2]}u;
 const MAX_BATCH = ${MAX_BATCH}u;
+const END = 0xffffffffu;
 var<workgroup> sv: array<f32, SHARED>;
 var<workgroup> sd: array<u32, SHARED>;
 ${phase !== 'cost' || carry ? 'var<workgroup> sl: array<u32, SHARED>;' : ''}
@@ -115,7 +116,10 @@ fn halo_dirs(lp: vec3u) -> u32 {
 }
 
 /**
- * Thread 0 takes the workgroup's entry of this round's tile list (and clears its flag). Ordered:
+ * The workgroup takes the entries id, id + stride, … of this round's tile list in turn (one
+ * entry when dispatched indirectly over the list's length; a few hundred when a fixed number of
+ * workgroups is dispatched directly, which costs the host less to record). Thread 0 takes an entry
+ * and clears its flag. Ordered:
  * a tile whose key is above the round's threshold is put on the next round's list as it is
  * (key kept, counted as deferred) and not run; a tile that runs takes its key (+∞ until a
  * neighbour delivers another).
@@ -137,11 +141,13 @@ function pickTile(ordered: boolean): string {
   let tiles = params.tiles.w;
   let tail_at = ${FLAGS_TAIL('tiles')};
   let round_at = tail_at + ${TAIL.round}u;
+  let stride = nw.x * nw.y;
+  var id = wid.y * nw.x + wid.x;
+  loop {
   if (li == 0u) {
-    // this round's list of active tiles: its workgroup's entry, whose flag is cleared for reuse
+    // this round's list of active tiles: the workgroup's next entry, whose flag is cleared for reuse
     let p = atomicLoad(&flags[round_at]) & 1u;
-    let id = wid.y * nw.x + wid.x;
-    var picked = 0u;
+    var picked = END;
     if (id < atomicLoad(&flags[4u * tiles + p])) {
       let t = atomicLoad(&flags[(2u + p) * tiles + id]);
       atomicStore(&flags[p * tiles + t], 0u);
@@ -149,12 +155,15 @@ function pickTile(ordered: boolean): string {
       ${ordered ? defer : ''}
     }
     tile_on = picked;
+    atomicStore(&dirs, 0u);
     ${ordered ? 'atomicStore(&least, INF);' : ''}
   }
   let picked = workgroupUniformLoad(&tile_on);
-  if (picked == 0u) {
-    return;
+  if (picked == END) {
+    break;
   }
+  id += stride;
+  if (picked != 0u) {
   let t = picked - 1u;
   let wg = vec3u(t % params.tiles.x, (t / params.tiles.x) % params.tiles.y, t / (params.tiles.x * params.tiles.y));
 `;
@@ -390,6 +399,10 @@ ${loadTile(phase, carried, geo)}
     }
   }
 ${writeAndMark(phase, carried, order, dims)}
+  }
+  // every thread done with this tile before thread 0 picks the next
+  workgroupBarrier();
+  }
 }
 `;
   },
