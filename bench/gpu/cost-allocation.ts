@@ -283,15 +283,13 @@ try {
       labelModes.flatMap((labels) =>
         overlaps.flatMap((overlap) =>
           deltas.flatMap((delta) =>
-            tailModes.flatMap((keepTails) =>
-              dispatches.map((dispatch) => ({ inner, labels, overlap, delta, keepTails, dispatch })),
-            ),
+            tailModes.map((keepTails) => ({ inner, labels, overlap, delta, keepTails })),
           ),
         ),
       ),
     );
     for (const variant of variants) {
-      const { inner, labels, overlap, delta, keepTails, dispatch } = variant;
+      const { inner, labels, overlap, delta, keepTails } = variant;
       {
         let last: GpuResult | null = null;
         let profiled: GpuResult | null = null;
@@ -306,7 +304,6 @@ try {
               outputArray,
               delta,
               keepTails,
-              dispatch,
               trace: traceRuns,
             });
           });
@@ -317,7 +314,6 @@ try {
             outputArray,
             delta,
             keepTails,
-            dispatch,
             profile: true,
           });
           if (i < args.warmup) continue;
@@ -332,7 +328,7 @@ try {
           String(cells),
           String(problem.sources.length),
           String(inner),
-          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}, ${dispatch}${keepTails ? '' : ', fresh tails'}`,
+          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}`,
           `${rounds.cost}+${rounds.label}${labelPass === 'fallback' ? ' (fallback)' : ''}`,
           paper ? String(paper[0]) : '—',
           gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',

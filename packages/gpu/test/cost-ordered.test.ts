@@ -7,14 +7,13 @@ import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 /**
  * The ordered cost pass (tiles run by key, delta-stepping at tile grain) with a tiny Δ (most
- * listed tiles wait), the default Δ and Δ = ∞ (the plain pass), dispatched directly and
- * indirectly: one fixed point, so costs and labels agree bit for bit; the default is checked
+ * listed tiles wait), the default Δ and Δ = ∞ (the plain pass): one fixed point, so costs and labels agree bit for bit; the default is checked
  * against the f64 reference (with backlinks).
  */
 async function orderings(ctx: GpuContext, problem: CostGridProblem) {
   const ordered = await costAllocationGpu(ctx, problem, { backlink: true });
   const report = checkAllocation(problem, ordered);
-  const tiny = await costAllocationGpu(ctx, problem, { delta: 0.25, dispatch: 'indirect' });
+  const tiny = await costAllocationGpu(ctx, problem, { delta: 0.25 });
   const plain = await costAllocationGpu(ctx, problem, { delta: Number.POSITIVE_INFINITY });
   for (const other of [tiny, plain]) {
     expect(other.cost).toEqual(ordered.cost);

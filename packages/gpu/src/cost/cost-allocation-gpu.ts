@@ -53,12 +53,6 @@ export interface CostGpuOptions {
    * listed (cost-order.ts). `Infinity`: every listed tile each round (the plain pass).
    */
   delta?: number;
-  /**
-   * How rounds are dispatched (same result): `'direct'` (default) — a fixed number of workgroups,
-   * each taking list entries in turn; `'indirect'` — one workgroup per listed tile, through an
-   * indirect dispatch (costs the host more to record).
-   */
-  dispatch?: 'direct' | 'indirect';
   /** Reuse the context's tail staging buffers (default true); false only to measure it. */
   keepTails?: boolean;
   /** Record host events with their times (`stats.trace`). */
@@ -211,14 +205,12 @@ export async function costAllocationGpu(
       overlap: options.overlap !== false,
       slot: 0,
       mark,
-      direct: options.dispatch !== 'indirect',
     };
     const ordered = deltaBits !== 0x7f800000;
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, {
       ...phase,
       first: seededTiles(setup),
       ordered,
-      deltaBits,
     });
     hostMs.cost = laps();
     const { label, labelPass } = await labelPhase(ctx, setup, buffers, params, profilers, phase);

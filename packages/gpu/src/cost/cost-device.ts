@@ -7,9 +7,9 @@ import { remapUploads, submitForRead, uploadParts } from '../runtime/staging.js'
 import { BufferUsage } from '../runtime/usage.js';
 import { BACKLINK_KERNEL } from './backlink-kernel.js';
 import { CHECK_KERNEL, PREPARE_KERNEL } from './check-kernels.js';
-import { type CostBuffers, flagWords } from './cost-rounds.js';
+import type { CostBuffers } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS, COST_WORKGROUP, TAIL_WORDS } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, COST_WORKGROUP, listWords, TAIL_WORDS } from './cost-wgsl.js';
 import type { HostOutput } from './host-output.js';
 import { FILL_KERNEL, SEED_KERNEL } from './seed-kernels.js';
 
@@ -80,6 +80,12 @@ export async function createBuffers(
   const words = Math.ceil(setup.cells / 4);
   // two per phase run: cost, label, label again (descending after a flat step), hops
   const tails = takeTails(ctx, keepTails);
+  const list = (k: number) =>
+    createBufferChecked(ctx, {
+      label: `cost tile list ${k}`,
+      size: listWords(setup.tiles[3]) * 4,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+    });
   return {
     values: await cellBuffer('cost values', BufferUsage.COPY_DST),
     dist: await cellBuffer('cost dist', copy),
@@ -100,14 +106,10 @@ export async function createBuffers(
     }),
     flags: await createBufferChecked(ctx, {
       label: 'cost flags',
-      size: flagWords(setup.tiles[3]) * 4,
+      size: TAIL_WORDS * 4,
       usage: BufferUsage.STORAGE | copy,
     }),
-    args: await createBufferChecked(ctx, {
-      label: 'cost dispatch args',
-      size: 6 * 4,
-      usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
-    }),
+    lists: [await list(0), await list(1), await list(2)],
     bad,
     tails: await tails,
   };

@@ -5,14 +5,11 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage, MapMode } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, listWords, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
 
 export { MAX_BATCH } from './cost-wgsl.js';
 
-import { NEXT_ROUND_KERNEL } from './seed-kernels.js';
 import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
-
-const INF_BITS = 0x7f800000;
 
 /** Rounds in the first batch; later batches double up to {@link MAX_BATCH}. */
 export const FIRST_BATCH = 8;
@@ -26,15 +23,10 @@ export interface CostBuffers {
   sources: GPUBuffer;
   /** Per tile, the ordered cost pass's key (f32 bits of a cost; cost-order.ts). */
   keys: GPUBuffer;
-  /**
-   * Per tile, whether it is in a round's list, for two rounds (words [0, T) and [T, 2T), T tiles);
-   * the two rounds' lists of active tiles ([2T, 3T), [3T, 4T)); their lengths (4T, 4T + 1); then
-   * the tail: MAX_BATCH `changed` words, the label pass's `flat` word, the phase's counters of tile
-   * visits and local iterations. Round r reads half r % 2 and fills the other.
-   */
+  /** The phase's words: `changed` per round, `flat`, counters, the round (cost-wgsl.ts' TAIL). */
   flags: GPUBuffer;
-  /** Indirect dispatch arguments of the two rounds' lists: 2 × (x, y, 1). */
-  args: GPUBuffer;
+  /** The three rotating lists of tiles (cost-wgsl.ts' listWords). */
+  lists: [GPUBuffer, GPUBuffer, GPUBuffer];
   /**
    * Four words (2³² − 1: none): the lowest cell with an invalid value, with an inconsistent
    * output, whose cost overflows f32, whose value is subnormal for the device (the GPU declines).
@@ -47,11 +39,6 @@ export interface CostBuffers {
    * flight, and a phase's last batch may still be mapping when the next phase starts).
    */
   tails: GPUBuffer[];
-}
-
-/** Words of {@link CostBuffers.flags} for `tiles` tiles. */
-export function flagWords(tiles: number): number {
-  return 4 * tiles + 2 + TAIL_WORDS;
 }
 
 /** What one phase cost: rounds run (the last found nothing to change), batches (host round trips). */
@@ -128,6 +115,25 @@ function relaxBindings(
   return out;
 }
 
+/** The three bind groups of a phase: round r uses group r % 3 (reads list r % 3, fills r + 1, empties r + 2). */
+function rotatingGroups(
+  ctx: GpuContext,
+  pipeline: GPUComputePipeline,
+  label: string,
+  params: GPUBuffer,
+  bindings: [number, GPUBuffer][],
+  lists: readonly GPUBuffer[],
+): GPUBindGroup[] {
+  return [0, 1, 2].map((k) =>
+    bindGroup(ctx, pipeline, `${label} ${k}`, params, [
+      ...bindings,
+      [10, lists[k]],
+      [11, lists[(k + 1) % 3]],
+      [12, lists[(k + 2) % 3]],
+    ]),
+  );
+}
+
 /** How a phase runs: labels carried (see TileRelaxConstants.carry), batches overlapped. */
 export interface PhaseOptions {
   carry: boolean;
@@ -145,21 +151,17 @@ export interface PhaseOptions {
    */
   first?: Uint32Array;
   ordered?: boolean;
-  /** Δ's f32 bits (the first round's threshold), with `ordered`. */
-  deltaBits?: number;
   /** Records a host event (tracing: what happened when). */
   mark?: (what: string) => void;
-  /**
-   * Dispatch each round over a fixed number of workgroups ({@link DIRECT_WORKGROUPS} at most),
-   * each taking list entries in turn, instead of indirectly over the list's length: the same work,
-   * but an indirect dispatch costs the host several times more to record (Dawn validates its
-   * arguments with a dispatch of its own).
-   */
-  direct?: boolean;
 }
 
-/** Most workgroups of a directly dispatched round. */
-export const DIRECT_WORKGROUPS = 2048;
+/**
+ * Workgroups of a round (at most; each takes list entries in turn). A round is one direct
+ * dispatch: the host records two calls a round (bind group, dispatch), where an indirect dispatch
+ * over the list's length and a kernel between rounds to size it took six and cost the host
+ * about 0.2 ms a round on the H200 (Dawn validates an indirect dispatch with one of its own).
+ */
+export const ROUND_WORKGROUPS = 2048;
 
 /** A submitted batch: its size and the mapping of its tail words. */
 interface Batch {
@@ -172,9 +174,9 @@ interface Batch {
 }
 
 /**
- * Runs one relax phase to its fixed point: every tile active at first; batches of rounds (an
- * indirect dispatch over the round's list of active tiles, then {@link NEXT_ROUND_KERNEL}; all
- * in one compute pass) until a round changes nothing. The round count is bounded
+ * Runs one relax phase to its fixed point: the `first` tiles (default every tile) listed at
+ * first; batches of rounds (one dispatch of {@link ROUND_WORKGROUPS} at most over the round's
+ * list, all in one compute pass) until a round finds its list empty. The round count is bounded
  * by the cell count plus one (Bellman-Ford: a least-cost path has fewer steps than there are cells,
  * and each round extends every unfinished path by at least one step), so a run that goes past it
  * is a bug and throws rather than looping. `profilers`: two, used in turn (two batches may be in
@@ -198,47 +200,19 @@ export async function runPhase(
     carry: carry ? 1 : 0,
     ordered: ordered ? 1 : 0,
   });
-  const group = bindGroup(
+  const tiles = setup.tiles[3];
+  const groups = rotatingGroups(
     ctx,
     pipeline,
     `cost/${phase}`,
     params,
     relaxBindings(phase, carry, ordered, buffers),
+    buffers.lists,
   );
-  const tiles = setup.tiles[3];
-  const next = await ctx.pipelines.get(NEXT_ROUND_KERNEL, {
-    maxX: ctx.limits.maxComputeWorkgroupsPerDimension,
-    ordered: ordered ? 1 : 0,
-  });
   const mark = options.mark ?? (() => {});
-  const nextGroup = bindGroup(ctx, next, 'cost/next-round', params, [
-    [6, buffers.flags],
-    [7, buffers.args],
-  ]);
-  // the first round: its tiles listed in order; the tail (flat word, counters, round) zeroed, the
-  // least keys none, the threshold Δ (the first tiles' keys are 0)
-  const initial = new Uint32Array(flagWords(tiles));
-  const seeded = options.first ?? null;
-  const listed = seeded ? seeded.length : tiles;
-  for (let k = 0; k < listed; k++) {
-    const t = seeded ? seeded[k] : k;
-    initial[t] = 1;
-    initial[2 * tiles + k] = t;
-  }
-  initial[4 * tiles] = listed;
-  const tail = 4 * tiles + 2;
-  initial.fill(INF_BITS, tail + TAIL.nextMin, tail + TAIL.nextMin + 2);
-  initial[tail + TAIL.threshold] = ordered ? (options.deltaBits ?? INF_BITS) : INF_BITS;
-  ctx.device.queue.writeBuffer(buffers.flags, 0, initial);
-  if (ordered) {
-    const keys = new Uint32Array(tiles).fill(INF_BITS);
-    for (const t of seeded ?? []) keys[t] = 0;
-    ctx.device.queue.writeBuffer(buffers.keys, 0, keys);
-  }
-  const [x, y] = dispatchSize(listed, ctx.limits.maxComputeWorkgroupsPerDimension);
-  ctx.device.queue.writeBuffer(buffers.args, 0, Uint32Array.of(x, y, 1, 0, 1, 1));
-  const tailAt = tail * 4;
-  const wide = dispatchSize(Math.min(tiles, DIRECT_WORKGROUPS), ctx.limits.maxComputeWorkgroupsPerDimension);
+  writeFirstLists(ctx, buffers, tiles, options.first ?? null, ordered);
+  ctx.device.queue.writeBuffer(buffers.flags, 0, new Uint32Array(TAIL_WORDS));
+  const wide = dispatchSize(Math.min(tiles, ROUND_WORKGROUPS), ctx.limits.maxComputeWorkgroupsPerDimension);
   const stagings = buffers.tails.slice(2 * options.slot, 2 * options.slot + 2);
   if (stagings.length < 2) throw new RangeError(`no staging buffers for phase run ${options.slot}`);
   let submitted = 0;
@@ -248,24 +222,18 @@ export async function runPhase(
     const profiler = profilers ? profilers[submitted % 2] : null;
     submitted++;
     const encoder = ctx.device.createCommandEncoder({ label: `cost/${phase}` });
-    encoder.clearBuffer(buffers.flags, tailAt, MAX_BATCH * 4);
+    encoder.clearBuffer(buffers.flags, 0, MAX_BATCH * 4);
     const pass = encoder.beginComputePass(
       profiler ? profiler.passDescriptor(`cost/${phase}`) : { label: `cost/${phase}` },
     );
     const first = recorded;
+    pass.setPipeline(pipeline);
     for (let j = 0; j < size; j++) {
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, group);
-      if (options.direct) {
-        pass.dispatchWorkgroups(wide[0], wide[1]);
-        recorded++;
-      } else pass.dispatchWorkgroupsIndirect(buffers.args, (recorded++ % 2) * 12);
-      pass.setPipeline(next);
-      pass.setBindGroup(0, nextGroup);
-      pass.dispatchWorkgroups(1);
+      pass.setBindGroup(0, groups[recorded++ % 3]);
+      pass.dispatchWorkgroups(wide[0], wide[1]);
     }
     pass.end();
-    encoder.copyBufferToBuffer(buffers.flags, tailAt, staging, 0, TAIL_WORDS * 4);
+    encoder.copyBufferToBuffer(buffers.flags, 0, staging, 0, TAIL_WORDS * 4);
     profiler?.resolve(encoder);
     ctx.device.queue.submit([encoder.finish()]);
     const batch = submitted;
@@ -312,13 +280,14 @@ export async function runPhase(
       out.iterations = tail[TAIL.iterations];
       out.deferred = tail[TAIL.deferred];
       mark(`${phase} batch read`);
+      // the first round of the batch whose list was empty: the rounds before it were the last
       let quiet = -1;
       for (let j = 0; j < current.size && quiet < 0; j++)
         if (tail[(current.first + j) % MAX_BATCH] === 0) quiet = j;
       // a flat tight step is seen in the first round (every tile, every cell): stop at once
       out.flat = carry && phase === 'label' && tail[TAIL.flat] !== 0;
       if (quiet >= 0 || out.flat) {
-        out.rounds += quiet >= 0 ? quiet + 1 : current.size;
+        out.rounds += quiet >= 0 ? quiet : current.size;
         break;
       }
       out.rounds += current.size;
@@ -343,5 +312,39 @@ export async function runPhase(
     // a batch still in flight (empty rounds after the fixed point) is not read: its mapping
     // ends when the buffers are destroyed (the next phase runs on other staging buffers)
     ahead?.mapped.catch(() => {});
+  }
+}
+
+const INF_BITS = 0x7f800000;
+
+/**
+ * The phase's first lists: list 0 holds `first` (default every tile) with least key 0 (the seeded
+ * tiles' keys; ordered, the first threshold is then Δ), lists 1 and 2 are empty; with `ordered`,
+ * the keys of the listed tiles 0, of the others +∞.
+ */
+function writeFirstLists(
+  ctx: GpuContext,
+  buffers: CostBuffers,
+  tiles: number,
+  first: Uint32Array | null,
+  ordered: boolean,
+): void {
+  const listed = first ? first.length : tiles;
+  const list = new Uint32Array(listWords(tiles));
+  for (let k = 0; k < listed; k++) {
+    const t = first ? first[k] : k;
+    list[t] = 1;
+    list[tiles + k] = t;
+  }
+  list[2 * tiles] = listed;
+  ctx.device.queue.writeBuffer(buffers.lists[0], 0, list);
+  const empty = new Uint32Array(listWords(tiles));
+  empty[2 * tiles + 1] = INF_BITS;
+  ctx.device.queue.writeBuffer(buffers.lists[1], 0, empty);
+  ctx.device.queue.writeBuffer(buffers.lists[2], 0, empty);
+  if (ordered) {
+    const keys = new Uint32Array(tiles).fill(INF_BITS);
+    for (let k = 0; k < listed; k++) keys[first ? first[k] : k] = 0;
+    ctx.device.queue.writeBuffer(buffers.keys, 0, keys);
   }
 }

@@ -4,7 +4,6 @@ import {
   COST_PARAMS,
   COST_WORKGROUP,
   crossOffsets,
-  FLAGS_TAIL,
   haloOf,
   MAX_BATCH,
   predOffset,
@@ -70,6 +69,10 @@ ${phase !== 'cost' || carry ? `@group(0) @binding(3) var<storage, ${written ? 'r
 ${phase === 'hops' ? '@group(0) @binding(4) var<storage, read_write> hops: array<atomic<u32>>;' : ''}
 ${phase === 'hops' ? '@group(0) @binding(5) var<storage, read> sources: array<u32>;' : ''}
 @group(0) @binding(6) var<storage, read_write> flags: array<atomic<u32>>;
+// this round's list (read), the next round's (filled) and the one after (emptied): cost-wgsl.ts
+@group(0) @binding(10) var<storage, read_write> list_a: array<atomic<u32>>;
+@group(0) @binding(11) var<storage, read_write> list_b: array<atomic<u32>>;
+@group(0) @binding(12) var<storage, read_write> list_c: array<atomic<u32>>;
 ${ordered ? '@group(0) @binding(9) var<storage, read_write> keys: array<atomic<u32>>;\nvar<workgroup> least: atomic<u32>;' : ''}
 
 const TX = ${geo.tile[0]}u;
@@ -112,45 +115,61 @@ fn halo_dirs(lp: vec3u) -> u32 {
   return m;
 }
 
+// Lists tile t for the next round (the first to list it appends it) and lowers the least key
+// delivered to that list.
+fn list_next(t: u32, key: u32) {
+  let tiles = params.tiles.w;
+  if (atomicExchange(&list_b[t], 1u) == 0u) {
+    let slot = atomicAdd(&list_b[2u * tiles], 1u);
+    atomicStore(&list_b[tiles + slot], t);
+  }
+  atomicMin(&list_b[2u * tiles + 1u], key);
+}
+
 `;
 }
 
 /**
- * The workgroup takes the entries id, id + stride, … of this round's tile list in turn (one
- * entry when dispatched indirectly over the list's length; a few hundred when a fixed number of
- * workgroups is dispatched directly, which costs the host less to record). Thread 0 takes an entry
- * and clears its flag. Ordered:
- * a tile whose key is above the round's threshold is put on the next round's list as it is
- * (key kept, counted as deferred) and not run; a tile that runs takes its key (+∞ until a
- * neighbour delivers another).
+ * The workgroup takes the entries id, id + stride, … of this round's list in turn (a fixed number
+ * of workgroups is dispatched each round, whatever the list's length); thread 0 takes an entry
+ * and clears its flag. The first workgroup also does the round's bookkeeping: counts the round,
+ * writes its `changed` word (whether its list holds a tile) and empties the list after the next.
+ * Ordered: a tile whose key is above the round's threshold (the least key delivered to the list
+ * + Δ, or +∞ when that is) goes on the next round's list as it is (key kept, counted as deferred)
+ * and is not run; a tile that runs takes its key (+∞ until a neighbour delivers another).
  */
 function pickTile(ordered: boolean): string {
   const defer = `let key = atomicExchange(&keys[t], INF);
-      if (key > atomicLoad(&flags[tail_at + ${TAIL.threshold}u])) {
+      if (key > threshold) {
         atomicMin(&keys[t], key);
-        let q = 1u - p;
-        if (atomicExchange(&flags[q * tiles + t], 1u) == 0u) {
-          let slot = atomicAdd(&flags[4u * tiles + q], 1u);
-          atomicStore(&flags[(2u + q) * tiles + slot], t);
-        }
-        atomicMin(&flags[tail_at + ${TAIL.nextMin}u + q], key);
-        atomicAdd(&flags[tail_at + ${TAIL.deferred}u], 1u);
+        list_next(t, key);
+        atomicAdd(&flags[${TAIL.deferred}u], 1u);
         picked = 0u;
       }`;
   return /* wgsl */ `
   let tiles = params.tiles.w;
-  let tail_at = ${FLAGS_TAIL('tiles')};
-  let round_at = tail_at + ${TAIL.round}u;
   let stride = nw.x * nw.y;
   var id = wid.y * nw.x + wid.x;
+  let listed = atomicLoad(&list_a[2u * tiles]);
+  if (id == 0u && li == 0u) {
+    let r = atomicAdd(&flags[${TAIL.round}u], 1u);
+    atomicStore(&flags[r % MAX_BATCH], select(0u, 1u, listed > 0u));
+    atomicStore(&list_c[2u * tiles], 0u);
+    atomicStore(&list_c[2u * tiles + 1u], INF);
+  }
+  ${
+    ordered
+      ? `let least_listed = atomicLoad(&list_a[2u * tiles + 1u]);
+  let threshold = select(bitcast<u32>(bitcast<f32>(least_listed) + bitcast<f32>(params.misc.y)), INF, least_listed >= INF);`
+      : ''
+  }
   loop {
   if (li == 0u) {
-    // this round's list of active tiles: the workgroup's next entry, whose flag is cleared for reuse
-    let p = atomicLoad(&flags[round_at]) & 1u;
+    // the workgroup's next entry of this round's list, whose flag is cleared for reuse
     var picked = END;
-    if (id < atomicLoad(&flags[4u * tiles + p])) {
-      let t = atomicLoad(&flags[(2u + p) * tiles + id]);
-      atomicStore(&flags[p * tiles + t], 0u);
+    if (id < listed) {
+      let t = atomicLoad(&list_a[tiles + id]);
+      atomicStore(&list_a[t], 0u);
       picked = t + 1u;
       ${ordered ? defer : ''}
     }
@@ -226,20 +245,13 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, ordered: boolean, dims:
     ${ordered ? 'atomicMin(&least, own);' : ''}
   }
   workgroupBarrier();
-  let tail = ${FLAGS_TAIL('tiles')};
   if (li == 0u) {
-    atomicAdd(&flags[tail + ${TAIL.visits}u], 1u);
-    atomicAdd(&flags[tail + ${TAIL.iterations}u], it);
+    atomicAdd(&flags[${TAIL.visits}u], 1u);
+    atomicAdd(&flags[${TAIL.iterations}u], it);
   }
   let woken = atomicLoad(&dirs);
   if (li == 0u && woken != 0u) {
-    let q = 1u - (atomicLoad(&flags[round_at]) & 1u);
-    ${
-      ordered
-        ? `let key = atomicLoad(&least);
-    atomicMin(&flags[tail + ${TAIL.nextMin}u + q], key);`
-        : ''
-    }
+    let key = ${ordered ? 'atomicLoad(&least)' : 'INF'};
     let t = vec3i(wg);
     let tn = vec3i(params.tiles.xyz);
     ${marks}
@@ -249,11 +261,7 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, ordered: boolean, dims:
       if (all(n >= vec3i(0)) && all(n < tn) && ((read && !me) || (me && capped != 0u))) {
         let ni = u32((n.z * tn.y + n.y) * tn.x + n.x);
         ${ordered ? 'atomicMin(&keys[ni], key);' : ''}
-        // first to mark it: append it to the next round's list
-        if (atomicExchange(&flags[q * tiles + ni], 1u) == 0u) {
-          let slot = atomicAdd(&flags[4u * tiles + q], 1u);
-          atomicStore(&flags[(2u + q) * tiles + slot], ni);
-        }
+        list_next(ni, key);
       }
     }}}
   }
@@ -285,7 +293,7 @@ function cellStart(
   ${
     fresh
       ? `if (flat) {
-    atomicStore(&flags[${FLAGS_TAIL('tiles')} + ${TAIL.flat}u], 1u);
+    atomicStore(&flags[${TAIL.flat}u], 1u);
   }`
       : ''
   }`;
@@ -324,8 +332,8 @@ function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string
 }
 
 /**
- * One round over this round's list of active tiles (one workgroup each, dispatched indirectly;
- * `flags` layout in cost-rounds.ts): the tile and a halo are loaded into workgroup memory, the
+ * One round over this round's list of active tiles (a fixed number of workgroups, each taking
+ * entries in turn; the lists' and `flags`' layout in cost-wgsl.ts): the tile and a halo are loaded into workgroup memory, the
  * tile's cells are relaxed (Jacobi, all cells at once between barriers) until nothing changes or
  * `misc.w` iterations are done (a uniform, not a constant, so that compilers do not unroll the
  * loop), changed cells are written back, and a tile that changed marks its neighbouring tiles
