@@ -173,7 +173,7 @@ export async function costAllocationGpu(
       ? [new GpuProfiler(ctx, { maxPasses: 2 }), new GpuProfiler(ctx, { maxPasses: 2 })]
       : null;
   const { tails, ...perRun } = buffers;
-  const owned: GPUBuffer[] = [params, ...Object.values(perRun)].filter((b): b is GPUBuffer => b !== null);
+  const owned: GPUBuffer[] = [params, ...Object.values(perRun).flat()].filter((b): b is GPUBuffer => b !== null);
   try {
     const hostMs: Record<HostStep, number> = {
       check: checkMs,
