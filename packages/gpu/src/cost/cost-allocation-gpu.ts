@@ -13,7 +13,6 @@ import {
 } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
-import { tileShape } from './cost-wgsl.js';
 import { prepareOutput } from './host-output.js';
 
 /**
@@ -115,12 +114,11 @@ export interface CostGpuStats {
 export const DEFAULT_INNER = 64;
 
 /**
- * Default of {@link CostGpuOptions.delta}: half a tile's shortest side (2D 8, 3D 2), the best of
- * the Δ tried on the H200 (docs/benchmarks.md).
+ * Default of {@link CostGpuOptions.delta}: four typical steps, the best of the Δ tried on the
+ * H200 for the 256³ cubes and 8192² (docs/benchmarks.md, 2026-11-28 second run; the differences
+ * between Δ 2–8 are within the run-to-run spread there).
  */
-export function defaultDelta(dims: 2 | 3): number {
-  return Math.min(...tileShape(dims).slice(0, dims)) / 2;
-}
+export const DEFAULT_DELTA = 4;
 
 /**
  * Cost allocation on the GPU: for every cell of `problem`'s grid, the source reachable most
@@ -166,14 +164,16 @@ export async function costAllocationGpu(
   const checkMs = laps();
   const keepTails = options.keepTails !== false;
   const buffers = await createBuffers(ctx, setup, backlink, keepTails);
-  const deltaBits = orderDelta(problem, setup, options.delta ?? defaultDelta(setup.dims));
+  const deltaBits = orderDelta(problem, setup, options.delta ?? DEFAULT_DELTA);
   const params = await roundParams(ctx, setup, inner, deltaBits);
   const profilers: [GpuProfiler, GpuProfiler] | null =
     options.profile && ctx.features.timestampQuery
       ? [new GpuProfiler(ctx, { maxPasses: 2 }), new GpuProfiler(ctx, { maxPasses: 2 })]
       : null;
   const { tails, ...perRun } = buffers;
-  const owned: GPUBuffer[] = [params, ...Object.values(perRun).flat()].filter((b): b is GPUBuffer => b !== null);
+  const owned: GPUBuffer[] = [params, ...Object.values(perRun).flat()].filter(
+    (b): b is GPUBuffer => b !== null,
+  );
   try {
     const hostMs: Record<HostStep, number> = {
       check: checkMs,
