@@ -207,9 +207,11 @@ export async function costAllocationGpu(
       mark,
     };
     const ordered = deltaBits !== 0x7f800000;
+    const first = seededTiles(setup);
+    mark?.('first tiles found');
     const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, {
       ...phase,
-      first: seededTiles(setup),
+      first,
       ordered,
     });
     hostMs.cost = laps();

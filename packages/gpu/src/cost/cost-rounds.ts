@@ -210,9 +210,11 @@ export async function runPhase(
     buffers.lists,
   );
   const mark = options.mark ?? (() => {});
+  mark(`${phase} pipeline and bind groups`);
   writeFirstLists(ctx, buffers, tiles, options.first ?? null, ordered);
   ctx.device.queue.writeBuffer(buffers.flags, 0, new Uint32Array(TAIL_WORDS));
   const wide = dispatchSize(Math.min(tiles, ROUND_WORKGROUPS), ctx.limits.maxComputeWorkgroupsPerDimension);
+  mark(`${phase} lists written`);
   const stagings = buffers.tails.slice(2 * options.slot, 2 * options.slot + 2);
   if (stagings.length < 2) throw new RangeError(`no staging buffers for phase run ${options.slot}`);
   let submitted = 0;
