@@ -89,4 +89,21 @@ describe('the ordered cost pass: the same fixed point for every Δ', { timeout: 
     expect(none.labels.every((l) => l === -1)).toBe(true);
     expect(none.cost.every((c) => c === Number.POSITIVE_INFINITY)).toBe(true);
   });
+
+  test('two runs at once on one context (kept tail buffers are not shared), and a bad Δ refused', async () => {
+    const ctx = await requireGpu();
+    const dims = [50, 37];
+    const cells = dims[0] * dims[1];
+    const a = problemOf(costRaster('random', dims, 71), dims, randomSources(4, cells, 72), 8);
+    const b = problemOf(costRaster('constant', dims, 73), dims, randomSources(30, cells, 74), 8);
+    const alone = [await costAllocationGpu(ctx, a), await costAllocationGpu(ctx, b)];
+    const together = await Promise.all([costAllocationGpu(ctx, a), costAllocationGpu(ctx, b)]);
+    for (let k = 0; k < 2; k++) {
+      expect(together[k].cost).toEqual(alone[k].cost);
+      expect(together[k].labels).toEqual(alone[k].labels);
+    }
+    for (const delta of [-1, Number.NaN]) {
+      await expect(costAllocationGpu(ctx, a, { delta })).rejects.toThrow(/delta/);
+    }
+  });
 });

@@ -160,11 +160,13 @@ export async function costAllocationGpu(
     const why = `${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`;
     throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
   }
+  const delta = options.delta ?? DEFAULT_DELTA;
+  if (!(delta >= 0)) throw new RangeError(`delta ${delta} is not ≥ 0 (Infinity: the plain pass)`);
   const backlink = options.backlink === true;
   const checkMs = laps();
   const keepTails = options.keepTails !== false;
   const buffers = await createBuffers(ctx, setup, backlink, keepTails);
-  const deltaBits = orderDelta(problem, setup, options.delta ?? DEFAULT_DELTA);
+  const deltaBits = orderDelta(problem, delta);
   const params = await roundParams(ctx, setup, inner, deltaBits);
   const profilers: [GpuProfiler, GpuProfiler] | null =
     options.profile && ctx.features.timestampQuery

@@ -22,7 +22,7 @@ const SAMPLES = 4096;
  * (v, or 1/v for 'compliance'; barriers skipped) × the least spacing — `factor` steps of a typical
  * cell. +∞ (the plain pass) when `factor` is +∞ or nothing could be sampled.
  */
-export function orderDelta(problem: CostGridProblem, setup: CostSetup, factor: number): number {
+export function orderDelta(problem: CostGridProblem, factor: number): number {
   const bits = new Uint32Array(1);
   const f32 = new Float32Array(bits.buffer);
   f32[0] = Number.POSITIVE_INFINITY;
