@@ -27,6 +27,8 @@ function stats(ms: number[]): string {
   return `median ${s[s.length >> 1].toFixed(3)} ms (min ${s[0].toFixed(3)}, max ${s.at(-1)!.toFixed(3)})`;
 }
 
+type Record = (encoder: GPUCommandEncoder) => void;
+
 /** Prints one line per probe. */
 export async function latencyProbe(ctx: GpuContext, runs: number): Promise<void> {
   const { device } = ctx;
@@ -47,7 +49,6 @@ export async function latencyProbe(ctx: GpuContext, runs: number): Promise<void>
   upload.unmap();
   const scratch = device.createBuffer({ size: 1 << 20, usage: BufferUsage.COPY_DST });
 
-  type Record = (encoder: GPUCommandEncoder) => void;
   const pass =
     (dispatches: (p: GPUComputePassEncoder) => void): Record =>
     (encoder) => {
@@ -132,6 +133,29 @@ export async function latencyProbe(ctx: GpuContext, runs: number): Promise<void>
       },
     ],
   ];
+  probes.push(...recordingProbes(device, pipeline, group, args, pass));
+  console.log(`round trips (${runs} each, after 2 untimed):`);
+  for (const [name, probe] of probes) {
+    await probe();
+    await probe();
+    const ms: number[] = [];
+    for (let i = 0; i < runs; i++) ms.push(await probe());
+    console.log(`  ${name}: ${stats(ms)}`);
+  }
+  for (const b of [target, args, kept, upload, scratch]) b.destroy();
+}
+
+/**
+ * Host time to record and submit 64 rounds (no waiting for the GPU), by the kind of dispatch and
+ * whether the pipeline and bind group are set before each.
+ */
+function recordingProbes(
+  device: GPUDevice,
+  pipeline: GPUComputePipeline,
+  group: GPUBindGroup,
+  args: GPUBuffer,
+  pass: (dispatches: (p: GPUComputePassEncoder) => void) => Record,
+): [string, () => Promise<number>][] {
   // host time to record and submit 64 rounds, by the kind of dispatch (no waiting for the GPU)
   const recordMs = (record: Record) => async () => {
     const t0 = performance.now();
@@ -158,19 +182,10 @@ export async function latencyProbe(ctx: GpuContext, runs: number): Promise<void>
         p.dispatchWorkgroups(1);
       }
     });
-  probes.push(
+  return [
     ['record+submit 64 × (indirect + direct), pipeline and group set each', recordMs(pairs(64, true, true))],
     ['record+submit 64 × (direct + direct), pipeline and group set each', recordMs(pairs(64, false, true))],
     ['record+submit 64 × (indirect + direct), set once', recordMs(pairs(64, true, false))],
     ['record+submit 64 × (direct + direct), set once', recordMs(pairs(64, false, false))],
-  );
-  console.log(`round trips (${runs} each, after 2 untimed):`);
-  for (const [name, probe] of probes) {
-    await probe();
-    await probe();
-    const ms: number[] = [];
-    for (let i = 0; i < runs; i++) ms.push(await probe());
-    console.log(`  ${name}: ${stats(ms)}`);
-  }
-  for (const b of [target, args, kept, upload, scratch]) b.destroy();
+  ];
 }

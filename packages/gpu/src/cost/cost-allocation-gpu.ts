@@ -153,15 +153,7 @@ export async function costAllocationGpu(
   };
   ctx.assertUsable();
   const setup = prepareCost(problem);
-  const inner = options.inner ?? DEFAULT_INNER;
-  if (!Number.isInteger(inner) || inner < 1) throw new RangeError(`inner ${inner} is not a positive integer`);
-  const binding = ctx.limits.maxStorageBufferBindingSize;
-  if (setup.cells * 4 > binding) {
-    const why = `${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`;
-    throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
-  }
-  const delta = options.delta ?? DEFAULT_DELTA;
-  if (!(delta >= 0)) throw new RangeError(`delta ${delta} is not ≥ 0 (Infinity: the plain pass)`);
+  const { inner, delta } = checkedOptions(ctx, setup, options);
   const backlink = options.backlink === true;
   const checkMs = laps();
   const keepTails = options.keepTails !== false;
@@ -232,20 +224,11 @@ export async function costAllocationGpu(
       const c = out.subnormalCell;
       throw declined(`cell ${c}'s value ${problem.values[c]} is outside f32's normal range on the device`);
     }
+    const phases = { cost, label, hops };
     const result: CostAllocation & { stats: CostGpuStats } = {
       labels: out.labels,
       cost: out.cost,
-      stats: {
-        iterations: cost.rounds + label.rounds + hops.rounds,
-        rounds: { cost: cost.rounds, label: label.rounds, hops: hops.rounds },
-        visits: { cost: cost.visits, label: label.visits, hops: hops.visits },
-        localIterations: { cost: cost.iterations, label: label.iterations, hops: hops.iterations },
-        batches: cost.batches + label.batches + hops.batches,
-        deferred: cost.deferred,
-        labelPass,
-        hostMs,
-        tiles: setup.tiles[3],
-      },
+      stats: runStats(phases, labelPass, hostMs, setup.tiles[3]),
     };
     if (trace) result.stats.trace = trace;
     if (profilers) {
@@ -300,6 +283,46 @@ async function labelPhase(
   });
   return { label: sumPhases(label, descent), labelPass: 'fallback' };
 }
+
+/** `inner` and `delta` checked (and defaulted), and the grid checked against the device's binding limit. */
+function checkedOptions(
+  ctx: GpuContext,
+  setup: CostSetup,
+  options: CostGpuOptions,
+): { inner: number; delta: number } {
+  const inner = options.inner ?? DEFAULT_INNER;
+  if (!Number.isInteger(inner) || inner < 1) throw new RangeError(`inner ${inner} is not a positive integer`);
+  const delta = options.delta ?? DEFAULT_DELTA;
+  if (!(delta >= 0)) throw new RangeError(`delta ${delta} is not ≥ 0 (Infinity: the plain pass)`);
+  const binding = ctx.limits.maxStorageBufferBindingSize;
+  if (setup.cells * 4 > binding) {
+    const why = `${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`;
+    throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
+  }
+  return { inner, delta };
+}
+
+/** A run's stats from its phases (GPU times and the trace are added by the caller). */
+function runStats(
+  { cost, label, hops }: PerPhaseRounds,
+  labelPass: CostGpuStats['labelPass'],
+  hostMs: Record<HostStep, number>,
+  tiles: number,
+): CostGpuStats {
+  return {
+    iterations: cost.rounds + label.rounds + hops.rounds,
+    rounds: { cost: cost.rounds, label: label.rounds, hops: hops.rounds },
+    visits: { cost: cost.visits, label: label.visits, hops: hops.visits },
+    localIterations: { cost: cost.iterations, label: label.iterations, hops: hops.iterations },
+    batches: cost.batches + label.batches + hops.batches,
+    deferred: cost.deferred,
+    labelPass,
+    hostMs,
+    tiles,
+  };
+}
+
+type PerPhaseRounds = Record<'cost' | 'label' | 'hops', PhaseRounds>;
 
 const NONE_RUN: PhaseRounds = {
   rounds: 0,

@@ -213,50 +213,28 @@ export async function runPhase(
   mark(`${phase} pipeline and bind groups`);
   writeFirstLists(ctx, buffers, tiles, options.first ?? null, ordered);
   ctx.device.queue.writeBuffer(buffers.flags, 0, new Uint32Array(TAIL_WORDS));
-  const wide = dispatchSize(Math.min(tiles, ROUND_WORKGROUPS), ctx.limits.maxComputeWorkgroupsPerDimension);
+  const wide = dispatchSize(
+    Math.min(tiles, ROUND_WORKGROUPS),
+    ctx.limits.maxComputeWorkgroupsPerDimension,
+  ) as [number, number];
   mark(`${phase} lists written`);
   const stagings = buffers.tails.slice(2 * options.slot, 2 * options.slot + 2);
   if (stagings.length < 2) throw new RangeError(`no staging buffers for phase run ${options.slot}`);
-  let submitted = 0;
-  let recorded = 0; // rounds recorded so far: round r dispatches over list r % 2
-  const submit = (size: number): Batch => {
-    const staging = stagings[submitted % 2];
-    const profiler = profilers ? profilers[submitted % 2] : null;
-    submitted++;
-    const encoder = ctx.device.createCommandEncoder({ label: `cost/${phase}` });
-    encoder.clearBuffer(buffers.flags, 0, MAX_BATCH * 4);
-    const pass = encoder.beginComputePass(
-      profiler ? profiler.passDescriptor(`cost/${phase}`) : { label: `cost/${phase}` },
-    );
-    const first = recorded;
-    pass.setPipeline(pipeline);
-    for (let j = 0; j < size; j++) {
-      pass.setBindGroup(0, groups[recorded++ % 3]);
-      pass.dispatchWorkgroups(wide[0], wide[1]);
-    }
-    pass.end();
-    encoder.copyBufferToBuffer(buffers.flags, 0, staging, 0, TAIL_WORDS * 4);
-    profiler?.resolve(encoder);
-    ctx.device.queue.submit([encoder.finish()]);
-    const batch = submitted;
-    mark(`${phase} batch ${batch} (${size} rounds) submitted`);
-    const mapped = staging.mapAsync(MapMode.READ);
-    mapped.then(
-      () => mark(`${phase} batch ${batch} mapped`),
-      () => {},
-    );
-    return { first, size, staging, mapped, profiler };
+  const recorder: Recorder = {
+    ctx,
+    label: `cost/${phase}`,
+    flags: buffers.flags,
+    pipeline,
+    groups,
+    wide,
+    stagings,
+    profilers,
+    mark,
+    submitted: 0,
+    recorded: 0,
   };
-  /** The batch's tail words once mapped, and its GPU time (profiled). */
-  const read = async (batch: Batch): Promise<{ tail: Uint32Array; gpuMs: number }> => {
-    await batch.mapped.catch((cause) => {
-      ctx.assertUsable();
-      throw cause;
-    });
-    const tail = new Uint32Array(batch.staging.getMappedRange().slice(0));
-    batch.staging.unmap();
-    return { tail, gpuMs: batch.profiler ? (await batch.profiler.profile()).totalMs : 0 };
-  };
+  const submit = (size: number) => submitBatch(recorder, size);
+  const read = (batch: Batch) => readBatch(ctx, batch);
   // ordered, a round may run only the least-key tiles: the bound is a guard, not a proof
   const limit = (setup.cells + 2) * (ordered ? 8 : 1);
   const out: PhaseRounds = {
@@ -315,6 +293,67 @@ export async function runPhase(
     // ends when the buffers are destroyed (the next phase runs on other staging buffers)
     ahead?.mapped.catch(() => {});
   }
+}
+
+/** What {@link submitBatch} records with, and how far it got (rounds, batches). */
+interface Recorder {
+  ctx: GpuContext;
+  label: string;
+  flags: GPUBuffer;
+  pipeline: GPUComputePipeline;
+  /** The rotation's bind groups: round r uses groups[r % 3]. */
+  groups: GPUBindGroup[];
+  /** Workgroups of a round, as [x, y]. */
+  wide: [number, number];
+  /** Two staging buffers for the batches' tail words, used in turn (two may be in flight). */
+  stagings: GPUBuffer[];
+  profilers: [GpuProfiler, GpuProfiler] | null;
+  mark: (what: string) => void;
+  submitted: number;
+  recorded: number;
+}
+
+/**
+ * Records `size` rounds in one compute pass (the pipeline set once, then a bind group and a
+ * dispatch a round), the copy of the `flags` words to a staging buffer, submits, and starts
+ * mapping that buffer.
+ */
+function submitBatch(rec: Recorder, size: number): Batch {
+  const { ctx, label } = rec;
+  const staging = rec.stagings[rec.submitted % 2];
+  const profiler = rec.profilers ? rec.profilers[rec.submitted % 2] : null;
+  const batch = ++rec.submitted;
+  const encoder = ctx.device.createCommandEncoder({ label });
+  encoder.clearBuffer(rec.flags, 0, MAX_BATCH * 4);
+  const pass = encoder.beginComputePass(profiler ? profiler.passDescriptor(label) : { label });
+  const first = rec.recorded;
+  pass.setPipeline(rec.pipeline);
+  for (let j = 0; j < size; j++) {
+    pass.setBindGroup(0, rec.groups[rec.recorded++ % 3]);
+    pass.dispatchWorkgroups(rec.wide[0], rec.wide[1]);
+  }
+  pass.end();
+  encoder.copyBufferToBuffer(rec.flags, 0, staging, 0, TAIL_WORDS * 4);
+  profiler?.resolve(encoder);
+  ctx.device.queue.submit([encoder.finish()]);
+  rec.mark(`${label} batch ${batch} (${size} rounds) submitted`);
+  const mapped = staging.mapAsync(MapMode.READ);
+  mapped.then(
+    () => rec.mark(`${label} batch ${batch} mapped`),
+    () => {},
+  );
+  return { first, size, staging, mapped, profiler };
+}
+
+/** The batch's `flags` words once mapped, and its GPU time (profiled). */
+async function readBatch(ctx: GpuContext, batch: Batch): Promise<{ tail: Uint32Array; gpuMs: number }> {
+  await batch.mapped.catch((cause) => {
+    ctx.assertUsable();
+    throw cause;
+  });
+  const tail = new Uint32Array(batch.staging.getMappedRange().slice(0));
+  batch.staging.unmap();
+  return { tail, gpuMs: batch.profiler ? (await batch.profiler.profile()).totalMs : 0 };
 }
 
 const INF_BITS = 0x7f800000;
