@@ -5,7 +5,7 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage, MapMode } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS, listWords, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
 
 export { MAX_BATCH } from './cost-wgsl.js';
 
@@ -361,7 +361,9 @@ const INF_BITS = 0x7f800000;
 /**
  * The phase's first lists: list 0 holds `first` (default every tile) with least key 0 (the seeded
  * tiles' keys; ordered, the first threshold is then Δ), lists 1 and 2 are empty; with `ordered`,
- * the keys of the listed tiles 0, of the others +∞.
+ * the keys of the listed tiles 0, of the others +∞. Only what is read is written: list 0's flags,
+ * its listed entries and its two words; lists 1 and 2's flags are cleared on the device (entries
+ * past a list's length are never read), which saves the host most of the bytes on large grids.
  */
 function writeFirstLists(
   ctx: GpuContext,
@@ -370,22 +372,24 @@ function writeFirstLists(
   first: Uint32Array | null,
   ordered: boolean,
 ): void {
+  const { queue } = ctx.device;
+  const clear = ctx.device.createCommandEncoder({ label: 'cost/empty lists' });
+  clear.clearBuffer(buffers.lists[1], 0, tiles * 4);
+  clear.clearBuffer(buffers.lists[2], 0, tiles * 4);
+  queue.submit([clear.finish()]);
   const listed = first ? first.length : tiles;
-  const list = new Uint32Array(listWords(tiles));
+  const head = new Uint32Array(tiles + listed);
   for (let k = 0; k < listed; k++) {
     const t = first ? first[k] : k;
-    list[t] = 1;
-    list[tiles + k] = t;
+    head[t] = 1;
+    head[tiles + k] = t;
   }
-  list[2 * tiles] = listed;
-  ctx.device.queue.writeBuffer(buffers.lists[0], 0, list);
-  const empty = new Uint32Array(listWords(tiles));
-  empty[2 * tiles + 1] = INF_BITS;
-  ctx.device.queue.writeBuffer(buffers.lists[1], 0, empty);
-  ctx.device.queue.writeBuffer(buffers.lists[2], 0, empty);
+  queue.writeBuffer(buffers.lists[0], 0, head);
+  queue.writeBuffer(buffers.lists[0], 2 * tiles * 4, Uint32Array.of(listed, 0));
+  for (const k of [1, 2]) queue.writeBuffer(buffers.lists[k], 2 * tiles * 4, Uint32Array.of(0, INF_BITS));
   if (ordered) {
     const keys = new Uint32Array(tiles).fill(INF_BITS);
     for (let k = 0; k < listed; k++) keys[first ? first[k] : k] = 0;
-    ctx.device.queue.writeBuffer(buffers.keys, 0, keys);
+    queue.writeBuffer(buffers.keys, 0, keys);
   }
 }
