@@ -17,6 +17,7 @@
 //   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
 //        [--labels carried,descend] [--overlap on,off] [--cpu gradient-64,2d-8192 | --no-cpu]
 //        [--skimage gradient-32,… | --no-skimage] [--output fresh] [--runs N] [--warmup N] [--small]
+//        [--delta inf,4,16] [--tails kept,fresh] [--trace] [--latency]
 // `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
 // 1 is the plain front wave, one Jacobi step per active tile per round). `--labels` and
 // `--overlap`: one row per value of those options of costAllocationGpu (defaults: carried, on).
@@ -24,6 +25,10 @@
 // once, while the GPU rows run (one thread each on a many-core host; their labels come back
 // through a file for the "labels ≠ CPU" column). After each row, a profile line: host wall ms per
 // step and GPU ms per step of the last profiled run, tile visits and local iterations per phase.
+// `--delta a,b`: one row per Δ of the ordered cost pass (in typical steps; inf: the plain pass).
+// `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
+// host events of the last timed run (ms after the call). `--latency`: first, round trips of tiny
+// submissions (cost-latency.ts), to find where a small run's fixed time goes.
 // `--small` shrinks the instances for a software GPU (checks the script only).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +47,7 @@ import {
   parseBenchArgs,
   wallMs,
 } from './bench-harness.js';
+import { latencyProbe } from './cost-latency.js';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | null {
@@ -57,6 +63,12 @@ const only = option('--only')?.split(',') ?? null;
 const inners = (option('--inner') ?? '64').split(',').map(Number);
 const labelModes = (option('--labels') ?? 'carried').split(',') as ('carried' | 'descend')[];
 const overlaps = (option('--overlap') ?? 'on').split(',').map((o) => o !== 'off');
+const deltas = option('--delta')
+  ?.split(',')
+  .map((d) => (d === 'inf' ? Number.POSITIVE_INFINITY : Number(d))) ?? [undefined];
+const tailModes = (option('--tails') ?? 'kept').split(',').map((t) => t !== 'fresh');
+const traceRuns = flag('--trace');
+const latency = flag('--latency');
 // `--output fresh`: the engine's own arrays instead of geo's (pages mapped by worker threads)
 const outputArray = option('--output') === 'fresh' ? undefined : preparedFloat64Array;
 const cpuList = option('--cpu')?.split(',') ?? null;
@@ -221,6 +233,7 @@ const ctx = await createBenchContext();
 console.log(
   `cost allocation — ${describeDevice(ctx)}; GPU and wall ms: median of ${args.runs} after ${args.warmup} warm-up; CPU and MCP_Geometric: one run\n`,
 );
+if (latency) await latencyProbe(ctx, args.small ? 5 : 20);
 const dir = mkdtempSync(join(tmpdir(), 'cost-bench-'));
 const cpuRuns = startCpuChildren(dir);
 const rows: string[][] = [];
@@ -266,51 +279,71 @@ try {
       `${name}: upload of the values mapped at creation ${fmt(median(mappedUp))} ms, by writeBuffer ${fmt(median(written))} ms; readback of cost + labels ${fmt(median(reads))} ms`,
     );
     const mcpMs = skimageMs(name, problem, dir);
-    for (const inner of inners) {
-      for (const labels of labelModes) {
-        for (const overlap of overlaps) {
-          let last: GpuResult | null = null;
-          let profiled: GpuResult | null = null;
-          const gpuMs: number[] = [];
-          const wall: number[] = [];
-          for (let i = 0; i < args.warmup + args.runs; i++) {
-            const w = await wallMs(async () => {
-              last = await costAllocationGpu(ctx, problem, { inner, labels, overlap, outputArray });
-            });
-            profiled = await costAllocationGpu(ctx, problem, {
+    const variants = inners.flatMap((inner) =>
+      labelModes.flatMap((labels) =>
+        overlaps.flatMap((overlap) =>
+          deltas.flatMap((delta) =>
+            tailModes.map((keepTails) => ({ inner, labels, overlap, delta, keepTails })),
+          ),
+        ),
+      ),
+    );
+    for (const variant of variants) {
+      const { inner, labels, overlap, delta, keepTails } = variant;
+      {
+        let last: GpuResult | null = null;
+        let profiled: GpuResult | null = null;
+        const gpuMs: number[] = [];
+        const wall: number[] = [];
+        for (let i = 0; i < args.warmup + args.runs; i++) {
+          const w = await wallMs(async () => {
+            last = await costAllocationGpu(ctx, problem, {
               inner,
               labels,
               overlap,
               outputArray,
-              profile: true,
+              delta,
+              keepTails,
+              trace: traceRuns,
             });
-            if (i < args.warmup) continue;
-            wall.push(w);
-            if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);
-          }
-          const result = last! as GpuResult;
-          gpuLabels.set(name, result.labels);
-          const { rounds, visits, localIterations, labelPass } = result.stats;
-          rows.push([
-            name,
-            String(cells),
-            String(problem.sources.length),
-            String(inner),
-            `${labels}${overlap ? '' : ', no overlap'}`,
-            `${rounds.cost}+${rounds.label}${labelPass === 'fallback' ? ' (fallback)' : ''}`,
-            paper ? String(paper[0]) : '—',
-            gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
-            fmt(median(wall)),
-            fmt(median(reads)),
-            paper ? fmt(paper[1]) : '—',
-            fmt(mcpMs, 1),
-          ]);
-          console.log(rows.at(-1)!.join('  '));
-          const p = profiled! as GpuResult;
-          console.log(
-            `    host ms: ${steps(p.stats.hostMs)} | GPU ms: ${steps(p.stats.gpuSteps)} | visits ${visits.cost}+${visits.label}, local iterations ${localIterations.cost}+${localIterations.label}, batches ${result.stats.batches}`,
-          );
+          });
+          profiled = await costAllocationGpu(ctx, problem, {
+            inner,
+            labels,
+            overlap,
+            outputArray,
+            delta,
+            keepTails,
+            profile: true,
+          });
+          if (i < args.warmup) continue;
+          wall.push(w);
+          if (profiled.stats.gpuMs !== undefined) gpuMs.push(profiled.stats.gpuMs);
         }
+        const result = last! as GpuResult;
+        gpuLabels.set(name, result.labels);
+        const { rounds, visits, localIterations, labelPass } = result.stats;
+        rows.push([
+          name,
+          String(cells),
+          String(problem.sources.length),
+          String(inner),
+          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}`,
+          `${rounds.cost}+${rounds.label}${labelPass === 'fallback' ? ' (fallback)' : ''}`,
+          paper ? String(paper[0]) : '—',
+          gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
+          fmt(median(wall)),
+          fmt(median(reads)),
+          paper ? fmt(paper[1]) : '—',
+          fmt(mcpMs, 1),
+        ]);
+        console.log(rows.at(-1)!.join('  '));
+        const p = profiled! as GpuResult;
+        console.log(
+          `    host ms: ${steps(p.stats.hostMs)} | GPU ms: ${steps(p.stats.gpuSteps)} | visits ${visits.cost}+${visits.label}, local iterations ${localIterations.cost}+${localIterations.label}, deferred ${result.stats.deferred}, batches ${result.stats.batches}`,
+        );
+        const trace = (result as GpuResult).stats.trace;
+        if (trace) console.log(`    trace: ${trace.map((e) => `${e.at.toFixed(2)} ${e.what}`).join('; ')}`);
       }
     }
   }

@@ -2,7 +2,8 @@ import { type CostAllocation, type CostGridProblem, GeoframeError } from '@geofr
 import { GpuOutOfMemoryError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
-import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-device.js';
+import { createBuffers, finish, prepareAndSeed, releaseTails, resetLabels } from './cost-device.js';
+import { orderDelta, seededTiles } from './cost-order.js';
 import {
   type CostBuffers,
   type PhaseOptions,
@@ -46,6 +47,16 @@ export interface CostGpuOptions {
   /** Time the passes with timestamp queries where the device has them (`stats.gpuMs`). */
   profile?: boolean;
   /**
+   * The ordered cost pass's Δ, in typical steps (the mean per-unit cost of a sample of cells ×
+   * the least spacing): a round runs the listed tiles whose key is within Δ of the least key
+   * listed (cost-order.ts). `Infinity`: every listed tile each round (the plain pass).
+   */
+  delta?: number;
+  /** Reuse the context's tail staging buffers (default true); false only to measure it. */
+  keepTails?: boolean;
+  /** Record host events with their times (`stats.trace`). */
+  trace?: boolean;
+  /**
    * Allocates the output: a Float64Array of the cell count, whose first half becomes `cost` and
    * second half `labels` (geo hands in one whose pages worker threads map while the GPU works;
    * without it, fresh arrays are readied on this thread between turns of the event loop).
@@ -75,6 +86,10 @@ export interface CostGpuStats {
   localIterations: PerPhase;
   /** Host round trips to read the convergence words. */
   batches: number;
+  /** Ordered cost pass: listed tiles that waited for a later round. */
+  deferred: number;
+  /** With `trace`: host events, ms after the call began. */
+  trace?: { at: number; what: string }[];
   /**
    * The label pass that gave the labels: `'carried'` (repairing the labels of the cost pass),
    * `'descend'` (asked for), or `'fallback'` (carried labels met a flat tight step: descended).
@@ -99,6 +114,13 @@ export interface CostGpuStats {
 export const DEFAULT_INNER = 64;
 
 /**
+ * Default of {@link CostGpuOptions.delta}: four typical steps, the best of the Δ tried on the
+ * H200 for the 256³ cubes and 8192² (docs/benchmarks.md, 2026-11-28 second run; the differences
+ * between Δ 2–8 are within the run-to-run spread there).
+ */
+export const DEFAULT_DELTA = 4;
+
+/**
  * Cost allocation on the GPU: for every cell of `problem`'s grid, the source reachable most
  * cheaply and that cost, as the least fixed point of lexicographic relaxation (cost in f32, then
  * source id) — what a Dijkstra with the same f32 step arithmetic computes, for any number of
@@ -119,7 +141,10 @@ export async function costAllocationGpu(
   problem: CostGridProblem,
   options: CostGpuOptions = {},
 ): Promise<CostAllocation & { stats: CostGpuStats }> {
-  let lap = performance.now();
+  const began = performance.now();
+  let lap = began;
+  const trace: { at: number; what: string }[] | null = options.trace ? [] : null;
+  const mark = trace ? (what: string) => trace.push({ at: performance.now() - began, what }) : undefined;
   const laps = () => {
     const now = performance.now();
     const ms = now - lap;
@@ -128,35 +153,23 @@ export async function costAllocationGpu(
   };
   ctx.assertUsable();
   const setup = prepareCost(problem);
-  const inner = options.inner ?? DEFAULT_INNER;
-  if (!Number.isInteger(inner) || inner < 1) throw new RangeError(`inner ${inner} is not a positive integer`);
-  const binding = ctx.limits.maxStorageBufferBindingSize;
-  if (setup.cells * 4 > binding) {
-    const why = `${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`;
-    throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
-  }
+  const { inner, delta } = checkedOptions(ctx, setup, options);
   const backlink = options.backlink === true;
   const checkMs = laps();
-  const buffers = await createBuffers(ctx, setup, backlink);
-  const params = await roundParams(ctx, setup, inner);
+  const keepTails = options.keepTails !== false;
+  const buffers = await createBuffers(ctx, setup, backlink, keepTails);
+  const deltaBits = orderDelta(problem, delta);
+  const params = await roundParams(ctx, setup, inner, deltaBits);
   const profilers: [GpuProfiler, GpuProfiler] | null =
     options.profile && ctx.features.timestampQuery
       ? [new GpuProfiler(ctx, { maxPasses: 2 }), new GpuProfiler(ctx, { maxPasses: 2 })]
       : null;
-  const owned: GPUBuffer[] = [params, ...Object.values(buffers).flat()].filter(
+  const { tails, ...perRun } = buffers;
+  const owned: GPUBuffer[] = [params, ...Object.values(perRun).flat()].filter(
     (b): b is GPUBuffer => b !== null,
   );
   try {
-    const hostMs: Record<HostStep, number> = {
-      check: checkMs,
-      upload: laps(),
-      seed: 0,
-      cost: 0,
-      label: 0,
-      hops: 0,
-      wait: 0,
-      copy: 0,
-    };
+    const hostMs: Record<HostStep, number> = { ...NO_HOST_MS, check: checkMs, upload: laps() };
     // the returned arrays' pages are mapped while the GPU works
     const output = prepareOutput(setup.cells, backlink, options.outputArray);
     const compliance = problem.metric === 'compliance';
@@ -170,9 +183,22 @@ export async function costAllocationGpu(
       profilers?.[0] ?? null,
     );
     hostMs.seed = laps();
+    mark?.('seed submitted');
     const carry = options.labels !== 'descend';
-    const phase: PhaseOptions = { carry, overlap: options.overlap !== false, slot: 0 };
-    const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, phase);
+    const phase: PhaseOptions = {
+      carry,
+      overlap: options.overlap !== false,
+      slot: 0,
+      mark,
+    };
+    const ordered = deltaBits !== 0x7f800000;
+    const first = seededTiles(setup);
+    mark?.('first tiles found');
+    const cost = await runPhase(ctx, setup, 'cost', buffers, params, profilers, {
+      ...phase,
+      first,
+      ordered,
+    });
     hostMs.cost = laps();
     const { label, labelPass } = await labelPhase(ctx, setup, buffers, params, profilers, phase);
     hostMs.label = laps();
@@ -183,25 +209,19 @@ export async function costAllocationGpu(
     const out = await finish(ctx, setup, buffers, params, profilers?.[0] ?? null, output);
     hostMs.wait = out.waitMs;
     hostMs.copy = out.copyMs;
+    mark?.('output copied');
     if (out.invalidCell >= 0) throw valueError(problem, setup, out.invalidCell);
     if (out.subnormalCell >= 0) {
       const c = out.subnormalCell;
       throw declined(`cell ${c}'s value ${problem.values[c]} is outside f32's normal range on the device`);
     }
+    const phases = { cost, label, hops };
     const result: CostAllocation & { stats: CostGpuStats } = {
       labels: out.labels,
       cost: out.cost,
-      stats: {
-        iterations: cost.rounds + label.rounds + hops.rounds,
-        rounds: { cost: cost.rounds, label: label.rounds, hops: hops.rounds },
-        visits: { cost: cost.visits, label: label.visits, hops: hops.visits },
-        localIterations: { cost: cost.iterations, label: label.iterations, hops: hops.iterations },
-        batches: cost.batches + label.batches + hops.batches,
-        labelPass,
-        hostMs,
-        tiles: setup.tiles[3],
-      },
+      stats: runStats(phases, labelPass, hostMs, setup.tiles[3]),
     };
+    if (trace) result.stats.trace = trace;
     if (profilers) {
       const gpuSteps = {
         seed: seedGpu,
@@ -226,6 +246,7 @@ export async function costAllocationGpu(
   } finally {
     for (const p of profilers ?? []) p.destroy();
     for (const b of owned) b.destroy();
+    releaseTails(ctx, tails, keepTails);
   }
 }
 
@@ -254,7 +275,66 @@ async function labelPhase(
   return { label: sumPhases(label, descent), labelPass: 'fallback' };
 }
 
-const NONE_RUN: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0, visits: 0, iterations: 0, flat: false };
+/** `inner` and `delta` checked (and defaulted), and the grid checked against the device's binding limit. */
+function checkedOptions(
+  ctx: GpuContext,
+  setup: CostSetup,
+  options: CostGpuOptions,
+): { inner: number; delta: number } {
+  const inner = options.inner ?? DEFAULT_INNER;
+  if (!Number.isInteger(inner) || inner < 1) throw new RangeError(`inner ${inner} is not a positive integer`);
+  const delta = options.delta ?? DEFAULT_DELTA;
+  if (!(delta >= 0)) throw new RangeError(`delta ${delta} is not ≥ 0 (Infinity: the plain pass)`);
+  const binding = ctx.limits.maxStorageBufferBindingSize;
+  if (setup.cells * 4 > binding) {
+    const why = `${setup.cells} cells need ${setup.cells * 4}-byte buffers; this device binds at most ${binding} bytes`;
+    throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
+  }
+  return { inner, delta };
+}
+
+/** A run's stats from its phases (GPU times and the trace are added by the caller). */
+function runStats(
+  { cost, label, hops }: PerPhaseRounds,
+  labelPass: CostGpuStats['labelPass'],
+  hostMs: Record<HostStep, number>,
+  tiles: number,
+): CostGpuStats {
+  return {
+    iterations: cost.rounds + label.rounds + hops.rounds,
+    rounds: { cost: cost.rounds, label: label.rounds, hops: hops.rounds },
+    visits: { cost: cost.visits, label: label.visits, hops: hops.visits },
+    localIterations: { cost: cost.iterations, label: label.iterations, hops: hops.iterations },
+    batches: cost.batches + label.batches + hops.batches,
+    deferred: cost.deferred,
+    labelPass,
+    hostMs,
+    tiles,
+  };
+}
+
+const NO_HOST_MS: Record<HostStep, number> = {
+  check: 0,
+  upload: 0,
+  seed: 0,
+  cost: 0,
+  label: 0,
+  hops: 0,
+  wait: 0,
+  copy: 0,
+};
+
+type PerPhaseRounds = Record<'cost' | 'label' | 'hops', PhaseRounds>;
+
+const NONE_RUN: PhaseRounds = {
+  rounds: 0,
+  batches: 0,
+  gpuMs: 0,
+  visits: 0,
+  iterations: 0,
+  deferred: 0,
+  flat: false,
+};
 
 function sumPhases(a: PhaseRounds, b: PhaseRounds): PhaseRounds {
   return {
@@ -263,6 +343,7 @@ function sumPhases(a: PhaseRounds, b: PhaseRounds): PhaseRounds {
     gpuMs: a.gpuMs + b.gpuMs,
     visits: a.visits + b.visits,
     iterations: a.iterations + b.iterations,
+    deferred: a.deferred + b.deferred,
     flat: a.flat || b.flat,
   };
 }

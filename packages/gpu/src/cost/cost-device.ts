@@ -7,9 +7,9 @@ import { remapUploads, submitForRead, uploadParts } from '../runtime/staging.js'
 import { BufferUsage } from '../runtime/usage.js';
 import { BACKLINK_KERNEL } from './backlink-kernel.js';
 import { CHECK_KERNEL, PREPARE_KERNEL } from './check-kernels.js';
-import { type CostBuffers, flagWords } from './cost-rounds.js';
+import type { CostBuffers } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS, COST_WORKGROUP, TAIL_WORDS } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, COST_WORKGROUP, listWords, TAIL_WORDS } from './cost-wgsl.js';
 import type { HostOutput } from './host-output.js';
 import { FILL_KERNEL, SEED_KERNEL } from './seed-kernels.js';
 
@@ -18,11 +18,55 @@ const NONE = 0xffffffff;
 const VALUES_STAGING = 'cost values';
 const OUTPUT_STAGING = 'cost output';
 
+/** Tail staging buffers a context keeps between runs (each run takes its own eight). */
+const keptTails = new WeakMap<GpuContext, GPUBuffer[]>();
+
+/**
+ * The eight small `MAP_READ` buffers of a run's batch tails: kept ones where the context has
+ * them (with `keep`), else new. A buffer mapped for the first time costs a round trip of several
+ * milliseconds on some drivers (measured: adr/0018), so runs reuse them.
+ */
+async function takeTails(ctx: GpuContext, keep: boolean): Promise<GPUBuffer[]> {
+  const pool = keptTails.get(ctx) ?? [];
+  const out: GPUBuffer[] = [];
+  while (keep && out.length < 8 && pool.length > 0) out.push(pool.pop()!);
+  const fresh = Array.from({ length: 8 - out.length }, (_, k) =>
+    createBufferChecked(ctx, {
+      label: `cost changed readback ${k}`,
+      size: TAIL_WORDS * 4,
+      usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
+    }),
+  );
+  return [...out, ...(await Promise.all(fresh))];
+}
+
+/**
+ * Gives a run's tail buffers back to the context (a mapping still pending — the batch after a
+ * phase's fixed point, never read — is aborted), or destroys them.
+ */
+export function releaseTails(ctx: GpuContext, tails: readonly GPUBuffer[], keep: boolean): void {
+  if (!keep) {
+    for (const b of tails) b.destroy();
+    return;
+  }
+  let pool = keptTails.get(ctx);
+  if (!pool) {
+    pool = [];
+    keptTails.set(ctx, pool);
+  }
+  for (const b of tails) {
+    if (b.mapState !== 'unmapped') b.unmap();
+    if (pool.length < 16) pool.push(b);
+    else b.destroy();
+  }
+}
+
 /** The device buffers of a run (the values are uploaded with the seed pass, converted there). */
 export async function createBuffers(
   ctx: GpuContext,
   setup: CostSetup,
   backlink: boolean,
+  keepTails = true,
 ): Promise<CostBuffers> {
   const copy = BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
   const cellBuffer = (label: string, usage: number) =>
@@ -34,10 +78,14 @@ export async function createBuffers(
   });
   ctx.device.queue.writeBuffer(bad, 0, Uint32Array.of(NONE, NONE, NONE, NONE));
   const words = Math.ceil(setup.cells / 4);
-  const mapRead = (label: string, size: number) =>
-    createBufferChecked(ctx, { label, size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
   // two per phase run: cost, label, label again (descending after a flat step), hops
-  const tails = Array.from({ length: 8 }, (_, k) => mapRead(`cost changed readback ${k}`, TAIL_WORDS * 4));
+  const tails = takeTails(ctx, keepTails);
+  const list = (k: number) =>
+    createBufferChecked(ctx, {
+      label: `cost tile list ${k}`,
+      size: listWords(setup.tiles[3]) * 4,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+    });
   return {
     values: await cellBuffer('cost values', BufferUsage.COPY_DST),
     dist: await cellBuffer('cost dist', copy),
@@ -51,18 +99,19 @@ export async function createBuffers(
         })
       : null,
     sources: await uploadStorage(ctx, setup.sources, 'cost sources'),
+    keys: await createBufferChecked(ctx, {
+      label: 'cost tile keys',
+      size: setup.tiles[3] * 4,
+      usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+    }),
     flags: await createBufferChecked(ctx, {
       label: 'cost flags',
-      size: flagWords(setup.tiles[3]) * 4,
+      size: TAIL_WORDS * 4,
       usage: BufferUsage.STORAGE | copy,
     }),
-    args: await createBufferChecked(ctx, {
-      label: 'cost dispatch args',
-      size: 6 * 4,
-      usage: BufferUsage.STORAGE | BufferUsage.INDIRECT | BufferUsage.COPY_DST,
-    }),
+    lists: [await list(0), await list(1), await list(2)],
     bad,
-    tails: await Promise.all(tails),
+    tails: await tails,
   };
 }
 

@@ -5,11 +5,10 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage, MapMode } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
-import { COST_PARAM_WORDS, MAX_BATCH, TAIL_WORDS } from './cost-wgsl.js';
+import { COST_PARAM_WORDS, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
 
 export { MAX_BATCH } from './cost-wgsl.js';
 
-import { NEXT_ROUND_KERNEL } from './seed-kernels.js';
 import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
 
 /** Rounds in the first batch; later batches double up to {@link MAX_BATCH}. */
@@ -22,15 +21,12 @@ export interface CostBuffers {
   labels: GPUBuffer;
   hops: GPUBuffer | null;
   sources: GPUBuffer;
-  /**
-   * Per tile, whether it is in a round's list, for two rounds (words [0, T) and [T, 2T), T tiles);
-   * the two rounds' lists of active tiles ([2T, 3T), [3T, 4T)); their lengths (4T, 4T + 1); then
-   * the tail: MAX_BATCH `changed` words, the label pass's `flat` word, the phase's counters of tile
-   * visits and local iterations. Round r reads half r % 2 and fills the other.
-   */
+  /** Per tile, the ordered cost pass's key (f32 bits of a cost; cost-order.ts). */
+  keys: GPUBuffer;
+  /** The phase's words: `changed` per round, `flat`, counters, the round (cost-wgsl.ts' TAIL). */
   flags: GPUBuffer;
-  /** Indirect dispatch arguments of the two rounds' lists: 2 × (x, y, 1). */
-  args: GPUBuffer;
+  /** The three rotating lists of tiles (cost-wgsl.ts' listWords). */
+  lists: [GPUBuffer, GPUBuffer, GPUBuffer];
   /**
    * Four words (2³² − 1: none): the lowest cell with an invalid value, with an inconsistent
    * output, whose cost overflows f32, whose value is subnormal for the device (the GPU declines).
@@ -45,11 +41,6 @@ export interface CostBuffers {
   tails: GPUBuffer[];
 }
 
-/** Words of {@link CostBuffers.flags} for `tiles` tiles. */
-export function flagWords(tiles: number): number {
-  return 4 * tiles + 2 + TAIL_WORDS;
-}
-
 /** What one phase cost: rounds run (the last found nothing to change), batches (host round trips). */
 export interface PhaseRounds {
   rounds: number;
@@ -58,6 +49,8 @@ export interface PhaseRounds {
   /** Tile visits (workgroups that took a tile) and their local iterations, over all rounds. */
   visits: number;
   iterations: number;
+  /** Ordered cost pass: listed tiles that waited for a later round (not counted in visits). */
+  deferred: number;
   /**
    * The label pass from carried labels met a flat tight step (its fixed point may then not be
    * unique): it stopped early, and the caller runs the monotone label pass instead.
@@ -66,7 +59,12 @@ export interface PhaseRounds {
 }
 
 /** The parameter block of every cost kernel. */
-export async function roundParams(ctx: GpuContext, setup: CostSetup, inner: number): Promise<GPUBuffer> {
+export async function roundParams(
+  ctx: GpuContext,
+  setup: CostSetup,
+  inner: number,
+  deltaBits: number,
+): Promise<GPUBuffer> {
   const buffer = await createBufferChecked(ctx, {
     label: 'cost params',
     size: COST_PARAM_WORDS * 4,
@@ -74,7 +72,7 @@ export async function roundParams(ctx: GpuContext, setup: CostSetup, inner: numb
     mappedAtCreation: true,
   });
   const words = new Uint32Array(buffer.getMappedRange());
-  words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, 0, 0, inner]);
+  words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, deltaBits, 0, inner]);
   words[12] = setup.sources.length;
   new Float32Array(words.buffer).set(setup.lens, 16);
   buffer.unmap();
@@ -100,7 +98,12 @@ function bindGroup(
 }
 
 /** The relax pass's buffers: values, costs, flags; labels where read; hops and sources for hops. */
-function relaxBindings(phase: RelaxPhase, carry: boolean, buffers: CostBuffers): [number, GPUBuffer][] {
+function relaxBindings(
+  phase: RelaxPhase,
+  carry: boolean,
+  ordered: boolean,
+  buffers: CostBuffers,
+): [number, GPUBuffer][] {
   const out: [number, GPUBuffer][] = [
     [1, buffers.values],
     [2, buffers.dist],
@@ -108,7 +111,27 @@ function relaxBindings(phase: RelaxPhase, carry: boolean, buffers: CostBuffers):
   ];
   if (phase !== 'cost' || carry) out.push([3, buffers.labels]);
   if (phase === 'hops') out.push([4, buffers.hops!], [5, buffers.sources]);
+  if (ordered) out.push([9, buffers.keys]);
   return out;
+}
+
+/** The three bind groups of a phase: round r uses group r % 3 (reads list r % 3, fills r + 1, empties r + 2). */
+function rotatingGroups(
+  ctx: GpuContext,
+  pipeline: GPUComputePipeline,
+  label: string,
+  params: GPUBuffer,
+  bindings: [number, GPUBuffer][],
+  lists: readonly GPUBuffer[],
+): GPUBindGroup[] {
+  return [0, 1, 2].map((k) =>
+    bindGroup(ctx, pipeline, `${label} ${k}`, params, [
+      ...bindings,
+      [10, lists[k]],
+      [11, lists[(k + 1) % 3]],
+      [12, lists[(k + 2) % 3]],
+    ]),
+  );
 }
 
 /** How a phase runs: labels carried (see TileRelaxConstants.carry), batches overlapped. */
@@ -122,7 +145,23 @@ export interface PhaseOptions {
   overlap: boolean;
   /** Which pair of {@link CostBuffers.tails} this run of a phase uses (each run its own). */
   slot: number;
+  /**
+   * The first round's list (default: every tile). Ordered (cost pass only): these tiles start
+   * with key 0, every other with +∞, and tiles run by key (cost-order.ts; Δ is in the params).
+   */
+  first?: Uint32Array;
+  ordered?: boolean;
+  /** Records a host event (tracing: what happened when). */
+  mark?: (what: string) => void;
 }
+
+/**
+ * Workgroups of a round (at most; each takes list entries in turn). A round is one direct
+ * dispatch: the host records two calls a round (bind group, dispatch), where an indirect dispatch
+ * over the list's length and a kernel between rounds to size it took six and cost the host
+ * about 0.2 ms a round on the H200 (Dawn validates an indirect dispatch with one of its own).
+ */
+export const ROUND_WORKGROUPS = 2048;
 
 /** A submitted batch: its size and the mapping of its tail words. */
 interface Batch {
@@ -135,9 +174,9 @@ interface Batch {
 }
 
 /**
- * Runs one relax phase to its fixed point: every tile active at first; batches of rounds (an
- * indirect dispatch over the round's list of active tiles, then {@link NEXT_ROUND_KERNEL}; all
- * in one compute pass) until a round changes nothing. The round count is bounded
+ * Runs one relax phase to its fixed point: the `first` tiles (default every tile) listed at
+ * first; batches of rounds (one dispatch of {@link ROUND_WORKGROUPS} at most over the round's
+ * list, all in one compute pass) until a round finds its list empty. The round count is bounded
  * by the cell count plus one (Bellman-Ford: a least-cost path has fewer steps than there are cells,
  * and each round extends every unfinished path by at least one step), so a run that goes past it
  * is a bug and throws rather than looping. `profilers`: two, used in turn (two batches may be in
@@ -154,66 +193,59 @@ export async function runPhase(
 ): Promise<PhaseRounds> {
   const connectivity = setup.connectivity;
   const carry = options.carry && phase !== 'hops';
-  const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, { connectivity, phase, carry: carry ? 1 : 0 });
-  const group = bindGroup(ctx, pipeline, `cost/${phase}`, params, relaxBindings(phase, carry, buffers));
-  const tiles = setup.tiles[3];
-  const next = await ctx.pipelines.get(NEXT_ROUND_KERNEL, {
-    maxX: ctx.limits.maxComputeWorkgroupsPerDimension,
+  const ordered = options.ordered === true && phase === 'cost';
+  const pipeline = await ctx.pipelines.get(TILE_RELAX_KERNEL, {
+    connectivity,
+    phase,
+    carry: carry ? 1 : 0,
+    ordered: ordered ? 1 : 0,
   });
-  const nextGroup = bindGroup(ctx, next, 'cost/next-round', params, [
-    [6, buffers.flags],
-    [7, buffers.args],
-  ]);
-  // the first round: every tile active, listed in order; the tail (flat word, counters, round) zeroed
-  const initial = new Uint32Array(flagWords(tiles));
-  initial.fill(1, 0, tiles);
-  for (let t = 0; t < tiles; t++) initial[2 * tiles + t] = t;
-  initial[4 * tiles] = tiles;
-  ctx.device.queue.writeBuffer(buffers.flags, 0, initial);
-  const [x, y] = dispatchSize(tiles, ctx.limits.maxComputeWorkgroupsPerDimension);
-  ctx.device.queue.writeBuffer(buffers.args, 0, Uint32Array.of(x, y, 1, 0, 1, 1));
-  const tailAt = (4 * tiles + 2) * 4;
+  const tiles = setup.tiles[3];
+  const groups = rotatingGroups(
+    ctx,
+    pipeline,
+    `cost/${phase}`,
+    params,
+    relaxBindings(phase, carry, ordered, buffers),
+    buffers.lists,
+  );
+  const mark = options.mark ?? (() => {});
+  mark(`${phase} pipeline and bind groups`);
+  writeFirstLists(ctx, buffers, tiles, options.first ?? null, ordered);
+  ctx.device.queue.writeBuffer(buffers.flags, 0, new Uint32Array(TAIL_WORDS));
+  const wide = dispatchSize(
+    Math.min(tiles, ROUND_WORKGROUPS),
+    ctx.limits.maxComputeWorkgroupsPerDimension,
+  ) as [number, number];
+  mark(`${phase} lists written`);
   const stagings = buffers.tails.slice(2 * options.slot, 2 * options.slot + 2);
   if (stagings.length < 2) throw new RangeError(`no staging buffers for phase run ${options.slot}`);
-  let submitted = 0;
-  let recorded = 0; // rounds recorded so far: round r dispatches over list r % 2
-  const submit = (size: number): Batch => {
-    const staging = stagings[submitted % 2];
-    const profiler = profilers ? profilers[submitted % 2] : null;
-    submitted++;
-    const encoder = ctx.device.createCommandEncoder({ label: `cost/${phase}` });
-    encoder.clearBuffer(buffers.flags, tailAt, MAX_BATCH * 4);
-    const pass = encoder.beginComputePass(
-      profiler ? profiler.passDescriptor(`cost/${phase}`) : { label: `cost/${phase}` },
-    );
-    const first = recorded;
-    for (let j = 0; j < size; j++) {
-      pass.setPipeline(pipeline);
-      pass.setBindGroup(0, group);
-      pass.dispatchWorkgroupsIndirect(buffers.args, (recorded++ % 2) * 12);
-      pass.setPipeline(next);
-      pass.setBindGroup(0, nextGroup);
-      pass.dispatchWorkgroups(1);
-    }
-    pass.end();
-    encoder.copyBufferToBuffer(buffers.flags, tailAt, staging, 0, TAIL_WORDS * 4);
-    profiler?.resolve(encoder);
-    ctx.device.queue.submit([encoder.finish()]);
-    const mapped = staging.mapAsync(MapMode.READ);
-    return { first, size, staging, mapped, profiler };
+  const recorder: Recorder = {
+    ctx,
+    label: `cost/${phase}`,
+    flags: buffers.flags,
+    pipeline,
+    groups,
+    wide,
+    stagings,
+    profilers,
+    mark,
+    submitted: 0,
+    recorded: 0,
   };
-  /** The batch's tail words once mapped, and its GPU time (profiled). */
-  const read = async (batch: Batch): Promise<{ tail: Uint32Array; gpuMs: number }> => {
-    await batch.mapped.catch((cause) => {
-      ctx.assertUsable();
-      throw cause;
-    });
-    const tail = new Uint32Array(batch.staging.getMappedRange().slice(0));
-    batch.staging.unmap();
-    return { tail, gpuMs: batch.profiler ? (await batch.profiler.profile()).totalMs : 0 };
+  const submit = (size: number) => submitBatch(recorder, size);
+  const read = (batch: Batch) => readBatch(ctx, batch);
+  // ordered, a round may run only the least-key tiles: the bound is a guard, not a proof
+  const limit = (setup.cells + 2) * (ordered ? 8 : 1);
+  const out: PhaseRounds = {
+    rounds: 0,
+    batches: 0,
+    gpuMs: 0,
+    visits: 0,
+    iterations: 0,
+    deferred: 0,
+    flat: false,
   };
-  const limit = setup.cells + 2;
-  const out: PhaseRounds = { rounds: 0, batches: 0, gpuMs: 0, visits: 0, iterations: 0, flat: false };
   let ahead: Batch | null = null;
   try {
     ctx.assertUsable();
@@ -224,15 +256,18 @@ export async function runPhase(
       const { tail, gpuMs } = await read(current);
       out.gpuMs += gpuMs;
       out.batches++;
-      out.visits = tail[MAX_BATCH + 1];
-      out.iterations = tail[MAX_BATCH + 2];
+      out.visits = tail[TAIL.visits];
+      out.iterations = tail[TAIL.iterations];
+      out.deferred = tail[TAIL.deferred];
+      mark(`${phase} batch read`);
+      // the first round of the batch whose list was empty: the rounds before it were the last
       let quiet = -1;
       for (let j = 0; j < current.size && quiet < 0; j++)
         if (tail[(current.first + j) % MAX_BATCH] === 0) quiet = j;
       // a flat tight step is seen in the first round (every tile, every cell): stop at once
-      out.flat = carry && phase === 'label' && tail[MAX_BATCH] !== 0;
+      out.flat = carry && phase === 'label' && tail[TAIL.flat] !== 0;
       if (quiet >= 0 || out.flat) {
-        out.rounds += quiet >= 0 ? quiet + 1 : current.size;
+        out.rounds += quiet >= 0 ? quiet : current.size;
         break;
       }
       out.rounds += current.size;
@@ -257,5 +292,104 @@ export async function runPhase(
     // a batch still in flight (empty rounds after the fixed point) is not read: its mapping
     // ends when the buffers are destroyed (the next phase runs on other staging buffers)
     ahead?.mapped.catch(() => {});
+  }
+}
+
+/** What {@link submitBatch} records with, and how far it got (rounds, batches). */
+interface Recorder {
+  ctx: GpuContext;
+  label: string;
+  flags: GPUBuffer;
+  pipeline: GPUComputePipeline;
+  /** The rotation's bind groups: round r uses groups[r % 3]. */
+  groups: GPUBindGroup[];
+  /** Workgroups of a round, as [x, y]. */
+  wide: [number, number];
+  /** Two staging buffers for the batches' tail words, used in turn (two may be in flight). */
+  stagings: GPUBuffer[];
+  profilers: [GpuProfiler, GpuProfiler] | null;
+  mark: (what: string) => void;
+  submitted: number;
+  recorded: number;
+}
+
+/**
+ * Records `size` rounds in one compute pass (the pipeline set once, then a bind group and a
+ * dispatch a round), the copy of the `flags` words to a staging buffer, submits, and starts
+ * mapping that buffer.
+ */
+function submitBatch(rec: Recorder, size: number): Batch {
+  const { ctx, label } = rec;
+  const staging = rec.stagings[rec.submitted % 2];
+  const profiler = rec.profilers ? rec.profilers[rec.submitted % 2] : null;
+  const batch = ++rec.submitted;
+  const encoder = ctx.device.createCommandEncoder({ label });
+  encoder.clearBuffer(rec.flags, 0, MAX_BATCH * 4);
+  const pass = encoder.beginComputePass(profiler ? profiler.passDescriptor(label) : { label });
+  const first = rec.recorded;
+  pass.setPipeline(rec.pipeline);
+  for (let j = 0; j < size; j++) {
+    pass.setBindGroup(0, rec.groups[rec.recorded++ % 3]);
+    pass.dispatchWorkgroups(rec.wide[0], rec.wide[1]);
+  }
+  pass.end();
+  encoder.copyBufferToBuffer(rec.flags, 0, staging, 0, TAIL_WORDS * 4);
+  profiler?.resolve(encoder);
+  ctx.device.queue.submit([encoder.finish()]);
+  rec.mark(`${label} batch ${batch} (${size} rounds) submitted`);
+  const mapped = staging.mapAsync(MapMode.READ);
+  mapped.then(
+    () => rec.mark(`${label} batch ${batch} mapped`),
+    () => {},
+  );
+  return { first, size, staging, mapped, profiler };
+}
+
+/** The batch's `flags` words once mapped, and its GPU time (profiled). */
+async function readBatch(ctx: GpuContext, batch: Batch): Promise<{ tail: Uint32Array; gpuMs: number }> {
+  await batch.mapped.catch((cause) => {
+    ctx.assertUsable();
+    throw cause;
+  });
+  const tail = new Uint32Array(batch.staging.getMappedRange().slice(0));
+  batch.staging.unmap();
+  return { tail, gpuMs: batch.profiler ? (await batch.profiler.profile()).totalMs : 0 };
+}
+
+const INF_BITS = 0x7f800000;
+
+/**
+ * The phase's first lists: list 0 holds `first` (default every tile) with least key 0 (the seeded
+ * tiles' keys; ordered, the first threshold is then Δ), lists 1 and 2 are empty; with `ordered`,
+ * the keys of the listed tiles 0, of the others +∞. Only what is read is written: list 0's flags,
+ * its listed entries and its two words; lists 1 and 2's flags are cleared on the device (entries
+ * past a list's length are never read), which saves the host most of the bytes on large grids.
+ */
+function writeFirstLists(
+  ctx: GpuContext,
+  buffers: CostBuffers,
+  tiles: number,
+  first: Uint32Array | null,
+  ordered: boolean,
+): void {
+  const { queue } = ctx.device;
+  const clear = ctx.device.createCommandEncoder({ label: 'cost/empty lists' });
+  clear.clearBuffer(buffers.lists[1], 0, tiles * 4);
+  clear.clearBuffer(buffers.lists[2], 0, tiles * 4);
+  queue.submit([clear.finish()]);
+  const listed = first ? first.length : tiles;
+  const head = new Uint32Array(tiles + listed);
+  for (let k = 0; k < listed; k++) {
+    const t = first ? first[k] : k;
+    head[t] = 1;
+    head[tiles + k] = t;
+  }
+  queue.writeBuffer(buffers.lists[0], 0, head);
+  queue.writeBuffer(buffers.lists[0], 2 * tiles * 4, Uint32Array.of(listed, 0));
+  for (const k of [1, 2]) queue.writeBuffer(buffers.lists[k], 2 * tiles * 4, Uint32Array.of(0, INF_BITS));
+  if (ordered) {
+    const keys = new Uint32Array(tiles).fill(INF_BITS);
+    for (let k = 0; k < listed; k++) keys[first ? first[k] : k] = 0;
+    queue.writeBuffer(buffers.keys, 0, keys);
   }
 }

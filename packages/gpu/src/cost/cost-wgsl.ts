@@ -7,14 +7,30 @@ export const COST_WORKGROUP = 256;
 export const MAX_BATCH = 64;
 
 /**
- * Where the words after the two rounds' lists start in `flags` (T tiles; cost-rounds.ts): the
- * `changed` words of the last MAX_BATCH rounds (round r's at r % MAX_BATCH), then `flat` (the
- * label pass found a tight step that does not raise the cost), two counters of the phase (tile
- * visits and local iterations), and the phase's round counter (round r reads list r % 2).
+ * The words of `flags` (cost-rounds.ts): the `changed` words of the last MAX_BATCH rounds (round
+ * r's at r % MAX_BATCH: whether its list held a tile), then `flat` (the label pass found a tight
+ * step that does not raise the cost), counters of the phase (tile visits, local iterations,
+ * tiles deferred by the ordered cost pass) and the phase's round counter.
  */
-export const FLAGS_TAIL = (tiles: string) => `(4u * ${tiles} + 2u)`;
-/** Words after {@link FLAGS_TAIL}: the changed words, flat, visits, iterations, round. */
-export const TAIL_WORDS = MAX_BATCH + 4;
+export const TAIL = {
+  flat: MAX_BATCH,
+  visits: MAX_BATCH + 1,
+  iterations: MAX_BATCH + 2,
+  round: MAX_BATCH + 3,
+  deferred: MAX_BATCH + 4,
+} as const;
+/** Words of `flags`. */
+export const TAIL_WORDS = MAX_BATCH + 5;
+
+/**
+ * A round's list of tiles (T tiles): per tile whether it is listed ([0, T)), the listed tiles
+ * ([T, 2T)), their number (2T) and the least key delivered to them (2T + 1; the ordered cost
+ * pass; f32 bits, +∞ when none). Three lists rotate: round r reads list r % 3, fills
+ * (r + 1) % 3 and empties (r + 2) % 3, which round r + 1 fills.
+ */
+export function listWords(tiles: number): number {
+  return 2 * tiles + 2;
+}
 
 /** Interior tile sizes: 16×16 in 2D, 8×8×4 in 3D (both 256 cells, one per thread). */
 export function tileShape(dims: 2 | 3): [number, number, number] {
@@ -28,7 +44,9 @@ export const COST_PARAM_WORDS = 16 + 28;
  * The parameter block of the cost kernels. `size`: grid width, height, depth, cell count.
  * `tiles`: tiles per axis and the tile count. `misc.x`: maxCost as f32 bits (cells whose cost
  * would exceed it stay unreached); `misc.w`: most local iterations per tile visit (the round's
- * parity lives on the device, in `flags`, so one bind group serves every round). `extra.x`: the
+ * parity lives on the device, in `flags`, so one bind group serves every round); `misc.y`: the
+ * ordered cost pass's Δ as f32 bits (a tile runs when its key is within Δ of the least key
+ * listed; cost-order.ts). `extra.x`: the
  * number of sources. `lens`: the f32 length of each neighbour step.
  */
 export const COST_PARAMS = /* wgsl */ `

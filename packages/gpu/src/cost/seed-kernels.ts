@@ -1,5 +1,5 @@
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { COST_PARAMS, COST_WORKGROUP, FLAGS_TAIL, MAX_BATCH } from './cost-wgsl.js';
+import { COST_PARAMS, COST_WORKGROUP } from './cost-wgsl.js';
 
 /** Constants of {@link FILL_KERNEL}. */
 export interface FillConstants {
@@ -58,45 +58,6 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
     atomicStore(&dist[cell], 0u);
     atomicMin(&labels[cell], i);
   }
-}
-`,
-};
-
-/** Constants of {@link NEXT_ROUND_KERNEL}. */
-export interface NextRoundConstants {
-  [key: string]: number;
-  /** The device's maxComputeWorkgroupsPerDimension. */
-  maxX: number;
-}
-
-/**
- * Between two rounds (one thread): the next round's indirect dispatch arguments from its list's
- * length (split over x and y; the relax kernel skips ids past the length), the finished round's
- * list emptied for reuse two rounds on, the round's `changed` word (whether any tile is next),
- * and the round counter advanced.
- */
-export const NEXT_ROUND_KERNEL: KernelSpec<NextRoundConstants> = {
-  name: 'cost/next-round',
-  source: ({ maxX }) => /* wgsl */ `
-${COST_PARAMS}
-@group(0) @binding(6) var<storage, read_write> flags: array<atomic<u32>>;
-@group(0) @binding(7) var<storage, read_write> args: array<u32>;
-
-@compute @workgroup_size(1)
-fn main() {
-  let tiles = params.tiles.w;
-  let tail = ${FLAGS_TAIL('tiles')};
-  let r = atomicLoad(&flags[tail + ${MAX_BATCH + 3}u]);
-  let p = r & 1u;
-  let q = 1u - p;
-  let count = atomicLoad(&flags[4u * tiles + q]);
-  let x = min(count, ${maxX}u);
-  args[3u * q] = x;
-  args[3u * q + 1u] = select(1u, (count + x - 1u) / max(x, 1u), x > 0u);
-  args[3u * q + 2u] = 1u;
-  atomicStore(&flags[4u * tiles + p], 0u);
-  atomicStore(&flags[tail + r % ${MAX_BATCH}u], select(0u, 1u, count > 0u));
-  atomicStore(&flags[tail + ${MAX_BATCH + 3}u], r + 1u);
 }
 `,
 };

@@ -4,13 +4,14 @@ import {
   COST_PARAMS,
   COST_WORKGROUP,
   crossOffsets,
-  FLAGS_TAIL,
   haloOf,
   MAX_BATCH,
   predOffset,
+  TAIL,
   tileShape,
 } from './cost-wgsl.js';
 import { maskBody, type RelaxPhase, relaxBody } from './relax-bodies.js';
+import { pickTile } from './tile-pick.js';
 
 export type { RelaxPhase } from './relax-bodies.js';
 
@@ -25,6 +26,11 @@ export interface TileRelaxConstants {
    * only case where its fixed point is not unique); 0: the label pass descends from "none".
    */
   carry: number;
+  /**
+   * 1 (cost pass only): tiles run in order of their keys, the least cost a neighbour's change
+   * delivered to them; a listed tile whose key is above the round's threshold waits (cost-order.ts).
+   */
+  ordered: number;
 }
 
 /** Names of a phase's working array, in global and in workgroup memory. */
@@ -49,7 +55,7 @@ function labelsWritten(phase: RelaxPhase, carry: boolean): boolean {
 }
 
 /** The bindings, constants and workgroup memory of a phase. */
-function declarations(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string {
+function declarations(phase: RelaxPhase, carry: boolean, ordered: boolean, geo: TileGeometry): string {
   const { work } = workOf(phase);
   const written = labelsWritten(phase, carry);
   // only the pass's own array is atomic: labels riding along the cost pass are plain words (a
@@ -64,6 +70,11 @@ ${phase !== 'cost' || carry ? `@group(0) @binding(3) var<storage, ${written ? 'r
 ${phase === 'hops' ? '@group(0) @binding(4) var<storage, read_write> hops: array<atomic<u32>>;' : ''}
 ${phase === 'hops' ? '@group(0) @binding(5) var<storage, read> sources: array<u32>;' : ''}
 @group(0) @binding(6) var<storage, read_write> flags: array<atomic<u32>>;
+// this round's list (read), the next round's (filled) and the one after (emptied): cost-wgsl.ts
+@group(0) @binding(10) var<storage, read_write> list_a: array<atomic<u32>>;
+@group(0) @binding(11) var<storage, read_write> list_b: array<atomic<u32>>;
+@group(0) @binding(12) var<storage, read_write> list_c: array<atomic<u32>>;
+${ordered ? '@group(0) @binding(9) var<storage, read_write> keys: array<atomic<u32>>;\nvar<workgroup> least: atomic<u32>;' : ''}
 
 const TX = ${geo.tile[0]}u;
 const TY = ${geo.tile[1]}u;
@@ -72,6 +83,7 @@ const SX = ${geo.box[0]}u;
 const SY = ${geo.box[1]}u;
 const SHARED = ${geo.box[0] * geo.box[1] * geo.box[2]}u;
 const MAX_BATCH = ${MAX_BATCH}u;
+const END = 0xffffffffu;
 var<workgroup> sv: array<f32, SHARED>;
 var<workgroup> sd: array<u32, SHARED>;
 ${phase !== 'cost' || carry ? 'var<workgroup> sl: array<u32, SHARED>;' : ''}
@@ -104,32 +116,19 @@ fn halo_dirs(lp: vec3u) -> u32 {
   return m;
 }
 
-`;
+// Lists tile t for the next round (the first to list it appends it) and lowers the least key
+// delivered to that list.
+fn list_next(t: u32, key: u32) {
+  let tiles = params.tiles.w;
+  if (atomicExchange(&list_b[t], 1u) == 0u) {
+    let slot = atomicAdd(&list_b[2u * tiles], 1u);
+    atomicStore(&list_b[tiles + slot], t);
+  }
+  atomicMin(&list_b[2u * tiles + 1u], key);
 }
 
-/** Thread 0 takes the workgroup's entry of this round's tile list (and clears its flag). */
-const PICK_TILE = /* wgsl */ `
-  let tiles = params.tiles.w;
-  let round_at = ${FLAGS_TAIL('tiles')} + MAX_BATCH + 3u;
-  if (li == 0u) {
-    // this round's list of active tiles: its workgroup's entry, whose flag is cleared for reuse
-    let p = atomicLoad(&flags[round_at]) & 1u;
-    let id = wid.y * nw.x + wid.x;
-    var picked = 0u;
-    if (id < atomicLoad(&flags[4u * tiles + p])) {
-      let t = atomicLoad(&flags[(2u + p) * tiles + id]);
-      atomicStore(&flags[p * tiles + t], 0u);
-      picked = t + 1u;
-    }
-    tile_on = picked;
-  }
-  let picked = workgroupUniformLoad(&tile_on);
-  if (picked == 0u) {
-    return;
-  }
-  let t = picked - 1u;
-  let wg = vec3u(t % params.tiles.x, (t / params.tiles.x) % params.tiles.y, t / (params.tiles.x * params.tiles.y));
 `;
+}
 
 /** Loads the tile and its halo into workgroup memory (outside the grid: barriers). */
 function loadTile(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string {
@@ -168,7 +167,7 @@ function loadTile(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string 
  * point. For the cost pass "changed" means the cost: a label riding along wakes nobody. Counts the
  * visit and its local iterations.
  */
-function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
+function writeAndMark(phase: RelaxPhase, carry: boolean, ordered: boolean, dims: 2 | 3): string {
   const { work } = workOf(phase);
   const marks =
     dims === 3
@@ -185,16 +184,16 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
   if (live && own != start) {
     atomicStore(&${work}[g], own);
     atomicOr(&dirs, halo_dirs(lp));
+    ${ordered ? 'atomicMin(&least, own);' : ''}
   }
   workgroupBarrier();
-  let tail = ${FLAGS_TAIL('tiles')};
   if (li == 0u) {
-    atomicAdd(&flags[tail + MAX_BATCH + 1u], 1u);
-    atomicAdd(&flags[tail + MAX_BATCH + 2u], it);
+    atomicAdd(&flags[${TAIL.visits}u], 1u);
+    atomicAdd(&flags[${TAIL.iterations}u], it);
   }
   let woken = atomicLoad(&dirs);
   if (li == 0u && woken != 0u) {
-    let q = 1u - (atomicLoad(&flags[round_at]) & 1u);
+    let key = ${ordered ? 'atomicLoad(&least)' : 'INF'};
     let t = vec3i(wg);
     let tn = vec3i(params.tiles.xyz);
     ${marks}
@@ -203,11 +202,8 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, dims: 2 | 3): string {
       let read = ((woken >> u32((dz + 1) * 9 + (dy + 1) * 3 + dx + 1)) & 1u) != 0u;
       if (all(n >= vec3i(0)) && all(n < tn) && ((read && !me) || (me && capped != 0u))) {
         let ni = u32((n.z * tn.y + n.y) * tn.x + n.x);
-        // first to mark it: append it to the next round's list
-        if (atomicExchange(&flags[q * tiles + ni], 1u) == 0u) {
-          let slot = atomicAdd(&flags[4u * tiles + q], 1u);
-          atomicStore(&flags[(2u + q) * tiles + slot], ni);
-        }
+        ${ordered ? 'atomicMin(&keys[ni], key);' : ''}
+        list_next(ni, key);
       }
     }}}
   }
@@ -239,7 +235,7 @@ function cellStart(
   ${
     fresh
       ? `if (flat) {
-    atomicStore(&flags[${FLAGS_TAIL('tiles')} + MAX_BATCH], 1u);
+    atomicStore(&flags[${TAIL.flat}u], 1u);
   }`
       : ''
   }`;
@@ -278,8 +274,8 @@ function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string
 }
 
 /**
- * One round over this round's list of active tiles (one workgroup each, dispatched indirectly;
- * `flags` layout in cost-rounds.ts): the tile and a halo are loaded into workgroup memory, the
+ * One round over this round's list of active tiles (a fixed number of workgroups, each taking
+ * entries in turn; the lists' and `flags`' layout in cost-wgsl.ts): the tile and a halo are loaded into workgroup memory, the
  * tile's cells are relaxed (Jacobi, all cells at once between barriers) until nothing changes or
  * `misc.w` iterations are done (a uniform, not a constant, so that compilers do not unroll the
  * loop), changed cells are written back, and a tile that changed marks its neighbouring tiles
@@ -292,8 +288,9 @@ function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string
  */
 export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
   name: 'cost/tile-relax',
-  source: ({ connectivity, phase, carry }) => {
+  source: ({ connectivity, phase, carry, ordered }) => {
     const carried = carry === 1;
+    const order = ordered === 1 && phase === 'cost';
     const steps = neighbourSteps(connectivity);
     const dims = steps.some((s) => s[2] !== 0) ? 3 : 2;
     const tile = tileShape(dims);
@@ -305,14 +302,14 @@ export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
     const { shared } = workOf(phase);
     const body = relaxBody(phase, carried, offsets, cross);
     return /* wgsl */ `
-${declarations(phase, carried, geo)}
+${declarations(phase, carried, order, geo)}
 @compute @workgroup_size(${COST_WORKGROUP})
 fn main(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nw: vec3u,
   @builtin(local_invocation_index) li: u32,
 ) {
-${PICK_TILE}
+${pickTile(order)}
 ${loadTile(phase, carried, geo)}
   let lp = vec3u(li % TX, (li / TX) % TY, li / (TX * TY));
   let gp = wg * vec3u(TX, TY, TZ) + lp;
@@ -351,7 +348,11 @@ ${loadTile(phase, carried, geo)}
       break;
     }
   }
-${writeAndMark(phase, carried, dims)}
+${writeAndMark(phase, carried, order, dims)}
+  }
+  // every thread done with this tile before thread 0 picks the next
+  workgroupBarrier();
+  }
 }
 `;
   },

@@ -64,6 +64,70 @@ export async function buildExactGpu(
   const grid = bucketGrid(setup, count);
   const [nx, ny, nz] = grid.counts;
   const buckets = nx * ny * nz;
+  const { order, bucketed, start } = await recordBuckets(ctx, program, setup, sites, positions, make, grid);
+  // every near-tie is listed (rarely more than the prefix: then they are read back again)
+  const ties = await make.storage(pixels * 4, 'exact near-ties', BufferUsage.COPY_SRC);
+  const tieCount = await make.storage(4, 'exact near-tie count', BufferUsage.COPY_SRC);
+  const candidates = await make.storage(tiePrefix * TIE_CANDIDATES * 4, 'exact tie candidates');
+  const candidateCount = await make.storage(tiePrefix * 4, 'exact tie candidate counts');
+  const [ox, oy, oz] = grid.origin;
+  const [sx, sy, sz] = setup.scale;
+  const searchParams = (auxu: number) =>
+    paramBlock(
+      [setup.width, setup.height, setup.depth, pixels, nx, ny, nz, 0],
+      [sx, sy, sz, 1, ox, oy, oz, grid.edge, boundMargin(setup, grid), toleranceFloor(setup), TIE_FACTOR, 0],
+      [auxu],
+    );
+  const searched = [
+    { binding: 1, buffer: bucketed },
+    { binding: 2, buffer: order },
+    { binding: 3, buffer: start },
+  ];
+  program.pass('exact').dispatch({
+    kernel: EXACT_KERNEL,
+    constants: { dims },
+    params: searchParams(pixels),
+    bindings: [
+      ...searched,
+      { binding: 4, buffer: labels },
+      { binding: 5, buffer: ties },
+      { binding: 6, buffer: tieCount },
+    ],
+    workgroups: { grid: groups },
+  });
+  program.pass('exact tie candidates').dispatch({
+    kernel: EXACT_TIE_CANDIDATES_KERNEL,
+    constants: { dims },
+    params: searchParams(tiePrefix),
+    bindings: [
+      ...searched,
+      { binding: 4, buffer: ties },
+      { binding: 5, buffer: tieCount },
+      { binding: 6, buffer: candidates },
+      { binding: 7, buffer: candidateCount },
+    ],
+    workgroups: { linear: Math.ceil(tiePrefix / LIST_WORKGROUP) },
+  });
+  return { grid, ties, tieCount, candidates, candidateCount, start, buckets, tiePrefix };
+}
+
+/**
+ * The unique sites bucketed on the GPU: duplicates removed (a hash table of the f64 bits, the
+ * lowest index kept), counted per bucket, offsets by a scan, scattered into bucket order.
+ */
+async function recordBuckets(
+  ctx: GpuContext,
+  program: RasterProgram,
+  setup: RasterSetup,
+  sites: Float64Array,
+  positions: GPUBuffer,
+  make: Alloc,
+  grid: ReturnType<typeof bucketGrid>,
+): Promise<{ order: GPUBuffer; bucketed: GPUBuffer; start: GPUBuffer }> {
+  const { dims, count } = setup;
+  const [nx, ny, nz] = grid.counts;
+  const buckets = nx * ny * nz;
+  const [ox, oy, oz] = grid.origin;
   let tableSize = 2;
   while (tableSize < 2 * count) tableSize *= 2;
   const coords = await make.upload(
@@ -78,12 +142,6 @@ export async function buildExactGpu(
   const cursor = await make.storage(buckets * 4, 'exact bucket cursors');
   const order = await make.storage(count * 4, 'exact site order');
   const bucketed = await make.storage(count * 16, 'exact site positions');
-  // every near-tie is listed (rarely more than the prefix: then they are read back again)
-  const ties = await make.storage(pixels * 4, 'exact near-ties', BufferUsage.COPY_SRC);
-  const tieCount = await make.storage(4, 'exact near-tie count', BufferUsage.COPY_SRC);
-  const candidates = await make.storage(tiePrefix * TIE_CANDIDATES * 4, 'exact tie candidates');
-  const candidateCount = await make.storage(tiePrefix * 4, 'exact tie candidate counts');
-  const [ox, oy, oz] = grid.origin;
   const siteWorkgroups = { linear: Math.ceil(count / LIST_WORKGROUP) };
   const bucketParams = paramBlock(
     [nx, ny, nz, buckets, count, tableSize - 1],
@@ -137,42 +195,5 @@ export async function buildExactGpu(
     ],
     workgroups: siteWorkgroups,
   });
-  const [sx, sy, sz] = setup.scale;
-  const searchParams = (auxu: number) =>
-    paramBlock(
-      [setup.width, setup.height, setup.depth, pixels, nx, ny, nz, 0],
-      [sx, sy, sz, 1, ox, oy, oz, grid.edge, boundMargin(setup, grid), toleranceFloor(setup), TIE_FACTOR, 0],
-      [auxu],
-    );
-  const searched = [
-    { binding: 1, buffer: bucketed },
-    { binding: 2, buffer: order },
-    { binding: 3, buffer: start },
-  ];
-  program.pass('exact').dispatch({
-    kernel: EXACT_KERNEL,
-    constants: { dims },
-    params: searchParams(pixels),
-    bindings: [
-      ...searched,
-      { binding: 4, buffer: labels },
-      { binding: 5, buffer: ties },
-      { binding: 6, buffer: tieCount },
-    ],
-    workgroups: { grid: groups },
-  });
-  program.pass('exact tie candidates').dispatch({
-    kernel: EXACT_TIE_CANDIDATES_KERNEL,
-    constants: { dims },
-    params: searchParams(tiePrefix),
-    bindings: [
-      ...searched,
-      { binding: 4, buffer: ties },
-      { binding: 5, buffer: tieCount },
-      { binding: 6, buffer: candidates },
-      { binding: 7, buffer: candidateCount },
-    ],
-    workgroups: { linear: Math.ceil(tiePrefix / LIST_WORKGROUP) },
-  });
-  return { grid, ties, tieCount, candidates, candidateCount, start, buckets, tiePrefix };
+  return { order, bucketed, start };
 }
