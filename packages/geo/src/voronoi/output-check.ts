@@ -1,4 +1,5 @@
 import { GeoframeError } from '@geoframe/core';
+import { firstBadRing, withoutRepeatsParallel } from '@geoframe/cpu';
 
 /**
  * The error of an engine result that fails the output check: a bug or an input the engine did
@@ -108,4 +109,28 @@ export function withoutRepeatedPoints<T extends { coords: Float64Array; ringOffs
     offsets[r + 1] = w;
   }
   return { ...rings, coords: out, ringOffsets: offsets };
+}
+
+/**
+ * {@link checkRings} for a large output: the scan on worker threads when the coordinates lie on
+ * shared memory (the GPU's output array does), the error worded by `checkRings` on the ring the
+ * scan found.
+ */
+export async function checkRingsParallel(
+  coords: Float64Array,
+  ringOffsets: Int32Array,
+  what: (ring: number) => string,
+  allowEmpty = false,
+): Promise<void> {
+  const r = await firstBadRing({ coords, ringOffsets }, allowEmpty);
+  if (r < 0) return;
+  checkRings(coords, ringOffsets.subarray(r, r + 2), (i) => what(r + i), allowEmpty);
+  throw new InvalidOutputError(`${what(r)} fails the output check`); // not reached: checkRings threw
+}
+
+/** {@link withoutRepeatedPoints}, counted and compacted on worker threads for a large output. */
+export async function withoutRepeatedPointsParallel<
+  T extends { coords: Float64Array; ringOffsets: Int32Array },
+>(rings: T): Promise<T> {
+  return (await withoutRepeatsParallel(rings)) ?? withoutRepeatedPoints(rings);
 }
