@@ -127,6 +127,38 @@ describe('Voronoi output passes on worker threads', () => {
     });
   }
 
+  it('checks the rings in the repeats pass: the first bad ring after the repeats are gone', async () => {
+    vi.stubEnv('GEOFRAME_THREADS', '3');
+    // a ring of 4 points of which one repeats: 3 points left
+    const shrinking = [0, 0, 0, 0, 1, 0, 0, 0];
+    const spoilers: [string, Map<number, number[]>][] = [
+      ['shrinks below 4', new Map([[25_000, shrinking]])],
+      [
+        'NaN, then open',
+        new Map([
+          [9_000, [0, 0, Number.NaN, 1, 1, 1, 0, 0]],
+          [30_000, [0, 0, 1, 0, 1, 1, 0, 1e-300]],
+        ]),
+      ],
+      ['open at the end, after a repeat', new Map([[12_345, [0, 0, 1, 0, 1, 1, 1, 1, 0, 1e-9]]])],
+    ];
+    for (const [name, given] of spoilers) {
+      const rings = randomRings(COUNT, 300, 0.02, given);
+      const serial = withoutRepeatedPoints(rings);
+      const expected = await messageOf(() => checkRings(serial.coords, serial.ringOffsets, what));
+      expect(expected, name).not.toBeNull();
+      const parallel = await withoutRepeatedPointsParallel(rings);
+      expect(
+        await messageOf(() => checkRingsParallel(parallel.coords, parallel.ringOffsets, what)),
+        name,
+      ).toBe(expected);
+      // the answer found on the way serves once; a second check scans again, to the same answer
+      expect(await messageOf(() => checkRingsParallel(parallel.coords, parallel.ringOffsets, what))).toBe(
+        expected,
+      );
+    }
+  });
+
   it('rings of 3 points, of 0 points with and without allowEmpty, and an unshared output', async () => {
     vi.stubEnv('GEOFRAME_THREADS', '4');
     const triangle = [0, 0, 1, 0, 0, 0]; // closed, but 3 points

@@ -40,26 +40,49 @@ export function firstBadRings(
   return out;
 }
 
-/** Per item, how many points repeat the point before them in their ring (a zero-length edge). */
+/**
+ * Per item, how many points repeat the point before them in their ring (a zero-length edge), and
+ * the first ring that fails the output check once its repeats are gone (−1 for none): fewer than
+ * 4 points left, a coordinate not finite, or not closed (dropping repeats keeps the first point
+ * and a point equal to the last). Returns [repeats, first bad ring] per item.
+ */
 export function countRepeats(
   lo: number,
   hi: number,
   coords: Float64Array,
   ringOffsets: Int32Array,
   items: number,
-): number[] {
+): number[][] {
   const rings = ringOffsets.length - 1;
-  const out: number[] = [];
+  const out: number[][] = [];
   for (let item = lo; item < hi; item++) {
     const first = Math.round((rings * item) / items);
     const end = Math.round((rings * (item + 1)) / items);
     let repeats = 0;
+    let bad = -1;
     for (let r = first; r < end; r++) {
-      for (let p = ringOffsets[r] + 1; p < ringOffsets[r + 1]; p++) {
-        if (coords[2 * p] === coords[2 * p - 2] && coords[2 * p + 1] === coords[2 * p - 1]) repeats++;
+      const a = ringOffsets[r];
+      const b = ringOffsets[r + 1];
+      let own = 0;
+      // v − v is 0 for a finite v and NaN for NaN and ±∞
+      let sum = b > a ? coords[2 * a] - coords[2 * a] + (coords[2 * a + 1] - coords[2 * a + 1]) : 0;
+      for (let p = a + 1; p < b; p++) {
+        const x = coords[2 * p];
+        const y = coords[2 * p + 1];
+        sum += x - x + (y - y);
+        if (x === coords[2 * p - 2] && y === coords[2 * p - 1]) own++;
       }
+      repeats += own;
+      if (
+        bad < 0 &&
+        (b - a - own < 4 ||
+          sum !== 0 ||
+          coords[2 * a] !== coords[2 * b - 2] ||
+          coords[2 * a + 1] !== coords[2 * b - 1])
+      )
+        bad = r;
     }
-    out.push(repeats);
+    out.push([repeats, bad]);
   }
   return out;
 }

@@ -44,22 +44,26 @@ export async function firstBadRing(rings: RingBuffers, allowEmpty = false): Prom
 
 /**
  * The rings without repeated consecutive points (a point equal to the one before it in its
- * ring), every ring still closed; the input itself when nothing repeats. The same result as a
- * serial pass, counted and compacted on worker threads; null for an output this thread should
- * take (small, or not on shared memory).
+ * ring), every ring still closed — the input itself when nothing repeats — and the first ring of
+ * the result that fails the output check (as {@link firstBadRing}, −1 for none), found in the same
+ * pass. The same rings as a serial pass, counted and compacted on worker threads; null for an
+ * output this thread should take (small, or not on shared memory).
  */
-export async function withoutRepeatsParallel<T extends RingBuffers>(rings: T): Promise<T | null> {
+export async function withoutRepeatsParallel<T extends RingBuffers>(
+  rings: T,
+): Promise<{ rings: T; firstBad: number } | null> {
   const threads = await threadsFor(rings);
   if (threads < 2) return null;
   const offsets = toShared(rings.ringOffsets);
-  const counts = (await runRanges('countRepeats', threads, threads, [
+  const shares = (await runRanges('countRepeats', threads, threads, [
     rings.coords,
     offsets,
     threads,
-  ])) as number[][];
-  const repeats = counts.map((share) => share[0]);
+  ])) as number[][][];
+  const repeats = shares.map((share) => share[0][0]);
+  const firstBad = shares.map((share) => share[0][1]).find((r) => r >= 0) ?? -1;
   const total = repeats.reduce((sum, r) => sum + r, 0);
-  if (total === 0) return rings;
+  if (total === 0) return { rings, firstBad };
   // item i starts where the rings before it end, less their repeats
   const starts = new Int32Array(new SharedArrayBuffer(4 * threads));
   const count = offsets.length - 1;
@@ -71,5 +75,5 @@ export async function withoutRepeatsParallel<T extends RingBuffers>(rings: T): P
   const out = new Float64Array(new SharedArrayBuffer(16 * points));
   const outOffsets = new Int32Array(new SharedArrayBuffer(4 * (count + 1)));
   await runRanges('dropRepeats', threads, threads, [rings.coords, offsets, threads, out, outOffsets, starts]);
-  return { ...rings, coords: out, ringOffsets: outOffsets };
+  return { rings: { ...rings, coords: out, ringOffsets: outOffsets }, firstBad };
 }
