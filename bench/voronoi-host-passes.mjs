@@ -66,9 +66,15 @@ for (const [pass, fn] of [
   ],
   ['uniqueSitesParallel', () => uniqueSitesParallel(xy)],
   ['repeated points, one thread (before)', () => withoutRepeatedPoints(rings)],
-  ['repeated points, workers', () => withoutRepeatedPointsParallel(rings)],
+  [
+    'repeated points and output check in one pass, workers (the GPU path)',
+    () => withoutRepeatedPointsParallel(rings),
+  ],
   ['output check, one thread (before)', () => checkRings(rings.coords, rings.ringOffsets, what)],
-  ['output check, workers', () => checkRingsParallel(rings.coords, rings.ringOffsets, what)],
+  [
+    'output check alone, workers (the CPU path)',
+    () => checkRingsParallel(rings.coords, rings.ringOffsets, what),
+  ],
 ]) {
   console.log(`| ${pass} | ${await time(fn)} |`);
 }

@@ -202,9 +202,15 @@ for (const n of sizes) {
         () => new Float64Array(new SharedArrayBuffer(16 * n)).set(xy),
       ],
       ['repeated points, one thread', () => withoutRepeatedPoints(rings)],
-      ['repeated points, workers', () => withoutRepeatedPointsParallel(rings)],
+      [
+        'repeated points and output check in one pass, workers (the GPU path)',
+        () => withoutRepeatedPointsParallel(rings),
+      ],
       ['output check, one thread', () => checkRings(rings.coords, rings.ringOffsets, what)],
-      ['output check, workers', () => checkRingsParallel(rings.coords, rings.ringOffsets, what)],
+      [
+        'output check alone, workers (the CPU path)',
+        () => checkRingsParallel(rings.coords, rings.ringOffsets, what),
+      ],
     ] as const) {
       hostPassRows.push([fmt(n, 2), `${pass}${shared ? '' : ' (output not shared)'}`, fmt(await alone(fn))]);
     }
