@@ -64,13 +64,24 @@ export function countRepeats(
       const a = ringOffsets[r];
       const b = ringOffsets[r + 1];
       let own = 0;
-      // v − v is 0 for a finite v and NaN for NaN and ±∞
-      let sum = b > a ? coords[2 * a] - coords[2 * a] + (coords[2 * a + 1] - coords[2 * a + 1]) : 0;
-      for (let p = a + 1; p < b; p++) {
-        const x = coords[2 * p];
-        const y = coords[2 * p + 1];
-        sum += x - x + (y - y);
-        if (x === coords[2 * p - 2] && y === coords[2 * p - 1]) own++;
+      let sum = 0;
+      if (b > a) {
+        // v − v is 0 for a finite v and NaN for NaN and ±∞; the previous point kept in locals
+        let px = coords[2 * a];
+        let py = coords[2 * a + 1];
+        // two sums: independent chains of additions
+        let sx = px - px;
+        let sy = py - py;
+        for (let p = a + 1; p < b; p++) {
+          const x = coords[2 * p];
+          const y = coords[2 * p + 1];
+          sx += x - x;
+          sy += y - y;
+          if (x === px && y === py) own++;
+          px = x;
+          py = y;
+        }
+        sum = sx + sy;
       }
       repeats += own;
       if (
