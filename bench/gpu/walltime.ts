@@ -215,14 +215,21 @@ for (const n of sizes) {
       hostPassRows.push([fmt(n, 2), `${pass}${shared ? '' : ' (output not shared)'}`, fmt(await alone(fn))]);
     }
   }
+  const keptLaps = new Map<string, number[]>();
   const keptAndArea = await timed(
     async () => {
-      const kept = await keptCells();
+      const laps = new HostLaps();
+      const kept = (await computeVoronoiOnDevice(column, { device: 'gpu' }, laps)).cells;
       await residentArea(kept);
-      return kept;
+      laps.lap('area() on the device, back');
+      return { kept, laps: laps.laps };
     },
-    (kept) => kept.destroy(),
+    ({ kept, laps }) => {
+      kept.destroy();
+      addLaps(keptLaps, laps);
+    },
   );
+  for (const [stage, ms] of keptLaps) lapRows.push([fmt(n, 2), `kept + area: ${stage}`, fmt(median(ms))]);
   const keptOnly = await timed(
     () => keptCells(),
     (kept) => kept.destroy(),
@@ -293,7 +300,9 @@ console.log(
     rows,
   ),
 );
-console.log("\nvoronoiPolygons host result, its laps (medians; indented: the pipeline's own stages)\n");
+console.log(
+  "\nthe public calls' laps, host result then kept + area (medians; indented: the pipeline's own stages)\n",
+);
 console.log(markdownTable(['sites', 'step', 'ms'], lapRows));
 console.log('\nhost passes alone on this CPU, on the output of the last call (medians of 3)\n');
 console.log(markdownTable(['sites', 'pass', 'ms'], hostPassRows));
