@@ -2,7 +2,12 @@
 // - `voronoiPolygons({device: 'gpu'})` on a point GeoSeries, host result: wall time;
 // - `voronoiPolygons({device: 'gpu', keep: 'device'})` then `await area()`: wall time, and each
 //   half alone (the cells kept; the area kernel and its 8 bytes a row back);
-// - the pipeline's own stage laps (`stats.stages`) for both, medians per stage;
+// - the public call's own laps (HostLaps: input sites, dispatch, the pipeline's stage laps inside
+//   it, repeated points, output check, GeoArrow column), medians per step, and the host passes
+//   timed alone on this host's CPU (serial against worker threads) on the call's own output;
+// - the Delaunay stage alone with GPU timestamps: its wall, its steps and its passes' GPU time
+//   (how much of "submission to the stars' statistics" is GPU work and how much waiting);
+// - the kept path's stage laps (`stats.stages`), medians per stage;
 // - transfer rates on this host: a readback through the reused staging buffers (map + one JS copy)
 //   of the host result's size, and of the areas' size, for the floors;
 // - the peer in the same run: CuPy's `cupyx.scipy.spatial.Delaunay` on the same points (python3
@@ -12,11 +17,27 @@
 //   node .gpu/bundle/<name>.mjs [--runs N] [--warmup N]     (WALLTIME_SIZES=1e6,1e7; WALLTIME_PEER=0)
 // It first times the compilation of the cell kernels and the area kernel, one line each.
 import { spawnSync } from 'node:child_process';
-import { clipBox, GeometryArray, GeometryType, uniqueSites } from '../../packages/core/src/index.js';
+import {
+  clipBox,
+  extractSites,
+  GeometryArray,
+  GeometryType,
+  uniqueSites,
+} from '../../packages/core/src/index.js';
+import { uniqueSitesParallel } from '../../packages/cpu/src/index.js';
 import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
+import { HostLaps } from '../../packages/geo/src/voronoi/host-laps.js';
+import {
+  checkRings,
+  checkRingsParallel,
+  withoutRepeatedPoints,
+  withoutRepeatedPointsParallel,
+} from '../../packages/geo/src/voronoi/output-check.js';
 import { computeVoronoiOnDevice } from '../../packages/geo/src/voronoi/voronoi-on-device.js';
 import { computeVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
+import { gpuDelaunayStage } from '../../packages/gpu/src/delaunay/delaunay-gpu.js';
 import {
+  GpuProfiler,
   getGpuContext,
   residentArea,
   voronoiCellsGpu,
@@ -113,8 +134,29 @@ for (const [name, kernel, constants] of [
   );
 }
 
+/** Median of `runs` timings of `fn` (after one untimed run), in ms. */
+async function alone(fn: () => unknown, runs = 3): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/** Pushes each lap of `laps` onto its stage's list in `into` (first-seen order). */
+function addLaps(into: Map<string, number[]>, laps: { stage: string; ms: number }[]): void {
+  for (const { stage, ms } of laps) into.set(stage, [...(into.get(stage) ?? []), ms]);
+}
+
 const rows: string[][] = [];
 const stageRows: string[][] = [];
+const lapRows: string[][] = [];
+const passRows: string[][] = [];
+const hostPassRows: string[][] = [];
+const profiler = new GpuProfiler(ctx, { maxPasses: 256 });
 for (const n of sizes) {
   const xy = generatePoints('uniform', n, 42);
   // a point column, as GeoSeries.fromXY makes it (the bundle leaves GeoSeries' plotting out:
@@ -128,20 +170,66 @@ for (const n of sizes) {
   });
   const keptCells = async () => (await computeVoronoiOnDevice(column, { device: 'gpu' })).cells;
   let points = 0;
+  let last: Awaited<ReturnType<typeof computeVoronoi>> | null = null;
+  const publicLaps = new Map<string, number[]>();
   const host = await timed(
-    () => computeVoronoi(column, { device: 'gpu' }),
-    (cells) => {
-      points = cells.geometry.coordCount;
+    async () => {
+      const laps = new HostLaps();
+      const result = await computeVoronoi(column, { device: 'gpu' }, laps);
+      laps.lap('returned');
+      return { result, laps: laps.laps };
+    },
+    ({ result, laps }) => {
+      points = result.geometry.coordCount;
+      addLaps(publicLaps, laps);
+      last = result;
     },
   );
+  for (const [stage, ms] of publicLaps) lapRows.push([fmt(n, 2), stage, fmt(median(ms))]);
+  // the host passes alone on this host's CPU, on the call's own output (before: serial; now: workers)
+  if (last !== null) {
+    const { geometry } = last as Awaited<ReturnType<typeof computeVoronoi>>;
+    const rings = { coords: geometry.coords, ringOffsets: geometry.offsets[1] };
+    const what = (r: number) => `ring ${r}`;
+    const shared = geometry.coords.buffer instanceof SharedArrayBuffer;
+    last = null;
+    for (const [pass, fn] of [
+      ['extractSites (point column)', () => extractSites(column)],
+      ['uniqueSites, one thread', () => uniqueSites(xy)],
+      ['uniqueSitesParallel (workers, box)', () => uniqueSitesParallel(xy)],
+      [
+        'sites copied to shared memory (fresh)',
+        () => new Float64Array(new SharedArrayBuffer(16 * n)).set(xy),
+      ],
+      ['repeated points, one thread', () => withoutRepeatedPoints(rings)],
+      [
+        'repeated points and output check in one pass, workers (the GPU path)',
+        () => withoutRepeatedPointsParallel(rings),
+      ],
+      ['output check, one thread', () => checkRings(rings.coords, rings.ringOffsets, what)],
+      [
+        'output check alone, workers (the CPU path)',
+        () => checkRingsParallel(rings.coords, rings.ringOffsets, what),
+      ],
+    ] as const) {
+      hostPassRows.push([fmt(n, 2), `${pass}${shared ? '' : ' (output not shared)'}`, fmt(await alone(fn))]);
+    }
+  }
+  const keptLaps = new Map<string, number[]>();
   const keptAndArea = await timed(
     async () => {
-      const kept = await keptCells();
+      const laps = new HostLaps();
+      const kept = (await computeVoronoiOnDevice(column, { device: 'gpu' }, laps)).cells;
       await residentArea(kept);
-      return kept;
+      laps.lap('area() on the device, back');
+      return { kept, laps: laps.laps };
     },
-    (kept) => kept.destroy(),
+    ({ kept, laps }) => {
+      kept.destroy();
+      addLaps(keptLaps, laps);
+    },
   );
+  for (const [stage, ms] of keptLaps) lapRows.push([fmt(n, 2), `kept + area: ${stage}`, fmt(median(ms))]);
   const keptOnly = await timed(
     () => keptCells(),
     (kept) => kept.destroy(),
@@ -163,9 +251,31 @@ for (const n of sizes) {
 
   const sites = uniqueSites(xy).xy;
   const box = clipBox(sites, null);
-  const hostStages = await stageMedians(
-    async () => (await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES })).stats.stages,
-  );
+  // the Delaunay stage alone, with its passes' GPU time
+  const stageLaps = new Map<string, number[]>();
+  const passTimes = new Map<string, number[]>();
+  for (let r = 0; r < args.warmup + args.runs; r++) {
+    const t0 = performance.now();
+    const out = await gpuDelaunayStage(ctx, sites, { profiler, cpuDelaunay: CPU_STAGES.delaunay });
+    const wall = performance.now() - t0;
+    const passes = await profiler.read();
+    if (r < args.warmup || out === null) continue;
+    const { hullMs, encodeMs, resultMs } = out.stats;
+    addLaps(stageLaps, [
+      { stage: 'wall', ms: wall },
+      { stage: 'hull round trip', ms: hullMs },
+      { stage: 'recording the stars', ms: encodeMs },
+      { stage: "submission to the stars' statistics", ms: resultMs },
+      { stage: 'GPU passes, all', ms: passes.reduce((sum, p) => sum + p.ms, 0) },
+    ]);
+    addLaps(
+      passTimes,
+      passes.map((p) => ({ stage: p.name, ms: p.ms })),
+    );
+  }
+  for (const [stage, ms] of stageLaps) passRows.push([fmt(n, 2), stage, fmt(median(ms))]);
+  for (const [stage, ms] of passTimes) passRows.push([fmt(n, 2), `  pass ${stage}`, fmt(median(ms))]);
+
   const keptStages = await stageMedians(async () => {
     const { cells, stats } = await voronoiCellsGpuOnDevice(ctx, sites, box, { cpu: CPU_STAGES });
     const t0 = performance.now();
@@ -173,7 +283,6 @@ for (const n of sizes) {
     cells.destroy();
     return [...stats.stages, { stage: 'area() on the device, back', ms: performance.now() - t0 }];
   });
-  for (const [stage, ms] of hostStages) stageRows.push([fmt(n, 2), 'host result', stage, fmt(ms)]);
   for (const [stage, ms] of keptStages) stageRows.push([fmt(n, 2), 'kept + area', stage, fmt(ms)]);
 }
 
@@ -191,7 +300,15 @@ console.log(
     rows,
   ),
 );
-console.log('\nstage laps (medians; "(of which …)" rows are inside the row above them)\n');
+console.log(
+  "\nthe public calls' laps, host result then kept + area (medians; indented: the pipeline's own stages)\n",
+);
+console.log(markdownTable(['sites', 'step', 'ms'], lapRows));
+console.log('\nhost passes alone on this CPU, on the output of the last call (medians of 3)\n');
+console.log(markdownTable(['sites', 'pass', 'ms'], hostPassRows));
+console.log(`\nDelaunay stage alone (gpuDelaunayStage, GPU time: ${profiler.source})\n`);
+console.log(markdownTable(['sites', 'step', 'ms'], passRows));
+console.log('\nkept path stage laps (medians; "(of which …)" rows are inside the row above them)\n');
 console.log(markdownTable(['sites', 'run', 'stage', 'ms'], stageRows));
 
 if (process.env.WALLTIME_PEER !== '0') {

@@ -1,5 +1,5 @@
 import { type Box, boxOfXY, type UniqueSites, uniqueSites } from '@geoframe/core';
-import { availableThreads, runRanges, toShared } from '../workers/worker-pool.js';
+import { availableThreads, preparedFloat64Array, runRanges, toShared } from '../workers/worker-pool.js';
 
 /** Below this many sites one thread removes duplicates (starting workers costs more). */
 const PARALLEL_FROM = 1 << 16;
@@ -24,7 +24,7 @@ export async function uniqueSitesParallel(xy: Float64Array): Promise<UniqueSites
     const unique = uniqueSites(xy);
     return { ...unique, box: boxOfXY(unique.xy) };
   }
-  const shared = toShared(xy);
+  const shared = await sharedSites(xy);
   // about 512 sites a bucket: its table fits the L1 cache
   const bits = Math.max(4, Math.min(16, Math.floor(Math.log2(n / 512))));
   const buckets = 1 << bits;
@@ -102,4 +102,17 @@ export async function uniqueSitesParallel(xy: Float64Array): Promise<UniqueSites
     siteOfInput[i] = next++;
   }
   return { xy: kept, siteOfInput, inputOfSite, box };
+}
+
+/**
+ * `xy` on shared memory, for the workers to read in place: itself when it is there, else a copy
+ * whose pages the workers map first (a fresh 160 MB array faulted in by the one copy into it
+ * costs several times the copy).
+ */
+async function sharedSites(xy: Float64Array): Promise<Float64Array> {
+  if (xy.buffer instanceof SharedArrayBuffer) return xy;
+  const prepared = await preparedFloat64Array(xy.length);
+  if (!(prepared.buffer instanceof SharedArrayBuffer)) return toShared(xy);
+  prepared.set(xy);
+  return prepared;
 }

@@ -7,6 +7,7 @@ import {
 } from '../delaunay/delaunay-kernels.js';
 import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
 import { circumcentreRange, planBoundary, planDegrees, shortEdges } from '../voronoi/cell-kernels.js';
+import { countRepeats, dropRepeats, firstBadRings } from '../voronoi/ring-pass-kernels.js';
 import { writeSimpleRings } from '../voronoi/simple-rings.js';
 
 /*
@@ -43,6 +44,9 @@ export const RANGE_KERNELS = {
   triangleLows,
   planDegrees,
   planBoundary,
+  firstBadRings,
+  countRepeats,
+  dropRepeats,
 };
 
 /** The name of a range kernel the pooled workers can run. */

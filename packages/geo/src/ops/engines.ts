@@ -59,7 +59,8 @@ import {
   warmUpVoronoi,
 } from '@geoframe/gpu';
 
-import { withoutRepeatedPoints } from '../voronoi/output-check.js';
+import type { HostLaps } from '../voronoi/host-laps.js';
+import { withoutRepeatedPointsParallel } from '../voronoi/output-check.js';
 
 // The one module where the GPU and CPU engines meet (adr/0001, adr/0019): the GPU pipelines get
 // their CPU stages from here, and every dispatched operation plans and runs through here.
@@ -176,11 +177,17 @@ export interface EnginePair<T> {
 }
 
 /** Voronoi cells of unique sites clipped to `box`: the GPU pipeline, or the CPU on worker threads. */
-export function voronoiCellEngines(xy: Float64Array, box: Box): EnginePair<PolygonBuffers> {
+export function voronoiCellEngines(xy: Float64Array, box: Box, laps?: HostLaps): EnginePair<PolygonBuffers> {
   return {
     // the GPU writes a Voronoi vertex once per triangle, so cocircular sites repeat it in a ring
-    gpu: async (ctx, report) =>
-      withoutRepeatedPoints((await voronoiCellsGpu(ctx, xy, box, gpuStages(report))).cells),
+    gpu: async (ctx, report) => {
+      const { cells, stats } = await voronoiCellsGpu(ctx, xy, box, gpuStages(report));
+      laps?.lap('planned, GPU pipeline');
+      laps?.parts(stats.stages);
+      const rings = await withoutRepeatedPointsParallel(cells);
+      laps?.lap('repeated points (workers)');
+      return rings;
+    },
     // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
     cpu: () => voronoiCellsParallel(xy, box),
     warmUp: VORONOI_WARM_UP,

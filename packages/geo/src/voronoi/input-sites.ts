@@ -12,6 +12,7 @@ import {
   uniqueSites,
 } from '@geoframe/core';
 import { geosToleranceSites, uniqueSitesParallel } from '@geoframe/cpu';
+import type { HostLaps } from './host-laps.js';
 
 /** The sites of `voronoiPolygons` / `delaunayTriangles`: every vertex, then the unique ones. */
 export interface InputSites {
@@ -74,9 +75,11 @@ export async function gatherInputSites(
   input: GeometryArray,
   tolerance: number | undefined,
   rule: ToleranceRule = VORONOI,
+  laps?: HostLaps,
 ): Promise<InputSites> {
   if (checkedTolerance(tolerance) > 0) return inputSites(input, tolerance, rule);
   const sites = extractSites(input);
+  laps?.lap('sites extracted');
   const { box, ...unique } = await uniqueSitesParallel(sites.xy);
   return { sites, unique, count: unique.xy.length >> 1, box };
 }

@@ -1,4 +1,5 @@
 import { GeoframeError } from '@geoframe/core';
+import { firstBadRing, withoutRepeatsParallel } from '@geoframe/cpu';
 
 /**
  * The error of an engine result that fails the output check: a bug or an input the engine did
@@ -108,4 +109,46 @@ export function withoutRepeatedPoints<T extends { coords: Float64Array; ringOffs
     offsets[r + 1] = w;
   }
   return { ...rings, coords: out, ringOffsets: offsets };
+}
+
+/**
+ * Rings whose output check was done on the way (by {@link withoutRepeatedPointsParallel}, in the
+ * same pass that counted the repeats): their first failing ring, −1 for none, by coordinates.
+ */
+const checkedOnTheWay = new WeakMap<Float64Array, { ringOffsets: Int32Array; firstBad: number }>();
+
+/**
+ * {@link checkRings} for a large output: the scan on worker threads when the coordinates lie on
+ * shared memory (the GPU's output array does), or no scan for rings that
+ * {@link withoutRepeatedPointsParallel} returned (it checked them in its pass); the error is
+ * worded by `checkRings` on the ring found.
+ */
+export async function checkRingsParallel(
+  coords: Float64Array,
+  ringOffsets: Int32Array,
+  what: (ring: number) => string,
+  allowEmpty = false,
+): Promise<void> {
+  const known = allowEmpty ? undefined : checkedOnTheWay.get(coords);
+  checkedOnTheWay.delete(coords); // once: the arrays are the caller's after this
+  const r =
+    known !== undefined && known.ringOffsets === ringOffsets
+      ? known.firstBad
+      : await firstBadRing({ coords, ringOffsets }, allowEmpty);
+  if (r < 0) return;
+  checkRings(coords, ringOffsets.subarray(r, r + 2), (i) => what(r + i), allowEmpty);
+  throw new InvalidOutputError(`${what(r)} fails the output check`); // not reached: checkRings threw
+}
+
+/**
+ * {@link withoutRepeatedPoints}, counted and compacted on worker threads for a large output; the
+ * same pass checks the result for {@link checkRingsParallel}.
+ */
+export async function withoutRepeatedPointsParallel<
+  T extends { coords: Float64Array; ringOffsets: Int32Array },
+>(rings: T): Promise<T> {
+  const done = await withoutRepeatsParallel(rings);
+  if (done === null) return withoutRepeatedPoints(rings);
+  checkedOnTheWay.set(done.rings.coords, { ringOffsets: done.rings.ringOffsets, firstBad: done.firstBad });
+  return done.rings;
 }

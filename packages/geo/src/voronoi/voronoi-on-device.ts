@@ -1,6 +1,7 @@
 import { checkOptions, type DispatchEvent, type GeometryArray, InvalidGeometryError } from '@geoframe/core';
 import { type DevicePolygons, residentTake } from '@geoframe/gpu';
 import { dispatchOperation, voronoiCellDeviceEngines } from '../ops/engines.js';
+import type { HostLaps } from './host-laps.js';
 import { checkedClipBox, gatherInputSites } from './input-sites.js';
 import { boxOf, siteOfRows, VORONOI_OPTION_KEYS, type VoronoiOptions } from './voronoi-polygons.js';
 
@@ -25,6 +26,7 @@ export interface DeviceVoronoiResult {
 export async function computeVoronoiOnDevice(
   input: GeometryArray,
   options: VoronoiOptions,
+  laps?: HostLaps,
 ): Promise<DeviceVoronoiResult> {
   checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   if (options.device === 'cpu') throw new TypeError("keep: 'device' needs the GPU; device: 'cpu' was asked");
@@ -33,9 +35,11 @@ export async function computeVoronoiOnDevice(
     throw new TypeError("keep: 'device' cannot take clipTo: clipping runs on the CPU (clip the host copy)");
   }
   const extendTo = boxOf(options.extendTo);
-  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo });
+  laps?.lap('options');
+  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo }, laps);
   const { sites, unique, count } = gathered;
   const box = checkedClipBox(gathered, extendTo);
+  laps?.lap('duplicates removed (workers), box');
   const { value: cells, decision } = await dispatchOperation(
     'voronoiPolygons',
     count,
@@ -43,6 +47,7 @@ export async function computeVoronoiOnDevice(
     voronoiCellDeviceEngines(unique.xy, box),
     options.onDispatch,
   );
+  laps?.lap('planned, GPU pipeline (cells kept)');
   if (!options.ordered) return { cells, dispatch: decision, sites: count };
   try {
     const site = siteOfRows(input, sites.row, unique.siteOfInput);

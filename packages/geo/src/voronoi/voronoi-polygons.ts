@@ -12,8 +12,9 @@ import {
 import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geoframe/cpu';
 import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
+import type { HostLaps } from './host-laps.js';
 import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
-import { checkLines, checkRings, ownerOf } from './output-check.js';
+import { checkLines, checkRings, checkRingsParallel, ownerOf } from './output-check.js';
 import { voronoiProgress } from './voronoi-progress.js';
 
 /** Options of `voronoiPolygons`, with GEOS/GeoPandas meaning where they share a name. */
@@ -167,6 +168,7 @@ export function siteOfRows(input: GeometryArray, row: Int32Array, siteOfInput: I
 export async function computeVoronoi(
   input: GeometryArray,
   options: VoronoiOptions = {},
+  laps?: HostLaps,
 ): Promise<VoronoiResult> {
   checkOptions(options, VORONOI_OPTION_KEYS, 'voronoiPolygons');
   if (options.keep !== undefined && options.keep !== 'host') {
@@ -177,12 +179,15 @@ export async function computeVoronoi(
   const extendTo = boxOf(options.extendTo);
   const progress = voronoiProgress(options.onProgress, options.clipTo !== undefined);
   progress.stage('sites', input.length);
-  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo });
+  laps?.lap('options');
+  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo }, laps);
   const { sites, unique, count: n } = gathered;
+  laps?.lap('duplicates removed (workers), box');
   progress.stage('diagram', n);
   const device = options.device ?? 'auto';
   const box = checkedClipBox(gathered, extendTo);
   const crs = input.crs;
+  laps?.lap('clip box');
 
   if (options.onlyEdges) {
     const ran = await dispatchOperation(
@@ -217,12 +222,14 @@ export async function computeVoronoi(
     'voronoiPolygons',
     n,
     device,
-    voronoiCellEngines(unique.xy, box),
+    voronoiCellEngines(unique.xy, box, laps),
     options.onDispatch,
   );
+  laps?.lap('dispatch done');
   // the output check (both paths): finite, closed rings of ≥ 4 points, or an error naming the site
   const cellOf = (s: number) => `the cell of site ${s} (row ${sites.row[unique.inputOfSite[s]]})`;
-  checkRings(raw.coords, raw.ringOffsets, cellOf);
+  await checkRingsParallel(raw.coords, raw.ringOffsets, cellOf);
+  laps?.lap('output check (workers)');
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
   if (options.clipTo !== undefined) {
     progress.stage('clip', n);
@@ -238,6 +245,7 @@ export async function computeVoronoi(
     return assemble(input, options, cells, gathered, dispatch);
   } finally {
     progress.finish();
+    laps?.lap('GeoArrow column and rows');
   }
 }
 
@@ -261,8 +269,12 @@ function assemble(
     const rows = Int32Array.from({ length: input.length }, (_, i) => i);
     return { geometry: pickRows(cells, site), rows, dispatch, sites: n };
   }
-  const rows = new Int32Array(cellCount);
-  for (let s = 0; s < cellCount; s++) rows[s] = sites.row[unique.inputOfSite[s]];
+  // without merges (no tolerance, every site unique) the kept sites are the input's in order
+  const identity =
+    !(options.tolerance !== undefined && options.tolerance > 0) &&
+    unique.inputOfSite.length === sites.row.length;
+  const rows = identity ? sites.row.slice(0, cellCount) : new Int32Array(cellCount);
+  if (!identity) for (let s = 0; s < cellCount; s++) rows[s] = sites.row[unique.inputOfSite[s]];
   if (options.clipTo !== undefined) return { ...withoutEmptyCells(cells, rows), dispatch, sites: n };
   return { geometry: cells, rows, dispatch, sites: n };
 }

@@ -107,7 +107,12 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
   const cellRings = await recordCellRings(run, front);
   const { ring, ringInfo, slots, lengths, faults, ringEncoder, guess } = cellRings;
   const early = cellRings.early as Promise<Float64Array>;
-  const ringOffsets = new Int32Array(n + 1);
+  // on shared memory where there is one, as the coordinates' array: the host's passes over the
+  // rings (repeated points, the output check) read both on worker threads without a copy
+  const ringOffsets =
+    typeof SharedArrayBuffer === 'undefined'
+      ? new Int32Array(n + 1)
+      : new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
   // the output is emitted in the same submission into a buffer sized by the guess, so the ring
   // offsets and the coordinates come back in one round trip; rings past it (a guess too small)
   // are skipped by the kernel and emitted again at the exact size
