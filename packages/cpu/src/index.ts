@@ -17,8 +17,11 @@ export {
 } from './cvt/cvt-exact-cpu.js';
 export { type CvtRasterCpuOptions, cvtRasterCpu } from './cvt/cvt-raster-cpu.js';
 export { type DensityPieces, densityPieces, regionPolygons } from './cvt/density-pieces.js';
+export { type InteriorBuckets, interiorBuckets } from './cvt/interior-buckets.js';
 export { LBFGS_MEMORY, lbfgsSteps } from './cvt/lbfgs.js';
 export { lloydSteps } from './cvt/lloyd.js';
+export { type MomentSource, type SourcedMoments, sourcedCellMoments } from './cvt/moment-source.js';
+export { RegionCellMoments } from './cvt/region-cell-moments.js';
 export {
   type CvtEvaluate,
   type CvtEvaluateAsync,
@@ -32,7 +35,6 @@ export { separateDuplicates, uniqueCvtSites } from './cvt/unique-cvt-sites.js';
 export { type EvaluationBudget, type LinePoint, wolfeLineSearch } from './cvt/wolfe-line-search.js';
 export type { LineBuffers, PolygonBuffers, Triangulation } from './delaunay/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './delaunay/delaunay-output.js';
-
 export {
   type OrderedTriangulation,
   type RobustTriangulation,
@@ -40,7 +42,6 @@ export {
   triangulateOrdered,
   triangulatePresortedParallel,
 } from './delaunay/triangulate.js';
-
 export {
   BOUNDARY,
   EXTERIOR,
@@ -52,7 +53,6 @@ export {
   pointPolygonalDistance,
 } from './predicates/locate-point.js';
 export { bruteForceRaster } from './raster/brute-force-raster.js';
-
 export { facetCoarseLevel } from './raster/facet-jfa.js';
 export { type RasterFrame, rasterFrame } from './raster/raster-frame.js';
 export { sitePixelIndices } from './raster/seed-raster.js';
@@ -61,13 +61,8 @@ export {
   type VoronoiRasterCpuOptions,
   voronoiRasterCpu,
 } from './raster/voronoi-raster-cpu.js';
-
 export { type GeosToleranceOptions, geosToleranceSites } from './sites/geos-tolerance-sites.js';
-
 export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
-
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
-
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
-
 export { availableThreads, preparedFloat64Array } from './workers/worker-pool.js';

@@ -7,7 +7,11 @@ export {
 } from './cost/index.js';
 
 export { type CvtRasterGpuOptions, cvtRasterGpu } from './cvt/index.js';
-
+export {
+  type CvtCellMomentsGpu,
+  cvtCellMomentsGpu,
+  type InteriorBuckets,
+} from './cvt-exact/cvt-cell-moments.js';
 export type {
   CpuStages,
   CpuTriangulation,
@@ -16,7 +20,6 @@ export type {
   PolygonBuffers,
   StageFallbackListener,
 } from './delaunay/delaunay-stage.js';
-
 export {
   type DelaunayGpuOptions,
   type DelaunayGpuOutput,
@@ -25,9 +28,7 @@ export {
   type GpuDelaunayResult,
   gpuDelaunayStage,
 } from './delaunay/index.js';
-
 export { hilbertOrderGpu } from './order/hilbert-order.js';
-
 export { compactIndices } from './primitives/compact/index.js';
 export { type HilbertGpuOptions, hilbertKeysGpu } from './primitives/hilbert/hilbert.js';
 export {
@@ -54,7 +55,6 @@ export {
   residentTotalBounds,
 } from './resident/index.js';
 export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
-
 export {
   GpuDeclinedError,
   GpuDeviceLostError,
@@ -66,7 +66,6 @@ export {
   GpuUnavailableError,
   GpuValidationError,
 } from './runtime/errors.js';
-
 export {
   type GpuAdapterSummary,
   GpuContext,
@@ -74,7 +73,6 @@ export {
   type GpuFeatures,
 } from './runtime/gpu-context.js';
 export { probedGpuAdapter, probeGpuAdapter } from './runtime/probe-adapter.js';
-
 export {
   formatProfile,
   type GpuPassTime,
@@ -83,11 +81,8 @@ export {
   type GpuProfilerOptions,
   type GpuTimeSource,
 } from './runtime/profiler.js';
-
 export { runExclusive } from './runtime/run-queue.js';
-
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
-
 export { GPU_TIMEOUT_ENV, type GpuRunOptions, gpuDeadlineMs, runOnGpu } from './runtime/watchdog.js';
 export {
   type CellsOutput,
