@@ -17,7 +17,7 @@ export {
 } from './cvt/cvt-exact-cpu.js';
 export { type CvtRasterCpuOptions, cvtRasterCpu } from './cvt/cvt-raster-cpu.js';
 export { type DensityPieces, densityPieces, regionPolygons } from './cvt/density-pieces.js';
-export { type InteriorBuckets, interiorBuckets } from './cvt/interior-buckets.js';
+export { type InteriorBuckets, interiorBuckets, interiorBucketsFor } from './cvt/interior-buckets.js';
 export { LBFGS_MEMORY, lbfgsSteps } from './cvt/lbfgs.js';
 export { lloydSteps } from './cvt/lloyd.js';
 export { type MomentSource, type SourcedMoments, sourcedCellMoments } from './cvt/moment-source.js';

@@ -6,7 +6,7 @@ import { cellsInBox } from './box-cells.js';
 import { addUniformMoments, type CellMoments, cellMoments, type RingSpan } from './cell-moments.js';
 import type { CvtEvaluation } from './cvt-evaluation.js';
 import { addPieceMoments, type DensityPieces } from './density-pieces.js';
-import { type InteriorBuckets, interiorBuckets } from './interior-buckets.js';
+import { type InteriorBuckets, interiorBucketsFor } from './interior-buckets.js';
 import { type MomentSource, sourcedCellMoments } from './moment-source.js';
 import { RegionCellMoments } from './region-cell-moments.js';
 import { type CvtEvaluateAsync, runCvtAsync } from './run-cvt.js';
@@ -91,10 +91,10 @@ export function exactEvaluator(
     const inBox = regionBox !== undefined && within(xy, regionBox);
     const box = inBox && regionBox ? regionBox : cellBox(xy, region);
     if (momentSource !== undefined && density.kind === 'uniform') {
-      if (!inBox) buckets ??= interiorBuckets(region);
+      if (!inBox) buckets ??= interiorBucketsFor(region, regionArea(region), xy.length >> 1);
       const got = await momentSource(xy, box, inBox ? null : buckets);
       const unique = sourcedCellMoments(got, xy, inBox ? null : regionMoments);
-      return evaluation(x, perSite(unique, uniqueOf));
+      return evaluation(x, xy.length === x.length ? unique : perSite(unique, uniqueOf));
     }
     let raw = await cells(xy, box);
     // a rectangular region with sites outside it: convex cells cut to the box, still one ring each
@@ -178,6 +178,18 @@ function checkedDensity(at: DensityAt): DensityAt {
     }
     return v;
   };
+}
+
+/** The region's area (exteriors counter-clockwise, holes clockwise). */
+function regionArea(region: ClipRegion): number {
+  const c = region.coords;
+  let twice = 0;
+  for (let r = 0; r + 1 < region.ringOffsets.length; r++) {
+    for (let k = region.ringOffsets[r]; k + 1 < region.ringOffsets[r + 1]; k++) {
+      twice += c[2 * k] * c[2 * k + 3] - c[2 * k + 2] * c[2 * k + 1];
+    }
+  }
+  return Math.abs(twice) / 2;
 }
 
 function within(xy: Float64Array, b: Box): boolean {

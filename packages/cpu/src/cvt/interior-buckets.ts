@@ -81,3 +81,14 @@ export function interiorBuckets(region: ClipRegion, side = 512): InteriorBuckets
   }
   return { minX: region.minX, minY: region.minY, size, nx, ny, blocked };
 }
+
+/**
+ * Buckets for `sites` cells of about equal area: a quarter of a cell's side each (so a cell's box
+ * grown by a bucket reaches little past it), 64 to 4096 along the longer side.
+ */
+export function interiorBucketsFor(region: ClipRegion, area: number, sites: number): InteriorBuckets {
+  const longer = Math.max(region.maxX - region.minX, region.maxY - region.minY);
+  const cell = Math.sqrt(area / Math.max(1, sites));
+  const side = Number.isFinite(longer / cell) ? Math.ceil((4 * longer) / cell) : 64;
+  return interiorBuckets(region, Math.min(4096, Math.max(64, side)));
+}

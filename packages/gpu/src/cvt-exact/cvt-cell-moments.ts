@@ -4,6 +4,7 @@ import { recordResident, residentDispatch } from '../resident/resident-measures.
 import { residentTake } from '../resident/resident-take.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { remapUploads, submitForRead, type UploadPart, uploadParts } from '../runtime/staging.js';
+import { BufferUsage } from '../runtime/usage.js';
 import { CVT_CELL_MOMENTS_KERNEL } from './cell-moments-kernel.js';
 
 /**
@@ -83,14 +84,14 @@ async function momentsPass(
   const at = interior ? bucketPositions(sites, interior) : new Float32Array(2);
   const atBuffer = scratchBuffer(ctx, 'cvt-exact/at', at.byteLength);
   const blocked = interior ? interior.blocked : new Uint32Array(1);
-  const blockedBuffer = scratchBuffer(ctx, 'cvt-exact/blocked', blocked.byteLength);
+  const { buffer: blockedBuffer, fresh } = blockedOnDevice(ctx, blocked);
   const out = scratchBuffer(ctx, 'cvt-exact/moments', 8 * raw.length);
   const upload = await recordResident(ctx, 'cvt-exact/upload', []);
   const parts: UploadPart[] = [
     { data: sites, target: siteBuffer },
     { data: at, target: atBuffer },
-    { data: blocked, target: blockedBuffer },
   ];
+  if (fresh) parts.push({ data: blocked, target: blockedBuffer });
   await uploadParts(ctx, upload, 'cvt-exact/input', parts);
   ctx.device.queue.submit([upload.finish()]);
   const encoder = await recordResident(ctx, CVT_CELL_MOMENTS_KERNEL.name, [
@@ -108,6 +109,23 @@ async function momentsPass(
   ]);
   remapUploads(ctx, 'cvt-exact/input');
   await pending.into([raw]);
+}
+
+/** Per context, the bucket counts last uploaded (a run's evaluations share them) and their buffer. */
+const lastBlocked = new WeakMap<GpuContext, { blocked: Uint32Array; buffer: GPUBuffer }>();
+
+/** The device copy of `blocked`: the last one when it is the same array, else a new one to fill. */
+function blockedOnDevice(ctx: GpuContext, blocked: Uint32Array): { buffer: GPUBuffer; fresh: boolean } {
+  const last = lastBlocked.get(ctx);
+  if (last?.blocked === blocked) return { buffer: last.buffer, fresh: false };
+  last?.buffer.destroy();
+  const buffer = ctx.device.createBuffer({
+    label: 'cvt-exact blocked buckets',
+    size: Math.max(256, Math.ceil(blocked.byteLength / 256) * 256),
+    usage: BufferUsage.STORAGE | BufferUsage.COPY_DST,
+  });
+  lastBlocked.set(ctx, { blocked, buffer });
+  return { buffer, fresh: true };
 }
 
 /** rows, nx, ny, and the bucket side as mantissa (f32 bits, in [1, 2)) and exponent. */
