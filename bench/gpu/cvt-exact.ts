@@ -10,8 +10,10 @@
 // The first call compiles every kernel (the Delaunay stars' ~75 s on a fresh lend): it runs once,
 // timed apart, before anything else.
 //
-// Bundle: `/work/tools/gpu-bundle.sh bench/gpu/cvt-exact.ts <name>`, then
-//   node .gpu/bundle/<name>.mjs [--small] [--iterations N] [--few N]
+// Bundle it with esbuild (`webgpu` external) as the other GPU benches, then
+//   node <bundle>.mjs [--small] [--iterations N] [--few N] [--gpu-only]
+// (`--small`: 2000 sites, to check the script on lavapipe; `--few`: iterations of the slow rows;
+// `--gpu-only`: the API's GPU row and the instrumented run only).
 import type { Box } from '../../packages/core/src/index.js';
 import { CvtError, GeometryBuilder, GeometryType } from '../../packages/core/src/index.js';
 import {
