@@ -35,6 +35,7 @@ export { separateDuplicates, uniqueCvtSites } from './cvt/unique-cvt-sites.js';
 export { type EvaluationBudget, type LinePoint, wolfeLineSearch } from './cvt/wolfe-line-search.js';
 export type { LineBuffers, PolygonBuffers, Triangulation } from './delaunay/buffers.js';
 export { delaunay, delaunayEdgeLines, delaunayTriangleRings } from './delaunay/delaunay-output.js';
+
 export {
   type OrderedTriangulation,
   type RobustTriangulation,
@@ -42,6 +43,7 @@ export {
   triangulateOrdered,
   triangulatePresortedParallel,
 } from './delaunay/triangulate.js';
+
 export {
   BOUNDARY,
   EXTERIOR,
@@ -53,6 +55,7 @@ export {
   pointPolygonalDistance,
 } from './predicates/locate-point.js';
 export { bruteForceRaster } from './raster/brute-force-raster.js';
+
 export { facetCoarseLevel } from './raster/facet-jfa.js';
 export { type RasterFrame, rasterFrame } from './raster/raster-frame.js';
 export { sitePixelIndices } from './raster/seed-raster.js';
@@ -61,8 +64,13 @@ export {
   type VoronoiRasterCpuOptions,
   voronoiRasterCpu,
 } from './raster/voronoi-raster-cpu.js';
+
 export { type GeosToleranceOptions, geosToleranceSites } from './sites/geos-tolerance-sites.js';
+
 export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
+
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
+
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
+
 export { availableThreads, preparedFloat64Array } from './workers/worker-pool.js';

@@ -12,6 +12,7 @@ export {
   cvtCellMomentsGpu,
   type InteriorBuckets,
 } from './cvt-exact/cvt-cell-moments.js';
+
 export type {
   CpuStages,
   CpuTriangulation,
@@ -20,6 +21,7 @@ export type {
   PolygonBuffers,
   StageFallbackListener,
 } from './delaunay/delaunay-stage.js';
+
 export {
   type DelaunayGpuOptions,
   type DelaunayGpuOutput,
@@ -28,7 +30,9 @@ export {
   type GpuDelaunayResult,
   gpuDelaunayStage,
 } from './delaunay/index.js';
+
 export { hilbertOrderGpu } from './order/hilbert-order.js';
+
 export { compactIndices } from './primitives/compact/index.js';
 export { type HilbertGpuOptions, hilbertKeysGpu } from './primitives/hilbert/hilbert.js';
 export {
@@ -55,6 +59,7 @@ export {
   residentTotalBounds,
 } from './resident/index.js';
 export { abandonedDeviceCount } from './runtime/abandoned-devices.js';
+
 export {
   GpuDeclinedError,
   GpuDeviceLostError,
@@ -66,6 +71,7 @@ export {
   GpuUnavailableError,
   GpuValidationError,
 } from './runtime/errors.js';
+
 export {
   type GpuAdapterSummary,
   GpuContext,
@@ -73,6 +79,7 @@ export {
   type GpuFeatures,
 } from './runtime/gpu-context.js';
 export { probedGpuAdapter, probeGpuAdapter } from './runtime/probe-adapter.js';
+
 export {
   formatProfile,
   type GpuPassTime,
@@ -81,8 +88,11 @@ export {
   type GpuProfilerOptions,
   type GpuTimeSource,
 } from './runtime/profiler.js';
+
 export { runExclusive } from './runtime/run-queue.js';
+
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
+
 export { GPU_TIMEOUT_ENV, type GpuRunOptions, gpuDeadlineMs, runOnGpu } from './runtime/watchdog.js';
 export {
   type CellsOutput,
