@@ -1,3 +1,4 @@
+// (The exact mode, 100k sites on exact cells: bench/gpu/cvt-exact.ts.)
 // Centroidal Voronoi tessellation on the GPU raster (Rong et al. 2011, Tables 1 and 2): 1000
 // uniform random sites in [-1, 1]², a 512² grid, uniform ρ (Table 1) or
 // ρ = e^(−20x²−20y²) + 0.05 sin²(πx) sin²(πy) (Table 2). Lloyd runs the paper's iteration count;

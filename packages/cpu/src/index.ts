@@ -14,6 +14,7 @@ export {
 } from './cvt/cvt-exact-cpu.js';
 export { type CvtRasterCpuOptions, cvtRasterCpu } from './cvt/cvt-raster-cpu.js';
 export { type DensityPieces, densityPieces, regionPolygons } from './cvt/density-pieces.js';
+export type { MomentSource, SourcedMoments } from './cvt/moment-source.js';
 export { type CvtEvaluateAsync, type CvtRunOptions, runCvtAsync } from './cvt/run-cvt.js';
 export { fillRings } from './cvt/scanline-fill.js';
 export type { DensityAt } from './cvt/triangle-quadrature.js';

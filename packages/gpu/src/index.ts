@@ -6,6 +6,12 @@ export {
   DEFAULT_INNER,
 } from './cost/index.js';
 export { type CvtRasterGpuOptions, cvtRasterGpu } from './cvt/index.js';
+export {
+  type CvtCellMomentsGpu,
+  cvtCellMomentsGpu,
+  type InteriorBuckets,
+} from './cvt-exact/cvt-cell-moments.js';
+
 export type {
   CpuStages,
   CpuTriangulation,

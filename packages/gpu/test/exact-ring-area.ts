@@ -23,7 +23,7 @@ export function exactRingArea(coords: Float64Array, start: number, end: number):
 }
 
 /** v · 2^1074 as a BigInt (exact for every finite f64). */
-function exactScaled(v: number): bigint {
+export function exactScaled(v: number): bigint {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, v);
   const bits = view.getBigUint64(0);
@@ -40,7 +40,7 @@ function exactScaled(v: number): bigint {
 }
 
 /** a · 2^e rounded to the nearest f64, ties to even; null unless the result is a normal f64 (or 0). */
-function roundToF64(a: bigint, e: number): number | null {
+export function roundToF64(a: bigint, e: number): number | null {
   if (a === 0n) return 0;
   const length = a.toString(2).length;
   const top = length - 1 + e;

@@ -6,6 +6,9 @@ import { cellsInBox } from './box-cells.js';
 import { addUniformMoments, type CellMoments, cellMoments, type RingSpan } from './cell-moments.js';
 import type { CvtEvaluation } from './cvt-evaluation.js';
 import { addPieceMoments, type DensityPieces } from './density-pieces.js';
+import { type InteriorBuckets, interiorBucketsFor } from './interior-buckets.js';
+import { type MomentSource, sourcedCellMoments } from './moment-source.js';
+import { RegionCellMoments } from './region-cell-moments.js';
 import { type CvtEvaluateAsync, runCvtAsync } from './run-cvt.js';
 import { addQuadratureMoments, type DensityAt } from './triangle-quadrature.js';
 import { uniqueCvtSites } from './unique-cvt-sites.js';
@@ -40,6 +43,8 @@ export interface CvtExactProblem {
 /** Options of {@link cvtExact}. */
 export interface CvtExactOptions {
   cells: CellSource;
+  /** Uniform density: moments from here instead of integrating `cells` (the GPU's resident path). */
+  moments?: MomentSource;
   onIteration?: (step: CvtIteration) => void;
 }
 
@@ -51,7 +56,7 @@ export interface CvtExactOptions {
  */
 export function cvtExact(problem: CvtExactProblem, options: CvtExactOptions): Promise<CvtRun> {
   const r = problem.region;
-  return runCvtAsync(problem.sites, exactEvaluator(problem, options.cells), {
+  return runCvtAsync(problem.sites, exactEvaluator(problem, options.cells, options.moments), {
     method: problem.method,
     maxIterations: problem.maxIterations,
     tolerance: problem.tolerance,
@@ -60,12 +65,22 @@ export function cvtExact(problem: CvtExactProblem, options: CvtExactOptions): Pr
   });
 }
 
-/** F, ∇F and the centroids at given sites, with exact cells (see {@link cvtExact}). */
-export function exactEvaluator(problem: CvtExactProblem, cells: CellSource): CvtEvaluateAsync {
+/**
+ * F, ∇F and the centroids at given sites, with exact cells (see {@link cvtExact}); for a uniform
+ * density, with `momentSource` the moments come from there (cells wholly inside the region integrated
+ * where they were built, the others clipped here).
+ */
+export function exactEvaluator(
+  problem: CvtExactProblem,
+  cells: CellSource,
+  momentSource?: MomentSource,
+): CvtEvaluateAsync {
   const { region, density } = problem;
   const diagonal = Math.hypot(region.maxX - region.minX, region.maxY - region.minY);
   const rho = density.kind === 'function' ? checkedDensity(density.at) : null;
   const h = density.kind === 'function' ? (density.h ?? diagonal / 128) : 0;
+  const regionMoments = new RegionCellMoments(region);
+  let buckets: InteriorBuckets | null = null;
   return async (x) => {
     const n = x.length >> 1;
     for (let i = 0; i < 2 * n; i++) {
@@ -75,6 +90,12 @@ export function exactEvaluator(problem: CvtExactProblem, cells: CellSource): Cvt
     const regionBox = problem.regionBox;
     const inBox = regionBox !== undefined && within(xy, regionBox);
     const box = inBox && regionBox ? regionBox : cellBox(xy, region);
+    if (momentSource !== undefined && density.kind === 'uniform') {
+      if (!inBox) buckets ??= interiorBucketsFor(region, regionArea(region), xy.length >> 1);
+      const got = await momentSource(xy, box, inBox ? null : buckets);
+      const unique = sourcedCellMoments(got, xy, inBox ? null : regionMoments);
+      return evaluation(x, xy.length === x.length ? unique : perSite(unique, uniqueOf));
+    }
     let raw = await cells(xy, box);
     // a rectangular region with sites outside it: convex cells cut to the box, still one ring each
     const boxCut = regionBox !== undefined && !inBox && density.kind !== 'pieces';
@@ -85,6 +106,15 @@ export function exactEvaluator(problem: CvtExactProblem, cells: CellSource): Cvt
       for (let i = 0; i < n; i++) {
         const u = uniqueOf[i];
         if (u >= 0) addPieceMoments(density.pieces, ringOf(raw, u), x[2 * i], x[2 * i + 1], moments, i);
+      }
+      return evaluation(x, moments);
+    }
+    if (rho === null && !inBox && !boxCut) {
+      // uniform density: each cell's part of the region integrated without building it
+      for (let i = 0; i < n; i++) {
+        const u = uniqueOf[i];
+        if (u < 0 || u + 1 >= raw.ringOffsets.length) continue;
+        regionMoments.add(raw.coords, raw.ringOffsets, u, x[2 * i], x[2 * i + 1], moments, i);
       }
       return evaluation(x, moments);
     }
@@ -105,6 +135,20 @@ export function exactEvaluator(problem: CvtExactProblem, cells: CellSource): Cvt
     }
     return evaluation(x, moments);
   };
+}
+
+/** Moments per site from moments per unique site (a repeated site's are zero). */
+function perSite(unique: CellMoments, uniqueOf: Int32Array): CellMoments {
+  const m = cellMoments(uniqueOf.length);
+  for (let i = 0; i < uniqueOf.length; i++) {
+    const u = uniqueOf[i];
+    if (u < 0) continue;
+    m.mass[i] = unique.mass[u];
+    m.sx[i] = unique.sx[u];
+    m.sy[i] = unique.sy[u];
+    m.energy[i] = unique.energy[u];
+  }
+  return m;
 }
 
 function evaluation(x: Float64Array, m: CellMoments): CvtEvaluation {
@@ -134,6 +178,18 @@ function checkedDensity(at: DensityAt): DensityAt {
     }
     return v;
   };
+}
+
+/** The region's area (exteriors counter-clockwise, holes clockwise). */
+function regionArea(region: ClipRegion): number {
+  const c = region.coords;
+  let twice = 0;
+  for (let r = 0; r + 1 < region.ringOffsets.length; r++) {
+    for (let k = region.ringOffsets[r]; k + 1 < region.ringOffsets[r + 1]; k++) {
+      twice += c[2 * k] * c[2 * k + 3] - c[2 * k + 2] * c[2 * k + 1];
+    }
+  }
+  return Math.abs(twice) / 2;
 }
 
 function within(xy: Float64Array, b: Box): boolean {

@@ -9,6 +9,12 @@ export function uniqueCvtSites(x: Float64Array): {
   keptOf: Int32Array;
 } {
   const n = x.length >> 1;
+  if (allDistinct(x)) {
+    // the usual case (every Lloyd iterate): no sort needed
+    const identity = new Int32Array(n);
+    for (let i = 0; i < n; i++) identity[i] = i;
+    return { xy: x.slice(), uniqueOf: identity, keptOf: identity.slice() };
+  }
   const order = Int32Array.from({ length: n }, (_, i) => i).sort(
     (a, b) => x[2 * a] - x[2 * b] || x[2 * a + 1] - x[2 * b + 1] || a - b,
   );
@@ -33,6 +39,36 @@ export function uniqueCvtSites(x: Float64Array): {
     xy[2 * uniqueOf[i] + 1] = x[2 * i + 1];
   }
   return { xy, uniqueOf, keptOf };
+}
+
+/**
+ * Whether no two sites are equal (as numbers: −0 equals 0), by an open-addressing hash of their
+ * coordinates' bits: O(n), where the sort of {@link uniqueCvtSites} costs 50 ms at 100k sites.
+ */
+function allDistinct(x: Float64Array): boolean {
+  const n = x.length >> 1;
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  const table = new Int32Array(size).fill(-1);
+  const words = new Uint32Array(x.buffer, x.byteOffset, 2 * x.length);
+  for (let i = 0; i < n; i++) {
+    // −0 hashes as 0 (its high word is 0x80000000, its low word 0)
+    const hx = words[4 * i + 1] === 0x80000000 && words[4 * i] === 0 ? 0 : words[4 * i + 1];
+    const hy = words[4 * i + 3] === 0x80000000 && words[4 * i + 2] === 0 ? 0 : words[4 * i + 3];
+    let h = Math.imul(words[4 * i] ^ hx, 0x9e3779b1);
+    h = Math.imul(h ^ words[4 * i + 2] ^ Math.imul(hy, 0x85ebca6b), 0xc2b2ae35);
+    let slot = (h ^ (h >>> 15)) & (size - 1);
+    for (;;) {
+      const j = table[slot];
+      if (j < 0) {
+        table[slot] = i;
+        break;
+      }
+      if (x[2 * j] === x[2 * i] && x[2 * j + 1] === x[2 * i + 1]) return false;
+      slot = (slot + 1) & (size - 1);
+    }
+  }
+  return true;
 }
 
 /**

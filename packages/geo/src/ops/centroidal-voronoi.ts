@@ -17,7 +17,7 @@ import { cvtColumns } from '../cvt/cvt-output.js';
 import { type CvtRegion, type CvtRegionInput, cvtRegion } from '../cvt/cvt-region.js';
 import { type CvtSites, checkSitesInRegion, cvtSites } from '../cvt/cvt-sites.js';
 import type { GeoSeries } from '../geo-series.js';
-import { cvtCellSource, cvtRasterEngines, dispatchOperation } from './engines.js';
+import { cvtCellSource, cvtMomentSource, cvtRasterEngines, dispatchOperation } from './engines.js';
 
 /** Options of `centroidalVoronoi` (docs/cvt.md). */
 export interface CentroidalVoronoiOptions {
@@ -167,10 +167,13 @@ export async function runCentroidalVoronoi(
     return { run: value, path: decision.path };
   }
   let path: ExecutionPath = 'cpu';
-  const source = cvtCellSource(p.device, (event) => {
+  const listener = (event: DispatchEvent) => {
     path = event.path;
     options.onDispatch?.(event);
-  });
+  };
+  const source = cvtCellSource(p.device, listener);
+  // uniform density: the moments come from where the cells are (kept on the GPU there)
+  const moments = p.density.exact.kind === 'uniform' ? cvtMomentSource(p.device, listener) : undefined;
   const evaluate = exactEvaluator(
     {
       sites: start,
@@ -182,6 +185,7 @@ export async function runCentroidalVoronoi(
       tolerance: p.tolerance,
     },
     source,
+    moments,
   );
   let checked = false;
   const run = await runCvtAsync(

@@ -25,12 +25,14 @@ import {
   cvtRasterCpu,
   delaunay,
   type LineBuffers,
+  type MomentSource,
   type PolygonBuffers,
   preparedFloat32Array,
   preparedFloat64Array,
   preparedInt32Array,
   type RasterStats,
   type RobustTriangulation,
+  type SourcedMoments,
   type Triangulation,
   triangulateOrdered,
   triangulatePresortedParallel,
@@ -44,6 +46,7 @@ import {
   type CpuStages,
   type CpuTriangulation,
   costAllocationGpu,
+  cvtCellMomentsGpu,
   cvtRasterGpu,
   DevicePolygons,
   delaunayGpu,
@@ -324,20 +327,50 @@ export function cvtRasterEngines(
  * on the CPU it stays there without further events, and a GPU run reports only fallbacks.
  */
 export function cvtCellSource(device: DeviceOption, listener?: (event: DispatchEvent) => void): CellSource {
+  const dispatch = stickyDispatch<PolygonBuffers>(device, listener);
+  return (xy, box) => dispatch(xy.length >> 1, voronoiCellEngines(xy, box));
+}
+
+/**
+ * The exact CVT's uniform-density moments, dispatched as {@link cvtCellSource} is: on the GPU the
+ * cells stay on the device and only their moments come back, with the rings of the cells the
+ * region's boundary may reach (adr/0027); on the CPU, every cell for the host to integrate.
+ */
+export function cvtMomentSource(
+  device: DeviceOption,
+  listener?: (event: DispatchEvent) => void,
+): MomentSource {
+  const dispatch = stickyDispatch<SourcedMoments>(device, listener);
+  return (xy, box, interior) =>
+    dispatch(xy.length >> 1, {
+      gpu: async (ctx, report) => {
+        const { cells } = await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report));
+        try {
+          return await cvtCellMomentsGpu(cells, xy, interior);
+        } finally {
+          cells.destroy();
+        }
+      },
+      cpu: async () => ({ raw: null, hostRows: null, hostCells: await voronoiCellsParallel(xy, box) }),
+    });
+}
+
+/**
+ * 'voronoiPolygons' dispatched once per evaluation of an iterative run: the first plans and emits
+ * its decision to `listener`; once on the CPU the run stays there without further events, and a
+ * GPU run reports only fallbacks.
+ */
+function stickyDispatch<T>(
+  device: DeviceOption,
+  listener?: (event: DispatchEvent) => void,
+): (rows: number, engines: EnginePair<T>) => Promise<T> {
   let path: ExecutionPath | null = null;
-  return async (xy, box) => {
-    const engines = voronoiCellEngines(xy, box);
+  return async (rows, engines) => {
     if (path === 'cpu') return engines.cpu();
     const first = path === null;
-    const { value, decision } = await dispatchOperation(
-      'voronoiPolygons',
-      xy.length >> 1,
-      device,
-      engines,
-      (event) => {
-        if (first || event.type === 'fallback') listener?.(event);
-      },
-    );
+    const { value, decision } = await dispatchOperation('voronoiPolygons', rows, device, engines, (event) => {
+      if (first || event.type === 'fallback') listener?.(event);
+    });
     path = decision.type === 'fallback' && decision.stage === undefined ? 'cpu' : decision.path;
     return value;
   };
