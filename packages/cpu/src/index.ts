@@ -69,5 +69,5 @@ export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
 
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
-
+export { inChunks, WorkMeter, type WorkProgress } from './workers/work-meter.js';
 export { availableThreads, preparedFloat64Array } from './workers/worker-pool.js';

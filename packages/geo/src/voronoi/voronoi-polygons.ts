@@ -189,7 +189,7 @@ export async function computeVoronoi(
       'voronoiPolygons',
       n,
       device,
-      voronoiEdgeEngines(unique.xy, box),
+      voronoiEdgeEngines(unique.xy, box, progress.stageFraction()),
       options.onDispatch,
     );
     const dispatch = ran.decision;
@@ -217,7 +217,7 @@ export async function computeVoronoi(
     'voronoiPolygons',
     n,
     device,
-    voronoiCellEngines(unique.xy, box),
+    voronoiCellEngines(unique.xy, box, progress.stageFraction()),
     options.onDispatch,
   );
   // the output check (both paths): finite, closed rings of ≥ 4 points, or an error naming the site
@@ -226,7 +226,12 @@ export async function computeVoronoi(
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
   if (options.clipTo !== undefined) {
     progress.stage('clip', n);
-    const parts = clipCellsToRegion(raw, prepareClipRegion(options.clipTo));
+    const parts = clipCellsToRegion(
+      raw,
+      prepareClipRegion(options.clipTo),
+      undefined,
+      progress.stageFraction(),
+    );
     checkRings(parts.coords, parts.ringOffsets, (r) =>
       cellOf(ownerOf(parts.geometryOffsets, ownerOf(parts.polygonOffsets, r))),
     );
