@@ -18,8 +18,14 @@ import {
 } from '../src/index.js';
 import { multiPolygonColumn } from './clip-helpers.js';
 
-function bits(a: Float64Array): BigUint64Array {
-  return new BigUint64Array(a.buffer, a.byteOffset, a.length);
+/** The bytes of a typed array (compared at once: vitest's deep equality is slow on big arrays). */
+function bytes(a: ArrayBufferView): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** Whether two typed arrays hold the same bits. */
+function same(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  return bytes(a).equals(bytes(b));
 }
 
 /** A listener recording every fraction. */
@@ -54,9 +60,9 @@ describe('counted delaunator', () => {
     const meter = new WorkMeter(r.onProgress, [['delaunator', 1]]);
     meter.pass('delaunator');
     const counted = countedDelaunator(xy, meter);
-    expect(counted.triangles).toEqual(plain.triangles);
-    expect(counted.halfedges).toEqual(plain.halfedges);
-    expect(counted.hull).toEqual(plain.hull);
+    expect(same(counted.triangles, plain.triangles)).toBe(true);
+    expect(same(counted.halfedges, plain.halfedges)).toBe(true);
+    expect(same(counted.hull, plain.hull)).toBe(true);
     checkFractions(r.fractions);
     // reports every 1024 triangles legalized (about 2n): the loop is counted (a renamed `_legalize` fails here)
     // (at least n of them: a circle's sites all stay on the hull, n − 2 triangles)
@@ -79,8 +85,8 @@ describe('engines with a listener give the silent result', () => {
         threads,
         onProgress: r.onProgress,
       });
-      expect(heard.ringOffsets).toEqual(silent.ringOffsets);
-      expect(bits(heard.coords)).toEqual(bits(silent.coords));
+      expect(same(heard.ringOffsets, silent.ringOffsets)).toBe(true);
+      expect(same(heard.coords, silent.coords)).toBe(true);
       checkFractions(r.fractions);
       expect(r.fractions.at(-1)).toBe(1); // the write pass counts to its end
       // passes, delaunator's loop and ranges: many distinct values before the end
@@ -89,16 +95,16 @@ describe('engines with a listener give the silent result', () => {
   });
 
   it.each(KINDS)('%s: Voronoi edges, Delaunay and the clip to a region', (kind) => {
-    const xy = uniqueSites(generatePoints(kind, 5_000, 34)).xy;
+    const xy = uniqueSites(generatePoints(kind, 2_000, 34)).xy;
     const box = clipBox(xy);
     let r = recorder();
     const edges = voronoiEdges(xy, box, r.onProgress);
-    expect(bits(edges.coords)).toEqual(bits(voronoiEdges(xy, box).coords));
+    expect(same(edges.coords, voronoiEdges(xy, box).coords)).toBe(true);
     checkFractions(r.fractions);
     expect(r.fractions.at(-1)).toBe(1);
     r = recorder();
     const tri = delaunay(xy, r.onProgress);
-    expect(tri.triangles).toEqual(delaunay(xy).triangles);
+    expect(same(tri.triangles, delaunay(xy).triangles)).toBe(true);
     checkFractions(r.fractions);
     expect(r.fractions.length).toBeGreaterThan(3);
 
@@ -118,10 +124,10 @@ describe('engines with a listener give the silent result', () => {
     r = recorder();
     const clipped = clipCellsToRegion(cells, diamond, undefined, r.onProgress);
     const silent = clipCellsToRegion(cells, diamond);
-    expect(bits(clipped.coords)).toEqual(bits(silent.coords));
-    expect(clipped.geometryOffsets).toEqual(silent.geometryOffsets);
+    expect(same(clipped.coords, silent.coords)).toBe(true);
+    expect(same(clipped.geometryOffsets, silent.geometryOffsets)).toBe(true);
     checkFractions(r.fractions);
-    expect(r.fractions.length).toBeGreaterThan(10);
+    expect(r.fractions.length).toBeGreaterThanOrEqual(5); // every 256 cells (2000 here)
   });
 
   it('adversarial sets (magnitudes, offsets, collinear, 0–3 sites): same output, sane fractions', async () => {
@@ -143,7 +149,7 @@ describe('engines with a listener give the silent result', () => {
           Promise.resolve()
             .then(run)
             .then(
-              (cells) => bits(cells.coords),
+              (cells) => bytes(cells.coords).toString('base64'),
               (error: Error) => error.message,
             );
         const options = { minSites: 100, threads: 2 };
