@@ -13,6 +13,7 @@ import { OPERATIONS } from '../../../../examples/browser/src/operations.js';
 import { loadDemo } from '../../src/demo/demo-data.js';
 import { encodeFile, GeoDataFrame, GeoSeries, readFile } from '../../src/index.js';
 import { CHROMIUM_FLAGS, chromiumPath, INSTALL_HINT, inCi } from './chromium.js';
+import { type GpuVoronoiRun, gpuVoronoiScript } from './gpu-voronoi-page.js';
 import { colourStats, decodePng } from './png-pixels.js';
 
 // The demo page (examples/browser) in headless Chromium: it loads the bundled US ZIP data, runs
@@ -362,22 +363,7 @@ describe('the demo page in headless Chromium', () => {
       // seeded sites with a near-duplicate pair and a small lattice
       const xy = [...generatePoints('clusters', 250, 17), ...generatePoints('lattice', 50, 17)];
       xy[2] = xy[0] + 1e-9;
-      const script = `import('./geoframe.js').then(async (g) => {
-        const adapter = await navigator.gpu?.requestAdapter();
-        const limit = adapter ? adapter.limits.maxStorageBuffersPerShaderStage : 0;
-        const xy = ${JSON.stringify(xy)};
-        const sites = g.GeoSeries.fromXY(xy.filter((_, i) => i % 2 === 0), xy.filter((_, i) => i % 2 === 1));
-        const b64 = (a) => { let s = ''; const u = new Uint8Array(a.buffer, a.byteOffset, a.byteLength); for (const c of u) s += String.fromCharCode(c); return btoa(s); };
-        const t = performance.now();
-        try {
-          const cells = await sites.voronoiPolygons({ device: 'gpu' });
-          return { limit, ms: performance.now() - t, coords: b64(cells.array.coords), offsets: cells.array.offsets.map(b64) };
-        } catch (error) {
-          return { limit, ms: performance.now() - t, error: error.message };
-        }
-      })`;
-      const run: { limit: number; ms: number; error?: string; coords?: string; offsets?: string[] } =
-        await page.evaluate(script);
+      const run: GpuVoronoiRun = await page.evaluate(gpuVoronoiScript(xy));
       expect(run.limit, 'the page has a WebGPU adapter').toBeGreaterThan(0);
       const sites = GeoSeries.fromXY(
         xy.filter((_, i) => i % 2 === 0),
