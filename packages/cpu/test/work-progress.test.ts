@@ -64,7 +64,7 @@ describe('counted delaunator', () => {
     expect(same(counted.halfedges, plain.halfedges)).toBe(true);
     expect(same(counted.hull, plain.hull)).toBe(true);
     checkFractions(r.fractions);
-    // reports every 1024 triangles legalized (about 2n): the loop is counted (a renamed `_legalize` fails here)
+    // reports as the new triangles' half-edges pass 1/256 of 6n: the loop is counted (a renamed `_legalize` fails here)
     // (at least n of them: a circle's sites all stay on the hull, n − 2 triangles)
     expect(r.fractions.length).toBeGreaterThanOrEqual(Math.floor(xy.length / 2 / 1024));
     expect(r.fractions.at(-1)).toBeGreaterThan(0.4);
