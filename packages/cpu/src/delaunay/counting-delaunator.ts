@@ -17,9 +17,10 @@ type Legalize = (this: Delaunator<Float64Array>, a: number) => number;
 
 const baseLegalize = (Delaunator.prototype as unknown as { _legalize?: Legalize })._legalize;
 
-// one triangulation at a time runs on a thread (the constructor is synchronous), so the
-// counter of the one running lives here: the subclass's own fields do not exist yet while the
-// base constructor runs
+// one triangulation at a time runs on a thread (the constructor is synchronous), so the report
+// state of the one running lives here: the subclass's own fields do not exist yet while the base
+// constructor runs. A listener that throws (a cancel) leaves through the constructor, and
+// `countedDelaunator` resets this state on the way out.
 let nextReport = Number.POSITIVE_INFINITY;
 let step = 1;
 let expected = 1;
