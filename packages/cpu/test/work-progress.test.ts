@@ -73,6 +73,41 @@ describe('counted delaunator', () => {
   });
 });
 
+describe('a listener that throws (a cancel)', () => {
+  it('stops delaunator and the parallel cells with its error; the next runs count afresh', async () => {
+    const xy = uniqueSites(generatePoints('clusters', 20_000, 5)).xy;
+    const cancelling = new WorkMeter(
+      (f) => {
+        if (f > 0.2) throw new Error('cancelled');
+      },
+      [['delaunator', 1]],
+    );
+    cancelling.pass('delaunator');
+    expect(() => countedDelaunator(xy, cancelling)).toThrow('cancelled');
+    const box = clipBox(xy);
+    const options = { minSites: 1000, threads: 2 };
+    // cancelled inside delaunator (0.5), then on this thread's range of the write pass (0.9)
+    for (const at of [0.5, 0.9]) {
+      const stop = (f: number) => {
+        if (f > at) throw new Error('cancelled');
+      };
+      await expect(voronoiCellsParallel(xy, box, { ...options, onProgress: stop })).rejects.toThrow(
+        'cancelled',
+      );
+    }
+    const r = recorder();
+    const meter = new WorkMeter(r.onProgress, [['delaunator', 1]]);
+    meter.pass('delaunator');
+    expect(same(countedDelaunator(xy, meter).triangles, new Delaunator(xy).triangles)).toBe(true);
+    checkFractions(r.fractions);
+    expect(r.fractions.length).toBeGreaterThan(10);
+    const again = await voronoiCellsParallel(xy, box, options);
+    expect(same(again.coords, (await voronoiCellsParallel(xy, box, { ...options, threads: 1 })).coords)).toBe(
+      true,
+    );
+  });
+});
+
 describe('engines with a listener give the silent result', () => {
   it.each(KINDS)('%s: Voronoi cells, parallel and on one thread', async (kind) => {
     const xy = uniqueSites(generatePoints(kind, 10_000, 21)).xy;

@@ -124,11 +124,15 @@ function runOnPool(
           : job,
       );
     }
-    if (!here) return Promise.all(jobs);
+    const all = Promise.all(jobs);
+    if (!here) return all;
+    // if this thread's range or its count throws (a listener that cancels), the workers' results
+    // still arrive: their failures must not surface as unhandled rejections
+    all.catch(() => {});
     const kernel = RANGE_KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
     const mine = kernel(0, bound(1), ...args);
     count(bound(1));
-    return Promise.all(jobs).then((rest) => [mine, ...rest]);
+    return all.then((rest) => [mine, ...rest]);
   });
 }
 
