@@ -52,6 +52,7 @@ export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
 export { firstBadRing, RING_PASSES_PARALLEL_FROM, withoutRepeatsParallel } from './voronoi/ring-passes.js';
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
+export type { WorkProgress } from './workers/work-meter.js';
 export {
   availableThreads,
   preparedFloat32Array,

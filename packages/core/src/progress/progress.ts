@@ -111,14 +111,28 @@ export class ProgressReporter {
     this.emit(true, false);
   }
 
-  /** The current stage has done `done` of its units. */
+  /** The current stage has done `done` of its units (a count below one reported before is ignored). */
   advance(done: number): void {
     if (this.callback === null) return;
     const c = this.current;
+    if (!(done > c.done)) return; // e.g. a CPU rerun after a GPU failure counts from 0 again
     c.done = Math.min(done, c.total > 0 ? c.total : done);
     if (done < c.nextCheck) return;
     c.nextCheck = done + Math.max(1, c.total / 64);
     this.emit(false, false);
+  }
+
+  /**
+   * For an engine that reports the share of its work done (0 to 1): a callback that advances
+   * the current stage to that share of its units; undefined when nobody listens, so the engine
+   * skips its counting.
+   */
+  stageFraction(): ((fraction: number) => void) | undefined {
+    if (this.callback === null) return undefined;
+    const c = this.current;
+    return (fraction) => {
+      if (this.current === c) this.advance(Math.floor(fraction * c.total));
+    };
   }
 
   /** The operation is over: one last event (fraction 1) if anything was reported before. */

@@ -1,6 +1,7 @@
 import { type Geom, intersection } from 'polyclip-ts';
 import { orient2d } from 'robust-predicates';
 import type { PolygonBuffers } from '../delaunay/buffers.js';
+import type { WorkProgress } from '../workers/work-meter.js';
 import { BoxRingClipper } from './box-clip-ring.js';
 import { type ClipRegion, regionContains } from './clip-region.js';
 import { column, row } from './edge-grid.js';
@@ -44,13 +45,17 @@ export function zeroClipCounts(): ClipCounts {
  * exactly, new intersection points are rounded; collinear vertices may be dropped.
  *
  * @param counts when given, the number of cells per path is added to it
+ * @param onProgress hears the share of the cells done (0 to 1, about every 1/64 of them)
  */
 export function clipCellsToRegion(
   cells: PolygonBuffers,
   region: ClipRegion,
   counts?: ClipCounts,
+  onProgress?: WorkProgress,
 ): MultiPolygonBuffers {
   const n = cells.ringOffsets.length - 1;
+  const step = Math.max(256, Math.ceil(n / 64));
+  let nextReport = onProgress === undefined ? Number.POSITIVE_INFINITY : step;
   const tally = counts ?? zeroClipCounts();
   const out = new MultiPolygonWriter(n, cells.ringOffsets[n] - cells.ringOffsets[0]);
   const nRings = region.ringOffsets.length - 1;
@@ -60,6 +65,10 @@ export function clipCellsToRegion(
   const c = cells.coords;
 
   for (let i = 0; i < n; i++) {
+    if (i >= nextReport) {
+      nextReport += step;
+      onProgress?.(i / n);
+    }
     const lo = cells.ringOffsets[i];
     const hi = cells.ringOffsets[i + 1];
     let x0 = Number.POSITIVE_INFINITY;

@@ -1,4 +1,6 @@
+import { DELAUNAY_PASSES } from '../voronoi/pass-weights.js';
 import { checkSiteRange } from '../voronoi/safe-frame.js';
+import { WorkMeter, type WorkProgress } from '../workers/work-meter.js';
 import {
   emptyLines,
   emptyPolygons,
@@ -19,10 +21,11 @@ import { triangulate } from './triangulate.js';
  *
  * @throws GeoframeError `COORDINATE_RANGE` for nonzero coordinates more than 2^220 apart in
  * magnitude, or all below 2^-1000 (the exact predicates would underflow)
+ * `onProgress` hears how far the run is (0 to 1, never decreasing).
  */
-export function delaunay(sites: Float64Array): Triangulation {
+export function delaunay(sites: Float64Array, onProgress?: WorkProgress): Triangulation {
   checkSiteRange(sites);
-  const tri = triangulate(sites);
+  const tri = triangulate(sites, WorkMeter.of(onProgress, DELAUNAY_PASSES));
   if (tri !== null) return { triangles: tri.triangles, halfedges: tri.halfedges, hull: tri.hull };
   return { triangles: new Uint32Array(0), halfedges: new Int32Array(0), hull: lineOrder(sites) };
 }

@@ -1,4 +1,5 @@
 import { orient2d } from 'robust-predicates';
+import { WorkMeter } from '../workers/work-meter.js';
 import { runRanges, toShared } from '../workers/worker-pool.js';
 import type { Triangulation } from './buffers.js';
 import { gatherSites } from './delaunay-kernels.js';
@@ -40,8 +41,8 @@ export interface RobustTriangulation extends Triangulation {
  * @throws GeoframeError `TRIANGULATION_FAILED` only for a skipped site outside the hull, which
  * needs sites within 2^-52 of each other in the local frame (about 2^-72 of the extent)
  */
-export function triangulate(sites: Float64Array): RobustTriangulation | null {
-  const ordered = triangulateOrdered(sites, sites.length >> 1 >= SORT_FROM);
+export function triangulate(sites: Float64Array, meter = WorkMeter.SILENT): RobustTriangulation | null {
+  const ordered = triangulateOrdered(sites, sites.length >> 1 >= SORT_FROM, meter);
   if (ordered === null) return null;
   const { tri, order } = ordered;
   if (order === null) return tri;
@@ -79,17 +80,23 @@ export interface OrderedTriangulation {
  * makes delaunator about 1.7× faster on large unsorted input and keeps every later pass over
  * the triangulation local in memory. The triangulation is the same either way (a Delaunay
  * triangulation is unique up to the diagonals of cocircular quads); only its numbering changes.
- * `sort = false` keeps the caller's order (tests compare both).
+ * `sort = false` keeps the caller's order (tests compare both). `meter` hears the passes 'order',
+ * 'delaunator', 'renumber' and 'repair'.
  */
-export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedTriangulation | null {
+export function triangulateOrdered(
+  sites: Float64Array,
+  sort: boolean,
+  meter = WorkMeter.SILENT,
+): OrderedTriangulation | null {
   const n = sites.length >> 1;
   if (n < 3) return null;
+  meter.pass('order');
   if (!sort) {
-    const tri = triangulateInPlace(sites, localFrame(sites), null);
+    const tri = triangulateInPlace(sites, localFrame(sites), null, meter);
     return tri === null ? null : { tri, order: null, sites };
   }
   const { world, frame, order } = gatherAlongCurve(sites);
-  const tri = triangulateInPlace(world, frame, order);
+  const tri = triangulateInPlace(world, frame, order, meter);
   return tri === null ? null : { tri, order, sites: world };
 }
 
@@ -99,18 +106,21 @@ export function triangulateOrdered(sites: Float64Array, sort: boolean): OrderedT
  * exact verification (delaunator, the radix sort and the exact repair stay on this thread; the
  * repair is skipped when the filter certifies every edge). The same triangulation, bit for bit.
  * The sites, their local copy and the triangulation lie on SharedArrayBuffers (for the later parallel passes).
+ * `meter` hears the passes 'order', 'delaunator', 'renumber', 'certify' and 'repair'.
  */
 export async function triangulateOrderedParallel(
   sites: Float64Array,
   threads: number,
+  meter = WorkMeter.SILENT,
 ): Promise<OrderedTriangulation | null> {
   const n = sites.length >> 1;
   if (n < 3) return null;
+  meter.pass('order');
   const { world, frame, order } = await gatherAlongCurveParallel(sites, threads);
-  const d = await parallelDelaunayStage(frame, order, threads);
+  const d = await parallelDelaunayStage(frame, order, threads, meter);
   if (d === null) return null;
-  const certified = await certifyParallel(frame, d, threads);
-  return { tri: finishTriangulation(n, frame, order, d, certified), order, sites: world };
+  const certified = await certifyParallel(frame, d, threads, meter);
+  return { tri: finishTriangulation(n, frame, order, d, certified, meter), order, sites: world };
 }
 
 /**
@@ -131,8 +141,8 @@ export async function triangulatePresortedParallel(
   for (let i = 0; i < n; i++) ids[i] = i;
   const d = await parallelDelaunayStage(frame, ids, threads);
   if (d === null) return null;
-  const certified = await certifyParallel(frame, d, threads);
-  return finishTriangulation(n, frame, ids, d, certified);
+  const certified = await certifyParallel(frame, d, threads, WorkMeter.SILENT);
+  return finishTriangulation(n, frame, ids, d, certified, WorkMeter.SILENT);
 }
 
 /** The sites renumbered along a Hilbert curve, in world and local coordinates. */
@@ -185,14 +195,17 @@ async function certifyParallel(
   frame: LocalFrame,
   d: DelaunatorOutput,
   threads: number,
+  meter: WorkMeter,
 ): Promise<{ verdicts: Uint8Array; all: boolean }> {
+  meter.pass('certify');
   const verdicts = new Uint8Array(new SharedArrayBuffer(d.triangles.length));
-  const counts = await runRanges('certifyEdges', d.triangles.length, threads, [
-    frame.xy,
-    d.triangles,
-    d.halfedges,
-    verdicts,
-  ]);
+  const counts = await runRanges(
+    'certifyEdges',
+    d.triangles.length,
+    threads,
+    [frame.xy, d.triangles, d.halfedges, verdicts],
+    meter,
+  );
   let uncertified = 0;
   for (const c of counts) uncertified += c as number;
   return { verdicts, all: uncertified === 0 };
@@ -203,20 +216,28 @@ function triangulateInPlace(
   sites: Float64Array,
   frame: LocalFrame,
   ids: Uint32Array | null,
+  meter: WorkMeter,
 ): RobustTriangulation | null {
-  const d = delaunayStage(sites.length >> 1, frame, ids);
-  return d === null ? null : finishTriangulation(sites.length >> 1, frame, ids, d, null);
+  const d = delaunayStage(sites.length >> 1, frame, ids, meter);
+  return d === null ? null : finishTriangulation(sites.length >> 1, frame, ids, d, null, meter);
 }
 
 /**
  * delaunator's triangulation (unfolded), renumbered along the curve when `ids` is given; null when
  * all sites are collinear.
  */
-function delaunayStage(n: number, frame: LocalFrame, ids: Uint32Array | null): DelaunatorOutput | null {
+function delaunayStage(
+  n: number,
+  frame: LocalFrame,
+  ids: Uint32Array | null,
+  meter: WorkMeter,
+): DelaunatorOutput | null {
   if (allCollinear(frame.xy)) return null;
-  const d = unfoldedDelaunator(frame.xy, ids);
+  meter.pass('delaunator');
+  const d = unfoldedDelaunator(frame.xy, ids, meter);
   // sites along a curve: triangles along it too (see renumberTriangles)
   if (ids === null) return d;
+  meter.pass('renumber');
   return { ...renumberTriangles(n, d.triangles, d.halfedges), hull: d.hull };
 }
 
@@ -229,10 +250,11 @@ async function parallelDelaunayStage(
   frame: LocalFrame,
   ids: Uint32Array,
   threads: number,
+  meter = WorkMeter.SILENT,
 ): Promise<DelaunatorOutput | null> {
   if (allCollinear(frame.xy)) return null;
   // sites along a curve: triangles along it too (see renumberTriangles)
-  return unfoldedDelaunatorRenumbered(frame.xy, ids, threads);
+  return unfoldedDelaunatorRenumbered(frame.xy, ids, threads, meter);
 }
 
 /**
@@ -246,7 +268,9 @@ function finishTriangulation(
   ids: Uint32Array | null,
   d: DelaunatorOutput,
   certified: { verdicts: Uint8Array; all: boolean } | null,
+  meter: WorkMeter,
 ): RobustTriangulation {
+  meter.pass('repair');
   let { triangles, halfedges, hull } = d;
   const repair = repairDelaunay(frame.xy, triangles, halfedges, certified?.verdicts ?? null, certified?.all);
   let edgeState = repair.edgeState;

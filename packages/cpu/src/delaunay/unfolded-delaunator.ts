@@ -1,7 +1,9 @@
 import { GeoframeError } from '@geoframe/core';
 import Delaunator from 'delaunator';
 import { orient2d } from 'robust-predicates';
+import { WorkMeter } from '../workers/work-meter.js';
 import { runRanges, toShared } from '../workers/worker-pool.js';
+import { countedDelaunator } from './counting-delaunator.js';
 import { renumberTrianglesParallel, scatterTrianglesParallel } from './triangle-order.js';
 
 /**
@@ -37,9 +39,13 @@ export interface DelaunatorOutput {
  * @throws GeoframeError `TRIANGULATION_FAILED` when folds persist after several rounds, or a
  * fold involves only hull sites
  */
-export function unfoldedDelaunator(xy: Float64Array, ids: Uint32Array | null = null): DelaunatorOutput {
+export function unfoldedDelaunator(
+  xy: Float64Array,
+  ids: Uint32Array | null = null,
+  meter = WorkMeter.SILENT,
+): DelaunatorOutput {
   const n = xy.length >> 1;
-  const first = new Delaunator(xy);
+  const first = countedDelaunator(xy, meter);
   let out: DelaunatorOutput = first;
   let folded = foldedTriangles(xy, first.triangles);
   if (folded === null) return first;
@@ -71,21 +77,25 @@ export function unfoldedDelaunator(xy: Float64Array, ids: Uint32Array | null = n
  * each triangle and its counts run as one range kernel (`triangleLows`), the scatter as another;
  * the same triangles, numbers and half-edges, on SharedArrayBuffers. Triangles the filter cannot
  * certify are checked exactly here; a fold sends the whole run through {@link unfoldedDelaunator}.
+ * `meter` hears passes 'delaunator' and 'renumber'.
  */
 export async function unfoldedDelaunatorRenumbered(
   xy: Float64Array,
   ids: Uint32Array | null,
   threads: number,
+  meter = WorkMeter.SILENT,
 ): Promise<DelaunatorOutput> {
   const n = xy.length >> 1;
-  const first = new Delaunator(xy);
+  meter.pass('delaunator');
+  const first = countedDelaunator(xy, meter);
+  meter.pass('renumber');
   const nt = first.triangles.length / 3;
   const triangles = toShared(first.triangles);
   const halfedges = toShared(first.halfedges);
   const low = new Int32Array(new SharedArrayBuffer(4 * nt));
   const counts = new Int32Array(new SharedArrayBuffer(4 * (n + 1)));
   let unsure = 0;
-  for (const u of await runRanges('triangleLows', nt, threads, [xy, triangles, low, counts]))
+  for (const u of await runRanges('triangleLows', nt, threads, [xy, triangles, low, counts], meter))
     unsure += u as number;
   if (unsure > 0 && foldedTriangles(xy, first.triangles) !== null) {
     const out = unfoldedDelaunator(xy, ids);

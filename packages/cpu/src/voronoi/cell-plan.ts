@@ -2,6 +2,7 @@ import type { Box } from '@geoframe/core';
 import { nextHalfedge, type PolygonBuffers } from '../delaunay/buffers.js';
 import { EDGE_COCIRCULAR } from '../delaunay/lawson-repair.js';
 import type { RobustTriangulation } from '../delaunay/triangulate.js';
+import { WorkMeter } from '../workers/work-meter.js';
 import { runRanges, toShared } from '../workers/worker-pool.js';
 import { CellRingWriter, closeRing } from './cell-ring-writer.js';
 import { walkCell } from './cell-walk.js';
@@ -68,7 +69,8 @@ export interface CellPlan {
 /**
  * Passes 1 and 2 of {@link walkCells}, and the copy of the side-buffer cells to their places.
  * `shared`: every array the write pass touches lies on a SharedArrayBuffer. `cc`: the
- * circumcentres when already computed (see `circumcentersParallel`).
+ * circumcentres when already computed (see `circumcentersParallel`). `meter` hears the passes
+ * 'circumcentres' and 'walks' (those not done before) and 'plan'.
  */
 export function planCells(
   sites: Float64Array,
@@ -79,9 +81,11 @@ export function planCells(
   shared: boolean,
   computed: Float64Array | null = null,
   walks: CellWalks | null = null,
+  meter = WorkMeter.SILENT,
 ): CellPlan {
   const n = sites.length >> 1;
   const { triangles, halfedges } = tri;
+  if (computed === null) meter.pass('circumcentres');
   const cc =
     computed ??
     circumcenters(sites, tri.frame, triangles, halfedges, tri.edgeState, tri.cocircularEdges, shared);
@@ -89,7 +93,9 @@ export function planCells(
     shared ? new Int32Array(new SharedArrayBuffer(4 * count)) : new Int32Array(count);
 
   // pass 1: walk starts (see walkCell), degrees, simple or not (length -1 marks "not simple")
+  if (walks === null) meter.pass('walks');
   const { start, length, inside } = walks ?? planWalks(n, box, tri, cc, int32s);
+  meter.pass('plan');
   if (general) length.fill(-1);
   let others = 0;
   let longest = 0;

@@ -1,6 +1,7 @@
 import { orient2d } from 'robust-predicates';
 import { EDGE_COCIRCULAR } from '../delaunay/lawson-repair.js';
 import type { LocalFrame } from '../delaunay/local-frame.js';
+import { WorkMeter } from '../workers/work-meter.js';
 import { runRanges, toShared } from '../workers/worker-pool.js';
 import { circumcentreRange, shortEdges } from './cell-kernels.js';
 import { settleVertices } from './settle-vertices.js';
@@ -52,6 +53,7 @@ export function circumcenters(
  * exact predicate, and the merge of cocircular groups, are done here afterwards. The same output,
  * bit for bit. `sites`, `frame.xy` and `triangles` must lie on SharedArrayBuffers (`halfedges`
  * is copied to one unless it does). The short edges of `settleVertices` are found on the workers.
+ * `meter` counts the triangles of the ranges finished.
  */
 export async function circumcentersParallel(
   sites: Float64Array,
@@ -61,20 +63,20 @@ export async function circumcentersParallel(
   edgeState: Uint8Array | null,
   cocircularEdges: number,
   threads: number,
+  meter = WorkMeter.SILENT,
 ): Promise<Float64Array> {
   const nt = triangles.length / 3;
   const out = new Float64Array(new SharedArrayBuffer(16 * nt));
   const shared = toShared(halfedges);
   const local = frame.xy;
   const inverse = 1 / frame.scale;
-  const left = await runRanges('circumcentreRange', nt, threads, [
-    sites,
-    local,
-    inverse,
-    triangles,
-    out,
-    null,
-  ]);
+  const left = await runRanges(
+    'circumcentreRange',
+    nt,
+    threads,
+    [sites, local, inverse, triangles, out, null],
+    meter,
+  );
   for (const ts of left as number[][]) {
     for (const t of ts) circumcentreRange(t, t + 1, sites, local, inverse, triangles, out, orient2d);
   }

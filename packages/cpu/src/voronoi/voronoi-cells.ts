@@ -7,11 +7,13 @@ import {
   triangulateOrdered,
   triangulateOrderedParallel,
 } from '../delaunay/triangulate.js';
+import { inChunks, WorkMeter, type WorkProgress } from '../workers/work-meter.js';
 import { availableThreads, runRanges, toShared } from '../workers/worker-pool.js';
 import { finishCells, planCells, planWalksParallel } from './cell-plan.js';
 import { CellRingWriter } from './cell-ring-writer.js';
 import { bisectorEdge } from './cell-walk.js';
 import { circumcentersParallel } from './circumcenters.js';
+import { VORONOI_CELL_PASSES } from './pass-weights.js';
 import { cellsInSafeFrame, cellsInSafeFrameAsync } from './safe-frame.js';
 import { writeSimpleRings } from './simple-rings.js';
 
@@ -49,6 +51,11 @@ export interface ParallelCellsOptions {
    * or an environment without worker threads runs {@link voronoiCells}.
    */
   threads?: number;
+  /**
+   * Hears how far the run is (0 to 1, never decreasing), on this thread: the passes as they
+   * start, delaunator's insertion loop, and the worker ranges as they finish.
+   */
+  onProgress?: WorkProgress;
 }
 
 /**
@@ -82,14 +89,18 @@ async function parallelCells(
 ): Promise<PolygonBuffers> {
   const n = sites.length >> 1;
   const threads = options.threads ?? (await availableThreads());
+  const meter = WorkMeter.of(options.onProgress, VORONOI_CELL_PASSES);
   if (n < (options.minSites ?? 200_000) || threads < 2 || n < 3) {
-    return cellsOrdered(sites, box, n >= SORT_FROM, false);
+    return cellsOrdered(sites, box, n >= SORT_FROM, false, meter);
   }
   const ordered =
-    n >= SORT_FROM ? await triangulateOrderedParallel(sites, threads) : triangulateOrdered(sites, false);
+    n >= SORT_FROM
+      ? await triangulateOrderedParallel(sites, threads, meter)
+      : triangulateOrdered(sites, false, meter);
   if (ordered === null) return collinearCells(sites, box);
   const { tri } = ordered;
   const halfedges = toShared(tri.halfedges);
+  meter.pass('circumcentres');
   const cc = await circumcentersParallel(
     ordered.sites,
     tri.frame,
@@ -98,19 +109,19 @@ async function parallelCells(
     tri.edgeState,
     tri.cocircularEdges,
     threads,
+    meter,
   );
+  meter.pass('walks');
   const walks = await planWalksParallel(n, box, toShared(tri.triangles), halfedges, tri, cc, threads);
-  const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc, walks);
+  const plan = planCells(ordered.sites, box, tri, ordered.order, false, true, cc, walks, meter);
   const { start, place, length, coords, longest } = plan;
-  const changed = await writeSimpleRingsParallel(n, threads, [
-    start,
-    place,
-    length,
-    halfedges,
-    cc,
-    coords,
-    longest,
-  ]);
+  meter.pass('write');
+  const changed = await writeSimpleRingsParallel(
+    n,
+    threads,
+    [start, place, length, halfedges, cc, coords, longest],
+    meter,
+  );
   return finishCells(plan, tri, changed);
 }
 
@@ -136,7 +147,13 @@ export function voronoiCellsOrdered(
 }
 
 /** {@link voronoiCellsOrdered} in the safe frame. */
-function cellsOrdered(sites: Float64Array, box: Box, sort: boolean, general: boolean): PolygonBuffers {
+function cellsOrdered(
+  sites: Float64Array,
+  box: Box,
+  sort: boolean,
+  general: boolean,
+  meter = WorkMeter.SILENT,
+): PolygonBuffers {
   const n = sites.length >> 1;
   if (n === 0) return emptyPolygons();
   if (n === 1) {
@@ -145,9 +162,9 @@ function cellsOrdered(sites: Float64Array, box: Box, sort: boolean, general: boo
     writer.boxCell();
     return writer.finish();
   }
-  const ordered = triangulateOrdered(sites, sort);
+  const ordered = triangulateOrdered(sites, sort, meter);
   if (ordered === null) return collinearCells(sites, box);
-  return walkCells(ordered.sites, box, ordered.tri, ordered.order, general);
+  return walkCells(ordered.sites, box, ordered.tri, ordered.order, general, meter);
 }
 
 /**
@@ -172,10 +189,15 @@ function walkCells(
   tri: RobustTriangulation,
   order: Uint32Array | null,
   general: boolean,
+  meter: WorkMeter,
 ): PolygonBuffers {
-  const plan = planCells(sites, box, tri, order, general, false);
+  const plan = planCells(sites, box, tri, order, general, false, null, null, meter);
   const { start, place, length, cc, coords, longest } = plan;
-  const changed = writeSimpleRings(0, start.length, start, place, length, tri.halfedges, cc, coords, longest);
+  meter.pass('write');
+  let changed = 0;
+  inChunks(start.length, meter, (lo, hi) => {
+    changed += writeSimpleRings(lo, hi, start, place, length, tri.halfedges, cc, coords, longest);
+  });
   return finishCells(plan, tri, changed);
 }
 
@@ -229,8 +251,9 @@ export async function writeSimpleRingsParallel(
   n: number,
   threads: number,
   args: SimpleRingArgs,
+  meter = WorkMeter.SILENT,
 ): Promise<number> {
   let changed = 0;
-  for (const c of await runRanges('writeSimpleRings', n, threads, args)) changed += c as number;
+  for (const c of await runRanges('writeSimpleRings', n, threads, args, meter)) changed += c as number;
   return changed;
 }

@@ -1,6 +1,7 @@
 import { startThread, threadCount } from '#platform/threads';
 import type { KernelThread } from '../platform/contract.js';
 import { KERNEL_SOURCE, type KernelName, RANGE_KERNELS } from './range-kernels.js';
+import { WorkMeter } from './work-meter.js';
 
 /** A pooled worker and its jobs in flight, by id (jobs of overlapping runs queue on one worker). */
 interface PooledWorker {
@@ -74,15 +75,17 @@ export async function availableThreads(): Promise<number> {
  * equal ranges: the first on this thread, the others on pooled worker threads (started on first
  * use, kept and unreferenced between runs so they never hold the process open). Every typed array
  * in `args` that a kernel writes must lie on a SharedArrayBuffer (others are copied to the
- * workers). Returns the kernels' results in range order.
+ * workers). Returns the kernels' results in range order. `meter` counts the units of the ranges
+ * finished (this thread's first, then each worker's as its result arrives).
  */
 export async function runRanges(
   name: KernelName,
   n: number,
   threads: number,
   args: unknown[],
+  meter: WorkMeter = WorkMeter.SILENT,
 ): Promise<unknown[]> {
-  return runOnPool(name, n, threads, args, true);
+  return runOnPool(name, n, threads, args, true, meter);
 }
 
 /**
@@ -96,20 +99,40 @@ function runOnPool(
   threads: number,
   args: unknown[],
   here: boolean,
+  meter: WorkMeter = WorkMeter.SILENT,
 ): Promise<unknown[]> {
   return Promise.resolve().then(() => {
     const workers = here ? threads - 1 : threads;
     while (pool.length < workers) pool.push(startWorker());
     const bound = (w: number) => Math.round((n * w) / threads);
     const first = here ? 1 : 0;
+    let finished = 0;
+    const count = (units: number) => {
+      finished += units;
+      meter.units(finished, n);
+    };
     const jobs: Promise<unknown>[] = [];
     for (let w = first; w < threads; w++) {
-      jobs.push(post(pool[w - first], [name, bound(w), bound(w + 1), ...args]));
+      const job = post(pool[w - first], [name, bound(w), bound(w + 1), ...args]);
+      const units = bound(w + 1) - bound(w);
+      jobs.push(
+        meter.active
+          ? job.then((result) => {
+              count(units);
+              return result;
+            })
+          : job,
+      );
     }
-    if (!here) return Promise.all(jobs);
+    const all = Promise.all(jobs);
+    if (!here) return all;
+    // if this thread's range or its count throws (a listener that cancels), the workers' results
+    // still arrive: their failures must not surface as unhandled rejections
+    all.catch(() => {});
     const kernel = RANGE_KERNELS[name] as (lo: number, hi: number, ...rest: unknown[]) => unknown;
     const mine = kernel(0, bound(1), ...args);
-    return Promise.all(jobs).then((rest) => [mine, ...rest]);
+    count(bound(1));
+    return all.then((rest) => [mine, ...rest]);
   });
 }
 

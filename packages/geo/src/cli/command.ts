@@ -9,6 +9,8 @@ export interface CliIo {
   errIsTTY?: boolean;
   /** The terminal's width in characters, when `err` is one. */
   errColumns?: number;
+  /** Progress pacing (tests): silence before the first report (1 s), plain lines' spacing (5 s). */
+  progressTiming?: { delayMs: number; lineEveryMs: number };
 }
 
 /** A CLI verb: its help text, its options (node:util parseArgs form) and what it does. */

@@ -41,15 +41,17 @@ export class ProgressView {
   private timer: ReturnType<typeof setInterval> | null = null;
   private lastLine = 0;
   private opStart = 0; // performance.now() when the current operation started
+  private readonly lineEveryMs: number;
 
   constructor(
     private readonly io: CliIo,
     private readonly mode: ProgressMode,
   ) {
+    const timing = io.progressTiming ?? { delayMs: 1000, lineEveryMs: 5000 };
+    this.lineEveryMs = timing.lineEveryMs;
+    const intervalMs = mode === 'bar' ? 100 : Math.min(1000, timing.lineEveryMs);
     this.listener =
-      mode === 'off'
-        ? undefined
-        : { callback: (e) => this.onEvent(e), delayMs: 1000, intervalMs: mode === 'bar' ? 100 : 1000 };
+      mode === 'off' ? undefined : { callback: (e) => this.onEvent(e), delayMs: timing.delayMs, intervalMs };
   }
 
   private onEvent(event: ProgressEvent): void {
@@ -73,7 +75,7 @@ export class ProgressView {
       return;
     }
     // plain lines: each stage once, long stages again every 5 s, and the end
-    if (newStage || event.finished || event.elapsedMs - this.lastLine >= 5000) {
+    if (newStage || event.finished || event.elapsedMs - this.lastLine >= this.lineEveryMs) {
       this.lastLine = event.elapsedMs;
       this.io.err(`${this.describe(event, event.elapsedMs)}\n`);
     }

@@ -40,6 +40,7 @@ import {
   voronoiCellsParallel,
   voronoiEdges,
   voronoiRasterCpu,
+  type WorkProgress,
 } from '@geoframe/cpu';
 import {
   awaitWarmUp,
@@ -179,8 +180,16 @@ export interface EnginePair<T> {
   warmUp?: { name: string; run: (ctx: GpuContext) => Promise<unknown> };
 }
 
-/** Voronoi cells of unique sites clipped to `box`: the GPU pipeline, or the CPU on worker threads. */
-export function voronoiCellEngines(xy: Float64Array, box: Box, laps?: HostLaps): EnginePair<PolygonBuffers> {
+/**
+ * Voronoi cells of unique sites clipped to `box`: the GPU pipeline, or the CPU on worker threads
+ * (`onProgress` hears the CPU's share done; `laps` times the host passes for the walltime bench).
+ */
+export function voronoiCellEngines(
+  xy: Float64Array,
+  box: Box,
+  laps?: HostLaps,
+  onProgress?: WorkProgress,
+): EnginePair<PolygonBuffers> {
   return {
     // the GPU writes a Voronoi vertex once per triangle, so cocircular sites repeat it in a ring
     gpu: async (ctx, report) => {
@@ -192,7 +201,7 @@ export function voronoiCellEngines(xy: Float64Array, box: Box, laps?: HostLaps):
       return rings;
     },
     // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
-    cpu: () => voronoiCellsParallel(xy, box),
+    cpu: () => voronoiCellsParallel(xy, box, { onProgress }),
     warmUp: VORONOI_WARM_UP,
   };
 }
@@ -212,20 +221,25 @@ export function voronoiCellDeviceEngines(xy: Float64Array, box: Box): EnginePair
   };
 }
 
-/** Voronoi edges of unique sites clipped to `box`. */
-export function voronoiEdgeEngines(xy: Float64Array, box: Box): EnginePair<LineBuffers> {
+/** Voronoi edges of unique sites clipped to `box` (`onProgress` hears the CPU's share done). */
+export function voronoiEdgeEngines(
+  xy: Float64Array,
+  box: Box,
+  onProgress?: WorkProgress,
+): EnginePair<LineBuffers> {
   return {
     gpu: async (ctx, report) => (await voronoiEdgesGpu(ctx, xy, box, gpuStages(report))).edges,
-    cpu: () => voronoiEdges(xy, box),
+    cpu: () => voronoiEdges(xy, box, onProgress),
     warmUp: VORONOI_WARM_UP,
   };
 }
 
 /**
  * The Delaunay triangulation of unique sites: the GPU's stars (the CPU's exact triangulation
- * where they cannot be certified, reported as a stage fallback), or the CPU's.
+ * where they cannot be certified, reported as a stage fallback), or the CPU's (`onProgress` hears
+ * the CPU's share done).
  */
-export function delaunayEngines(xy: Float64Array): EnginePair<Triangulation> {
+export function delaunayEngines(xy: Float64Array, onProgress?: WorkProgress): EnginePair<Triangulation> {
   return {
     gpu: async (ctx, report) => {
       const out = await delaunayGpu(ctx, xy, { cpuDelaunay: (sites) => cpuDelaunayStage(sites) });
@@ -241,7 +255,7 @@ export function delaunayEngines(xy: Float64Array): EnginePair<Triangulation> {
       }
       return { ...out, hull: new Uint32Array(0) };
     },
-    cpu: () => delaunay(xy),
+    cpu: () => delaunay(xy, onProgress),
     warmUp: VORONOI_WARM_UP,
   };
 }

@@ -57,7 +57,7 @@ export async function computeDelaunay(
     'delaunayTriangles',
     count,
     device,
-    delaunayEngines(unique.xy),
+    delaunayEngines(unique.xy, progress.stageFraction()),
     options.onDispatch,
   );
   progress.stage('triangles', count);

@@ -194,7 +194,7 @@ export async function computeVoronoi(
       'voronoiPolygons',
       n,
       device,
-      voronoiEdgeEngines(unique.xy, box),
+      voronoiEdgeEngines(unique.xy, box, progress.stageFraction()),
       options.onDispatch,
     );
     const dispatch = ran.decision;
@@ -222,7 +222,7 @@ export async function computeVoronoi(
     'voronoiPolygons',
     n,
     device,
-    voronoiCellEngines(unique.xy, box, laps),
+    voronoiCellEngines(unique.xy, box, laps, progress.stageFraction()),
     options.onDispatch,
   );
   laps?.lap('dispatch done');
@@ -233,7 +233,12 @@ export async function computeVoronoi(
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
   if (options.clipTo !== undefined) {
     progress.stage('clip', n);
-    const parts = clipCellsToRegion(raw, prepareClipRegion(options.clipTo));
+    const parts = clipCellsToRegion(
+      raw,
+      prepareClipRegion(options.clipTo),
+      undefined,
+      progress.stageFraction(),
+    );
     checkRings(parts.coords, parts.ringOffsets, (r) =>
       cellOf(ownerOf(parts.geometryOffsets, ownerOf(parts.polygonOffsets, r))),
     );

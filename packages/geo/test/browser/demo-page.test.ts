@@ -13,6 +13,7 @@ import { OPERATIONS } from '../../../../examples/browser/src/operations.js';
 import { loadDemo } from '../../src/demo/demo-data.js';
 import { encodeFile, GeoDataFrame, GeoSeries, readFile } from '../../src/index.js';
 import { CHROMIUM_FLAGS, chromiumPath, INSTALL_HINT, inCi } from './chromium.js';
+import { type GpuVoronoiRun, gpuVoronoiScript } from './gpu-voronoi-page.js';
 import { colourStats, decodePng } from './png-pixels.js';
 
 // The demo page (examples/browser) in headless Chromium: it loads the bundled US ZIP data, runs
@@ -351,5 +352,47 @@ describe('the demo page in headless Chromium', () => {
       expect(inPage.rgba).toEqual(decodePng(inNode).rgba);
       await page.close();
     },
+  );
+
+  browserTest(
+    "Voronoi polygons forced onto the page's WebGPU adapter: the Node cells where it can run them, else a decline at once",
+    async () => {
+      if (!chromiumPath) throw new Error(`CI found no Chromium.\n${INSTALL_HINT}`);
+      const page = await browser!.newPage();
+      await page.goto(url);
+      // seeded sites with a near-duplicate pair and a small lattice
+      const xy = [...generatePoints('clusters', 250, 17), ...generatePoints('lattice', 50, 17)];
+      xy[2] = xy[0] + 1e-9;
+      const run: GpuVoronoiRun = await page.evaluate(gpuVoronoiScript(xy));
+      expect(run.limit, 'the page has a WebGPU adapter').toBeGreaterThan(0);
+      const sites = GeoSeries.fromXY(
+        xy.filter((_, i) => i % 2 === 0),
+        xy.filter((_, i) => i % 2 === 1),
+      );
+      if (run.limit < 11) {
+        // Chromium caps every adapter at 10 storage buffers a stage (SwiftShader here); the
+        // cell kernel binds 11: declined before any GPU work (it used to take minutes of compiling)
+        expect(run.error).toMatch(/the Voronoi cell kernel binds 11 storage buffers, this device allows 10/);
+        expect(run.ms).toBeLessThan(20_000);
+        await page.close();
+        return;
+      }
+      // an adapter that can run it: the GPU cells agree with Node's CPU cells (same rings, each
+      // vertex within 1e-9 of the diagonal, as the Node-side GPU tests compare)
+      const inNode = (await sites.voronoiPolygons({ device: 'cpu' })).array;
+      const offsets = (run.offsets ?? []).map(
+        (o) => new Int32Array(Buffer.from(o, 'base64').buffer.slice(0)),
+      );
+      expect(offsets.map((o) => [...o])).toEqual(inNode.offsets.map((o) => [...o]));
+      const coords = new Float64Array(Buffer.from(run.coords ?? '', 'base64').buffer.slice(0));
+      const [x0, y0, x1, y1] = sites.totalBounds;
+      const tolerance = 1e-9 * 3 * Math.hypot(x1 - x0, y1 - y0); // the clip box is 3 times the sites' box
+      expect(coords.length).toBe(inNode.coords.length);
+      let worst = 0;
+      for (let k = 0; k < coords.length; k++) worst = Math.max(worst, Math.abs(coords[k] - inNode.coords[k]));
+      expect(worst).toBeLessThanOrEqual(tolerance);
+      await page.close();
+    },
+    600_000,
   );
 });

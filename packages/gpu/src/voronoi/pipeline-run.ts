@@ -154,6 +154,15 @@ export class PipelineRun {
   async prepare(box: Box, forCells = false): Promise<PreparedSites | null> {
     const { ctx, sites } = this;
     const n = sites.length >> 1;
+    // before any work: a device that cannot run the cell kernel (Chromium exposes 10 storage
+    // buffers a stage, also on its SwiftShader) would otherwise learn it after the Delaunay
+    // stage, minutes of compiling on a software adapter; it counts as no GPU for this operation
+    // ('auto' falls back)
+    if (ctx.limits.maxStorageBuffersPerShaderStage < CELL_STORAGE_BUFFERS) {
+      throw new GpuUnavailableError(
+        `the Voronoi cell kernel binds ${CELL_STORAGE_BUFFERS} storage buffers, this device allows ${ctx.limits.maxStorageBuffersPerShaderStage}`,
+      );
+    }
     // compared, not multiplied: the area of a box 1e-300 wide underflows to 0
     if (!(box.maxX > box.minX && box.maxY > box.minY)) {
       throw new RangeError(
@@ -246,12 +255,6 @@ export class PipelineRun {
   /** Stage 3 (upload and circumcentres), recorded into a new encoder, not yet submitted. */
   async frontStages(prepared: PreparedSites): Promise<Front> {
     const { ctx } = this;
-    if (ctx.limits.maxStorageBuffersPerShaderStage < CELL_STORAGE_BUFFERS) {
-      // a device that cannot run the cell kernel counts as no GPU for this operation ('auto' falls back)
-      throw new GpuUnavailableError(
-        `the Voronoi cell kernel binds ${CELL_STORAGE_BUFFERS} storage buffers, this device allows ${ctx.limits.maxStorageBuffersPerShaderStage}`,
-      );
-    }
     const { count: n, delaunay, grid, device } = prepared;
     this.clock = performance.now();
     this.stats.path = 'gpu';

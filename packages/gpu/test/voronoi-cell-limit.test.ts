@@ -1,0 +1,52 @@
+// A device that allows fewer storage buffers a stage than the Voronoi cell kernel binds (11):
+// Chromium exposes 10 on every adapter it offers here (its SwiftShader included). The pipeline
+// must decline before any GPU work — not after the Delaunay stage, which on a software adapter
+// means minutes of compiling — with GpuUnavailableError, which 'auto' answers on the CPU.
+import { clipBox } from '@geoframe/core';
+import { GpuContext, GpuUnavailableError, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
+import { generatePoints } from '@geoframe/testing';
+import { describe, expect } from 'vitest';
+import { CPU_STAGES } from './cpu-stages.js';
+import { gpuTest, requireGpu } from './gpu-test-context.js';
+
+/**
+ * The shared device seen through a proxy whose limits say `storageBuffers` a stage; every call
+ * that would make a buffer, a pipeline or a command encoder is counted.
+ */
+function limitedDevice(device: GPUDevice, storageBuffers: number): { device: GPUDevice; calls: string[] } {
+  const calls: string[] = [];
+  const limits = new Proxy(device.limits, {
+    get: (target, key) =>
+      key === 'maxStorageBuffersPerShaderStage' ? storageBuffers : Reflect.get(target, key, target),
+  });
+  const proxy = new Proxy(device, {
+    get: (target, key) => {
+      if (key === 'limits') return limits;
+      const value = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (typeof key === 'string' && key.startsWith('create')) calls.push(key);
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { device: proxy, calls };
+}
+
+describe('the Voronoi pipeline on a device with 10 storage buffers a stage', () => {
+  gpuTest('declines at once, before any buffer or pipeline, naming the limit', async () => {
+    const shared = await requireGpu();
+    const { device, calls } = limitedDevice(shared.device, 10);
+    const ctx = await GpuContext.create({ device });
+    expect(ctx.limits.maxStorageBuffersPerShaderStage).toBe(10);
+    const sites = generatePoints('uniform', 300, 5);
+    const box = clipBox(sites);
+    const message = /the Voronoi cell kernel binds 11 storage buffers, this device allows 10/;
+    await expect(voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES })).rejects.toThrow(message);
+    await expect(voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES })).rejects.toBeInstanceOf(
+      GpuUnavailableError,
+    );
+    await expect(voronoiEdgesGpu(ctx, sites, box, { cpu: CPU_STAGES })).rejects.toThrow(message);
+    expect(calls).toEqual([]);
+  });
+});
