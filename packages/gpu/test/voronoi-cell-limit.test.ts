@@ -1,11 +1,14 @@
-// A device that allows fewer storage buffers a stage than the Voronoi cell kernel binds (11):
+// A device that allows fewer storage buffers a stage than the Voronoi cell kernel binds (13):
 // Chromium exposes 10 on every adapter it offers here (its SwiftShader included). The pipeline
 // must decline before any GPU work — not after the Delaunay stage, which on a software adapter
 // means minutes of compiling — with GpuUnavailableError, which 'auto' answers on the CPU.
 import { clipBox } from '@geoframe/core';
 import { GpuContext, GpuUnavailableError, voronoiCellsGpu, voronoiEdgesGpu } from '@geoframe/gpu';
 import { generatePoints } from '@geoframe/testing';
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { STAR_TAIL_KERNEL } from '../src/delaunay/star-tail-kernel.js';
+import { EMIT_RINGS_KERNEL, RING_KERNEL } from '../src/voronoi/cells/ring-kernel.js';
+import { CELL_STORAGE_BUFFERS } from '../src/voronoi/pipeline-run.js';
 import { CPU_STAGES } from './cpu-stages.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
@@ -33,6 +36,14 @@ function limitedDevice(device: GPUDevice, storageBuffers: number): { device: GPU
   return { device: proxy, calls };
 }
 
+test('the limit checked is the most storage buffers a kernel of the pipeline binds (the ring kernel)', () => {
+  const storage = (source: string) => source.match(/var<storage/g)?.length ?? 0;
+  const ring = storage(RING_KERNEL.source({}));
+  expect(ring).toBe(CELL_STORAGE_BUFFERS);
+  expect(storage(EMIT_RINGS_KERNEL.source({}))).toBeLessThanOrEqual(ring);
+  expect(storage(STAR_TAIL_KERNEL.source({ size: 64 }))).toBeLessThanOrEqual(ring);
+});
+
 describe('the Voronoi pipeline on a device with 10 storage buffers a stage', () => {
   gpuTest('declines at once, before any buffer or pipeline, naming the limit', async () => {
     const shared = await requireGpu();
@@ -41,7 +52,7 @@ describe('the Voronoi pipeline on a device with 10 storage buffers a stage', () 
     expect(ctx.limits.maxStorageBuffersPerShaderStage).toBe(10);
     const sites = generatePoints('uniform', 300, 5);
     const box = clipBox(sites);
-    const message = /the Voronoi cell kernel binds 11 storage buffers, this device allows 10/;
+    const message = /the Voronoi cell kernel binds 13 storage buffers, this device allows 10/;
     await expect(voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES })).rejects.toThrow(message);
     await expect(voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES })).rejects.toBeInstanceOf(
       GpuUnavailableError,

@@ -369,10 +369,10 @@ describe('the demo page in headless Chromium', () => {
         xy.filter((_, i) => i % 2 === 0),
         xy.filter((_, i) => i % 2 === 1),
       );
-      if (run.limit < 11) {
+      if (run.limit < 13) {
         // Chromium caps every adapter at 10 storage buffers a stage (SwiftShader here); the
         // cell kernel binds 11: declined before any GPU work (it used to take minutes of compiling)
-        expect(run.error).toMatch(/the Voronoi cell kernel binds 11 storage buffers, this device allows 10/);
+        expect(run.error).toMatch(/the Voronoi cell kernel binds 13 storage buffers, this device allows 10/);
         expect(run.ms).toBeLessThan(20_000);
         await page.close();
         return;

@@ -27,8 +27,12 @@ import {
   type VoronoiGpuStats,
 } from './voronoi-options.js';
 
-/** Storage buffers the ring kernel binds (WebGPU guarantees 8 per stage; adapters offer more). */
-const CELL_STORAGE_BUFFERS = 11;
+/**
+ * Storage buffers the ring kernel binds, the most of any kernel of the pipeline (WebGPU
+ * guarantees 8 per stage; adapters offer more). voronoi-cell-limit.test.ts derives it from the
+ * kernels' sources.
+ */
+export const CELL_STORAGE_BUFFERS = 13;
 
 /** The triangulation and the device buffers stages 4–5 start from. */
 export interface Front {
