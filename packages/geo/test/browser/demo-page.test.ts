@@ -371,7 +371,7 @@ describe('the demo page in headless Chromium', () => {
       );
       if (run.limit < 13) {
         // Chromium caps every adapter at 10 storage buffers a stage (SwiftShader here); the
-        // cell kernel binds 11: declined before any GPU work (it used to take minutes of compiling)
+        // ring kernel binds 13: declined before any GPU work (it used to take minutes of compiling)
         expect(run.error).toMatch(/the Voronoi cell kernel binds 13 storage buffers, this device allows 10/);
         expect(run.ms).toBeLessThan(20_000);
         await page.close();
