@@ -8,6 +8,8 @@ export interface GpuVoronoiRun {
   /** Base64 of the cells' GeoArrow coordinates and offsets, when the call succeeded. */
   coords?: string;
   offsets?: string[];
+  /** The call's dispatch events: type, path and reason. */
+  events?: { type: string; path: string; reason: string }[];
 }
 
 /**
@@ -27,9 +29,11 @@ export function gpuVoronoiScript(xy: number[]): string {
     };
     const t = performance.now();
     try {
-      const cells = await sites.voronoiPolygons({ device: 'gpu' });
+      const events = [];
+      const onDispatch = (e) => events.push({ type: e.type, path: e.path, reason: e.reason });
+      const cells = await sites.voronoiPolygons({ device: 'gpu', onDispatch });
       const a = cells.array;
-      return { limit, ms: performance.now() - t, coords: b64(a.coords), offsets: a.offsets.map(b64) };
+      return { limit, ms: performance.now() - t, coords: b64(a.coords), offsets: a.offsets.map(b64), events };
     } catch (error) {
       return { limit, ms: performance.now() - t, error: error.message };
     }

@@ -40,7 +40,7 @@ const RAISED_LIMITS = [
   'maxComputeWorkgroupStorageSize',
   'maxComputeInvocationsPerWorkgroup',
   'maxComputeWorkgroupSizeX',
-  // the Voronoi ring kernel binds 13 storage buffers; WebGPU only guarantees 8
+  // the Voronoi ring kernel binds 10 storage buffers (what Chromium allows); WebGPU only guarantees 8
   'maxStorageBuffersPerShaderStage',
 ] as const;
 

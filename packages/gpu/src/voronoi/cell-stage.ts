@@ -4,7 +4,7 @@ import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { createFaultBuffer, throwOnFault } from '../runtime/kernel-fault.js';
 import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { remapUploads, submitAndRead, submitForRead } from '../runtime/staging.js';
-import { EMIT_RINGS_KERNEL, RING_KERNEL } from './cells/ring-kernel.js';
+import { EMIT_RINGS_KERNEL, RING_KERNEL, RING_LENGTHS_KERNEL } from './cells/ring-kernel.js';
 import { HULL_START_KERNEL, PLAN_CELLS_KERNEL, WALK_START_KERNEL } from './cells/walk-kernels.js';
 import type { Front, PipelineRun } from './pipeline-run.js';
 import { cellsOutput, outputArray } from './voronoi-options.js';
@@ -88,14 +88,17 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
     front.cc,
     front.ccFlags,
     slots,
-    front.order,
     ring,
     ringInfo,
-    lengths,
   ]);
   run.withGrid(rings, front);
-  rings.entries.push({ binding: 14, buffer: faults });
-  await run.record(ringEncoder, 'rings', [rings]);
+  const ringLengths = run.dispatch(RING_LENGTHS_KERNEL as KernelSpec<never>, {}, n, [
+    ringInfo,
+    front.order,
+    lengths,
+    faults,
+  ]);
+  await run.record(ringEncoder, 'rings', [rings, ringLengths]);
   await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
   return { ring, ringInfo, slots, lengths, faults, ringEncoder, guess, early };
 }

@@ -4,6 +4,9 @@ import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
 import { KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
 
+/** `ringInfo.x` of a cell whose fan walk passed its bound (the run is then discarded). */
+export const RING_FAULTED = 0xffffffff;
+
 /**
  * Box-walk and ring-finishing logic shared by the ring kernel: the WGSL twin of the CPU's
  * `CellRingWriter` + `closeRing`, on fixed-point coordinates with exact predicates. The ring
@@ -144,7 +147,9 @@ fn convexify(base: u32, count: u32) -> u32 {
  * Per site: writes its cell's ring (fixed point) into its scratch slot and finishes it as the
  * CPU's `closeRing` does, except that the rotation to the lowest vertex and the closing point
  * are left to the emit pass: stores the closed length (0 for an empty cell) and the index of the
- * lowest vertex, and the length once more at the site's caller index for the offset scan.
+ * lowest vertex ({@link RING_FAULTED} for a walk past its bound). Its ten storage buffers are
+ * what browsers expose a stage (Chromium: 10): the caller-index copy of the length and the fault
+ * flag are {@link RING_LENGTHS_KERNEL}'s.
  *
  * A simple cell (kind bit 1) is its circumcentres in fan order; any other is built edge by edge
  * with the exact clip of each bisector against the box and the box corners in between.
@@ -163,13 +168,12 @@ struct Params { sites: u32 }
 @group(0) @binding(6) var<storage, read> cc: array<vec4u>;
 @group(0) @binding(7) var<storage, read> ccFlags: array<u32>;
 @group(0) @binding(8) var<storage, read> slotOffset: array<u32>;
-@group(0) @binding(9) var<storage, read> order: array<u32>;
-@group(0) @binding(10) var<storage, read_write> ring: array<vec4u>;
-@group(0) @binding(11) var<storage, read_write> ringInfo: array<vec2u>;
-@group(0) @binding(12) var<storage, read_write> lengths: array<u32>;
+@group(0) @binding(9) var<storage, read_write> ring: array<vec4u>;
+@group(0) @binding(10) var<storage, read_write> ringInfo: array<vec2u>;
 ${FIXED_WGSL}
-${gridUniformsBindingWgsl(0, 13)}
-${faultWgsl(14)}
+${gridUniformsBindingWgsl(0, 11)}
+const RING_FAULTED: u32 = ${RING_FAULTED}u;
+var<private> faulted: bool;
 ${RING_WRITER_WGSL}
 
 fn inside(t: u32) -> bool {
@@ -177,6 +181,7 @@ fn inside(t: u32) -> bool {
 }
 
 ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
+  faulted = false;
   let site = sites[k];
   let e0 = ~start[k];
   let how = kind[k];
@@ -190,7 +195,7 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
     loop {
       steps += 1u;
       if (steps > most) {
-        raise_fault(${FAULT_FAN_WALK}u);
+        faulted = true;
         break;
       }
       push_point(cc[e / 3u]);
@@ -228,7 +233,7 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
       } else {
         steps += 1u;
         if (steps > most) {
-          raise_fault(${FAULT_FAN_WALK}u);
+          faulted = true;
           break;
         }
         let t = e / 3u;
@@ -281,7 +286,35 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
     }
   }
   let closed = select(0u, n + 1u, n > 0u);
-  ringInfo[k] = vec2u(closed, lowest);
+  // a walk past its bound is marked for the lengths pass, which raises the fault
+  ringInfo[k] = select(vec2u(closed, lowest), vec2u(RING_FAULTED, 0u), faulted);
+}
+`,
+};
+
+/**
+ * Per site, after {@link RING_KERNEL}: its closed length at its caller index, for the offset
+ * scan; a walk past its bound raises the fault flag (see runtime/kernel-fault.ts) and leaves an
+ * empty cell, so that the emit pass copies nothing for it.
+ */
+export const RING_LENGTHS_KERNEL: KernelSpec<Record<string, never>> = {
+  name: 'voronoi/ring-lengths',
+  source: () => /* wgsl */ `
+${HALFEDGE_WGSL}
+struct Params { sites: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> ringInfo: array<vec2u>;
+@group(0) @binding(2) var<storage, read> order: array<u32>;
+@group(0) @binding(3) var<storage, read_write> lengths: array<u32>;
+${faultWgsl(4)}
+
+${threadEntry('k', 'params.sites')}
+  var closed = ringInfo[k].x;
+  if (closed == ${RING_FAULTED}u) {
+    raise_fault(${FAULT_FAN_WALK}u);
+    closed = 0u;
+    ringInfo[k] = vec2u(0u, 0u);
+  }
   lengths[order[k]] = closed;
 }
 `,
