@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { readFile, writeFile } from '../file-io.js';
 import { readRaster } from '../raster/geotiff-io.js';
 import { type CliIo, type Command, parseBox, UsageError } from './command.js';
+import { ProgressView, progressModeOf } from './progress-view.js';
 import { checkOutputs, describeRun, deviceOf, readSites, withDispatchLog, writePlot } from './voronoi.js';
 
 function positiveInteger(value: string | boolean | undefined, option: string, fallback: number): number {
@@ -87,22 +88,33 @@ Options:
     const loaded = performance.now();
 
     let last = { iteration: 0, energy: Number.NaN };
-    const { value: result, events } = await withDispatchLog((onDispatch) =>
-      input.frame.centroidalVoronoi({
-        method,
-        mode,
-        iterations,
-        tolerance,
-        resolution,
-        device,
-        region,
-        density,
-        onDispatch,
-        onIteration: (s) => {
-          last = s;
-        },
-      }),
-    );
+    // a bar (a terminal) or plain lines on stderr for runs over a second
+    const progress = new ProgressView(io, progressModeOf(io, false));
+    const cvt = () =>
+      withDispatchLog((onDispatch) =>
+        input.frame.centroidalVoronoi({
+          method,
+          mode,
+          iterations,
+          tolerance,
+          resolution,
+          device,
+          region,
+          density,
+          onDispatch,
+          onProgress: progress.listener,
+          onIteration: (s) => {
+            last = s;
+          },
+        }),
+      );
+    let ran: Awaited<ReturnType<typeof cvt>>;
+    try {
+      ran = await cvt();
+    } finally {
+      progress.close(); // its timer would keep the process alive after an error
+    }
+    const { value: result, events } = ran;
     const computed = performance.now();
     const frame = input.frame;
     await writeFile(frame.withGeometry(result.sites.rename(frame.geometryName)), output);

@@ -9,6 +9,8 @@ import {
   type DispatchEvent,
   type ExecutionPath,
   type GeometryArray,
+  type ProgressOption,
+  ProgressReporter,
   type RasterGrid,
 } from '@geoframe/core';
 import { exactEvaluator, runCvtAsync, separateDuplicates } from '@geoframe/cpu';
@@ -41,6 +43,12 @@ export interface CentroidalVoronoiOptions {
   onIteration?: (step: CvtIteration) => void;
   /** Hears this call's dispatch events only. */
   onDispatch?: (event: DispatchEvent) => void;
+  /**
+   * Hears progress on long runs (stages 'iterations', counted as `onIteration` hears them — the
+   * GPU raster mode reports its iterations when it returns —, then 'cells'): a callback or
+   * `{callback, delayMs, intervalMs}`.
+   */
+  onProgress?: ProgressOption;
 }
 
 const CVT_OPTION_KEYS = [
@@ -54,6 +62,7 @@ const CVT_OPTION_KEYS = [
   'device',
   'onIteration',
   'onDispatch',
+  'onProgress',
 ] as const;
 
 /** Everything `centroidalVoronoi` checked and derived before it runs. */
@@ -235,7 +244,17 @@ export async function computeCentroidalVoronoi<Cells = GeoSeries>(
   wrapCells: (cells: GeoSeries) => Cells,
 ): Promise<CentroidalVoronoiResult<Cells>> {
   const p = prepareCentroidalVoronoi(array, options);
-  const { run, path } = await runCentroidalVoronoi(p, options ?? {});
+  const progress = new ProgressReporter('centroidalVoronoi', options.onProgress, [
+    { name: 'iterations', weight: 9, unit: 'iterations' },
+    { name: 'cells', weight: 1, unit: 'cells' },
+  ]);
+  progress.stage('iterations', p.iterations);
+  const onIteration = (step: CvtIteration) => {
+    progress.advance(step.iteration);
+    options.onIteration?.(step);
+  };
+  const { run, path } = await runCentroidalVoronoi(p, { ...options, onIteration });
+  progress.stage('cells', array.length);
   const columns = await cvtColumns(
     run.sites,
     p.sites,
@@ -245,6 +264,7 @@ export async function computeCentroidalVoronoi<Cells = GeoSeries>(
     p.device,
     options?.onDispatch,
   );
+  progress.finish();
   return {
     sites: toSeries(columns.sites),
     cells: wrapCells(toSeries(columns.cells)),
