@@ -4,7 +4,7 @@
 // first and second wall time (the difference is mostly compilation). A fresh lend's driver cache
 // is empty, so this is what a user's first call costs on that card.
 //
-// Bundle: `/work/tools/gpu-bundle.sh bench/gpu/compile.ts compile` (or pack.sh), then
+// Bundle with esbuild (the `webgpu` package left external; the GPU host's packing script does it), then
 //   node .gpu/bundle/compile.mjs
 
 // the geo package's own instance of @geoframe/gpu, so that its shared context is the one read here

@@ -8,7 +8,7 @@
 // - the crossover: public API wall time with device 'cpu' and 'gpu' on growing grids (2D and 3D),
 //   the same sites and run, to find the smallest grid at which the GPU wins.
 //
-// Bundle: `/work/tools/gpu-bundle.sh bench/gpu/raster-wall.ts <name>`, then
+// Bundle with esbuild (the `webgpu` package left external; the GPU host's packing script does it), then
 //   node --expose-gc .gpu/bundle/<name>.mjs [--runs N] [--warmup N] [--small]
 //   RASTER_WALL_PARTS=bars,floor,crossover (default all)
 import type { RasterMode } from '../../packages/core/src/index.js';

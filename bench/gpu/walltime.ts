@@ -13,7 +13,7 @@
 // - the peer in the same run: CuPy's `cupyx.scipy.spatial.Delaunay` on the same points (python3
 //   with CuPy; skipped with a note where it is missing).
 //
-// Bundle: `/work/tools/gpu-bundle.sh bench/gpu/walltime.ts <name>`, then
+// Bundle with esbuild (the `webgpu` package left external; the GPU host's packing script does it), then
 //   node .gpu/bundle/<name>.mjs [--runs N] [--warmup N]     (WALLTIME_SIZES=1e6,1e7; WALLTIME_PEER=0)
 // It first times the compilation of the cell kernels and the area kernel, one line each.
 import { spawnSync } from 'node:child_process';
