@@ -9,6 +9,7 @@ import {
 import type { BoundsColumns, GeoSeries, VoronoiSeriesOptions } from '../geo-series.js';
 import type { VoronoiRasterOptions } from '../raster/compute-voronoi-raster.js';
 import type { VoronoiRaster } from '../raster/voronoi-raster.js';
+import { boundsColumns } from '../series/series-measures.js';
 import { singleRingPolygons } from '../voronoi/cell-arrays.js';
 import { checkRings, withoutRepeatedPoints } from '../voronoi/output-check.js';
 
@@ -77,20 +78,7 @@ export class DeviceGeoSeries {
   async bounds(): Promise<BoundsColumns> {
     const flat = (await residentBounds(this.polygons)) ?? null;
     if (flat === null) return (await this.toHost()).bounds;
-    const n = this.length;
-    const columns = {
-      minx: new Float64Array(n),
-      miny: new Float64Array(n),
-      maxx: new Float64Array(n),
-      maxy: new Float64Array(n),
-    };
-    for (let i = 0; i < n; i++) {
-      columns.minx[i] = flat[4 * i];
-      columns.miny[i] = flat[4 * i + 1];
-      columns.maxx[i] = flat[4 * i + 2];
-      columns.maxy[i] = flat[4 * i + 3];
-    }
-    return columns;
+    return boundsColumns(flat, this.length);
   }
 
   /** The bounds of the whole column, `[minx, miny, maxx, maxy]`, reduced on the GPU. */

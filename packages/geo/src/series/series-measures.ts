@@ -22,25 +22,28 @@ export interface BoundsColumns {
   maxy: Float64Array;
 }
 
+/** Per-row boxes, four values a row (minx, miny, maxx, maxy), as four columns. */
+export function boundsColumns(flat: ArrayLike<number>, n: number): BoundsColumns {
+  const columns = {
+    minx: new Float64Array(n),
+    miny: new Float64Array(n),
+    maxx: new Float64Array(n),
+    maxy: new Float64Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    columns.minx[i] = flat[4 * i] as number;
+    columns.miny[i] = flat[4 * i + 1] as number;
+    columns.maxx[i] = flat[4 * i + 2] as number;
+    columns.maxy[i] = flat[4 * i + 3] as number;
+  }
+  return columns;
+}
+
 /** A GeoSeries' planar measures, point ordinates and coordinate reference transforms. */
 export abstract class SeriesMeasures extends SeriesBase {
   /** Per-row bounds as four columns; NaN for null and empty rows. */
   get bounds(): BoundsColumns {
-    const flat = bounds(this.array);
-    const n = this.length;
-    const columns = {
-      minx: new Float64Array(n),
-      miny: new Float64Array(n),
-      maxx: new Float64Array(n),
-      maxy: new Float64Array(n),
-    };
-    for (let i = 0; i < n; i++) {
-      columns.minx[i] = flat[4 * i];
-      columns.miny[i] = flat[4 * i + 1];
-      columns.maxx[i] = flat[4 * i + 2];
-      columns.maxy[i] = flat[4 * i + 3];
-    }
-    return columns;
+    return boundsColumns(bounds(this.array), this.length);
   }
 
   /** [minx, miny, maxx, maxy] over all rows; NaN×4 when there is nothing. */

@@ -45,6 +45,7 @@ export function redecideNearTies(
   const candidateD: number[] = [];
   const margin = boundMargin(setup, buckets);
   const floor = toleranceFloor(setup);
+  const out = { labels, distance, labelOf };
   const rmax = Math.max(counts[0], counts[1], counts[2]);
   const bc = [0, 0, 0];
   let changed = 0;
@@ -94,22 +95,51 @@ export function redecideNearTies(
       if (bound > 0 && bound * bound > best + 2 * tol(best, bound * bound)) break;
     }
     pixelCentre(setup, col, row, slice, centre);
-    let winner = -1;
-    let winnerD = Number.POSITIVE_INFINITY;
-    for (let k = 0; k < candidates.length; k++) {
-      if (candidateD[k] - best > tol(best, candidateD[k])) continue;
-      const i = candidates[k];
-      const d = squaredDistance(sites, dims, i, centre);
-      if (d < winnerD || (d === winnerD && i < winner)) {
-        winnerD = d;
-        winner = i;
-      }
-    }
-    const label = labelOf && winner >= 0 ? labelOf[winner] : winner;
-    if (label !== labels[p]) changed++;
-    labels[p] = label;
-    if (distance) distance[p] = Math.sqrt(winnerD);
+    const near = (k: number) => candidateD[k] - best <= tol(best, candidateD[k]);
+    const [winner, winnerD] = nearestOf(sites, dims, centre, candidates, 0, candidates.length, near);
+    if (writeLabel(out, p, winner, winnerD)) changed++;
   }
+  return changed;
+}
+
+/**
+ * The f64-nearest site to `centre` among `ids[from .. to)` that `keep` lets through (every one
+ * by default), the lowest index on a tie, and its squared distance; −1 and +∞ for none.
+ */
+function nearestOf(
+  sites: Float64Array,
+  dims: 2 | 3,
+  centre: Float64Array,
+  ids: ArrayLike<number>,
+  from: number,
+  to: number,
+  keep: (k: number) => boolean = () => true,
+): [number, number] {
+  let winner = -1;
+  let winnerD = Number.POSITIVE_INFINITY;
+  for (let k = from; k < to; k++) {
+    if (!keep(k)) continue;
+    const i = ids[k] as number;
+    const d = squaredDistance(sites, dims, i, centre);
+    if (d < winnerD || (d === winnerD && i < winner)) {
+      winnerD = d;
+      winner = i;
+    }
+  }
+  return [winner, winnerD];
+}
+
+/** Pixel `p` takes site `winner` (its input row through `labelOf`): whether its label changed. */
+function writeLabel(
+  out: { labels: Int32Array; distance?: Float32Array; labelOf?: Int32Array | Uint32Array },
+  p: number,
+  winner: number,
+  winnerD: number,
+): boolean {
+  const label = out.labelOf && winner >= 0 ? (out.labelOf[winner] as number) : winner;
+  const changed = label !== out.labels[p];
+  out.labels[p] = label;
+  if (out.distance) out.distance[p] = Math.sqrt(winnerD);
   return changed;
 }
 
@@ -161,7 +191,6 @@ export function redecideFromCandidates(
   overflow: number[],
 ): number {
   const { dims, width, height } = setup;
-  const { labels, distance, labelOf } = out;
   const centre = new Float64Array(3);
   let changed = 0;
   for (let t = 0; t < ties.length; t++) {
@@ -174,20 +203,8 @@ export function redecideFromCandidates(
     const col = p % width;
     const row = Math.floor(p / width) % height;
     pixelCentre(setup, col, row, Math.floor(p / (width * height)), centre);
-    let winner = -1;
-    let winnerD = Number.POSITIVE_INFINITY;
-    for (let j = t * k; j < t * k + n; j++) {
-      const i = candidates[j];
-      const d = squaredDistance(sites, dims, i, centre);
-      if (d < winnerD || (d === winnerD && i < winner)) {
-        winnerD = d;
-        winner = i;
-      }
-    }
-    const label = labelOf && winner >= 0 ? labelOf[winner] : winner;
-    if (label !== labels[p]) changed++;
-    labels[p] = label;
-    if (distance) distance[p] = Math.sqrt(winnerD);
+    const [winner, winnerD] = nearestOf(sites, dims, centre, candidates, t * k, t * k + n);
+    if (writeLabel(out, p, winner, winnerD)) changed++;
   }
   return changed;
 }
