@@ -24,6 +24,7 @@ import {
   ringsOf,
   unitScale,
 } from './property-checks.js';
+import { runPython, usePython } from './python-reference.js';
 
 const fromEnv = process.env.GEOFRAME_PROPERTY_SEED;
 const SEED = fromEnv !== undefined && fromEnv !== '' ? Number(fromEnv) : Math.floor(Date.now() / 86_400_000);
@@ -114,6 +115,60 @@ describe.each(adversarialKinds)('%s sites (CPU)', (kind) => {
     }
     checkCells(c, cells);
     checkTriangles(c, triangles);
+  });
+});
+
+// Sites 1/150 to 1/470 apart on a unit circle 1e6 from a ring of integer cocircular sites:
+// delaunator's floating-point flips fold the mesh again in every round of leaving sites out, so the
+// CPU engine starts from a fan over the exact hull (both failed with "folds persist" before).
+function foldCase(size: number, seed: number): Case {
+  const set = adversarialSet('cocircular', size, seed);
+  const n = set.xy.length / 2;
+  const x = Float64Array.from({ length: n }, (_, i) => set.xy[2 * i]);
+  const y = Float64Array.from({ length: n }, (_, i) => set.xy[2 * i + 1]);
+  const label = `cocircular ${size}/${seed}: ${set.params}`;
+  return { label, xy: uniqueSites(set.xy).xy, series: GeoSeries.fromXY(x, y) };
+}
+
+describe('folds delaunator cannot unfold (CPU)', () => {
+  test('cocircular, size 1000: valid cells tiling the box, exact Delaunay triangles', async () => {
+    const c = foldCase(1000, 1);
+    checkCells(c, await c.series.voronoiPolygons({ device: 'cpu' }));
+    checkTriangles(c, await c.series.delaunayTriangles({ device: 'cpu' }));
+  });
+
+  // At 3000 the Voronoi vertices near the circle's centre lie within a few ulps of one another:
+  // the exact cells, each vertex rounded to f64, can touch themselves at a point (GEOS returns
+  // more such cells on the same sites). Everything else holds.
+  describe.runIf(usePython)('against GEOS', () => {
+    test('cocircular, size 3000: no more self-touching cells than GEOS, no other fault', async () => {
+      const c = foldCase(3000, 1);
+      const geos = runPython<{ cells: number; invalid: number }>(
+        'geos_voronoi_validity.py',
+        Array.from(c.xy),
+      );
+      const cells = await c.series.voronoiPolygons({ device: 'cpu' });
+      checkTriangles(c, await c.series.delaunayTriangles({ device: 'cpu' }));
+      const scale = unitScale(c.xy);
+      const rings = ringsOf(cells, scale);
+      let touching = 0;
+      let area = 0;
+      for (let i = 0; i < rings.length; i++) {
+        const r = rings[i] as Float64Array;
+        const problem = ringProblem(r);
+        if (problem !== null) {
+          expect(problem, `${c.label}: cell ${i}`).toMatch(/^edges \d+ and \d+ touch$/);
+          touching++;
+        }
+        expect(pointInRing(r, c.xy[2 * i] * scale, c.xy[2 * i + 1] * scale), `${c.label}: site ${i}`).toBe(1);
+        area += ringArea(r);
+      }
+      expect(geos.cells).toBe(rings.length);
+      expect(touching).toBeLessThanOrEqual(geos.invalid);
+      const box = clipBox(c.xy);
+      const boxScaled = (box.maxX - box.minX) * (box.maxY - box.minY) * scale * scale;
+      expect(Math.abs(area - boxScaled) / boxScaled).toBeLessThan(1e-9);
+    });
   });
 });
 

@@ -117,7 +117,7 @@ export async function triangulateOrderedParallel(
   if (n < 3) return null;
   meter.pass('order');
   const { world, frame, order } = await gatherAlongCurveParallel(sites, threads);
-  const d = await parallelDelaunayStage(frame, order, threads, meter);
+  const d = await parallelDelaunayStage(frame, threads, meter);
   if (d === null) return null;
   const certified = await certifyParallel(frame, d, threads, meter);
   return { tri: finishTriangulation(n, frame, order, d, certified, meter), order, sites: world };
@@ -139,7 +139,7 @@ export async function triangulatePresortedParallel(
   frame.xy = toShared(frame.xy);
   const ids = new Uint32Array(n);
   for (let i = 0; i < n; i++) ids[i] = i;
-  const d = await parallelDelaunayStage(frame, ids, threads);
+  const d = await parallelDelaunayStage(frame, threads);
   if (d === null) return null;
   const certified = await certifyParallel(frame, d, threads, WorkMeter.SILENT);
   return finishTriangulation(n, frame, ids, d, certified, WorkMeter.SILENT);
@@ -234,7 +234,7 @@ function delaunayStage(
 ): DelaunatorOutput | null {
   if (allCollinear(frame.xy)) return null;
   meter.pass('delaunator');
-  const d = unfoldedDelaunator(frame.xy, ids, meter);
+  const d = unfoldedDelaunator(frame.xy, meter);
   // sites along a curve: triangles along it too (see renumberTriangles)
   if (ids === null) return d;
   meter.pass('renumber');
@@ -248,13 +248,12 @@ function delaunayStage(
  */
 async function parallelDelaunayStage(
   frame: LocalFrame,
-  ids: Uint32Array,
   threads: number,
   meter = WorkMeter.SILENT,
 ): Promise<DelaunatorOutput | null> {
   if (allCollinear(frame.xy)) return null;
   // sites along a curve: triangles along it too (see renumberTriangles)
-  return unfoldedDelaunatorRenumbered(frame.xy, ids, threads, meter);
+  return unfoldedDelaunatorRenumbered(frame.xy, threads, meter);
 }
 
 /**

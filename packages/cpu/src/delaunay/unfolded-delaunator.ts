@@ -1,9 +1,9 @@
-import { GeoframeError } from '@geoframe/core';
 import Delaunator from 'delaunator';
 import { orient2d } from 'robust-predicates';
 import { WorkMeter } from '../workers/work-meter.js';
 import { runRanges, toShared } from '../workers/worker-pool.js';
 import { countedDelaunator } from './counting-delaunator.js';
+import { hullFan } from './hull-fan.js';
 import { renumberTrianglesParallel, scatterTrianglesParallel } from './triangle-order.js';
 
 /**
@@ -34,16 +34,12 @@ export interface DelaunatorOutput {
  * are left out and delaunator is run again on the others (repeated while a new fold appears);
  * the left-out sites are then missing from the triangulation, exactly like the sites delaunator
  * skips itself, and the caller inserts them with exact predicates (`insertSkipped`). Well-spread
- * input costs one filtered orientation test per triangle.
- *
- * @throws GeoframeError `TRIANGULATION_FAILED` when folds persist after several rounds, or a
- * fold involves only hull sites
+ * input costs one filtered orientation test per triangle. When folds persist after several rounds,
+ * or a fold involves only hull sites, the triangulation starts over from a fan over the exact
+ * convex hull ({@link hullFan}): the caller's exact repair and insertion then build all of it
+ * (slower, but sure; sites 1e-6 apart on a unit circle 1e6 from a second cluster need it).
  */
-export function unfoldedDelaunator(
-  xy: Float64Array,
-  ids: Uint32Array | null = null,
-  meter = WorkMeter.SILENT,
-): DelaunatorOutput {
+export function unfoldedDelaunator(xy: Float64Array, meter = WorkMeter.SILENT): DelaunatorOutput {
   const n = xy.length >> 1;
   const first = countedDelaunator(xy, meter);
   let out: DelaunatorOutput = first;
@@ -63,12 +59,13 @@ export function unfoldedDelaunator(
         }
       }
     }
-    if (added === 0) throw failure(out.triangles, folded[0], ids, 'a folded triangle of hull sites only');
+    // a fold of hull sites only, which leaving sites out cannot undo: start from the hull
+    if (added === 0) return hullFan(xy);
     out = withoutSites(xy, left);
     folded = foldedTriangles(xy, out.triangles);
     if (folded === null) return out;
   }
-  throw failure(out.triangles, (folded as number[])[0], ids, 'folds persist');
+  return hullFan(xy);
 }
 
 /**
@@ -81,7 +78,6 @@ export function unfoldedDelaunator(
  */
 export async function unfoldedDelaunatorRenumbered(
   xy: Float64Array,
-  ids: Uint32Array | null,
   threads: number,
   meter = WorkMeter.SILENT,
 ): Promise<DelaunatorOutput> {
@@ -98,7 +94,7 @@ export async function unfoldedDelaunatorRenumbered(
   for (const u of await runRanges('triangleLows', nt, threads, [xy, triangles, low, counts], meter))
     unsure += u as number;
   if (unsure > 0 && foldedTriangles(xy, first.triangles) !== null) {
-    const out = unfoldedDelaunator(xy, ids);
+    const out = unfoldedDelaunator(xy);
     return { ...(await renumberTrianglesParallel(n, out.triangles, out.halfedges, threads)), hull: out.hull };
   }
   // the counting sort by lowest site, stable: low[t] becomes triangle t's new number
@@ -151,12 +147,4 @@ function withoutSites(xy: Float64Array, left: Uint8Array): DelaunatorOutput {
   const hull = d.hull;
   for (let k = 0; k < hull.length; k++) hull[k] = id[hull[k]];
   return { triangles, halfedges: d.halfedges, hull };
-}
-
-function failure(triangles: Uint32Array, t: number, ids: Uint32Array | null, why: string): GeoframeError {
-  const site = (k: number) => (ids === null ? triangles[3 * t + k] : ids[triangles[3 * t + k]]);
-  return new GeoframeError(
-    'TRIANGULATION_FAILED',
-    `cannot triangulate around sites ${site(0)}, ${site(1)}, ${site(2)}: ${why}`,
-  );
 }
