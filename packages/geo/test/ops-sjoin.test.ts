@@ -160,6 +160,76 @@ describeWithGeoPandas('sjoin and sjoinNearest against GeoPandas', () => {
   });
 });
 
+/** Point columns for the point–point nearest path: seeded, with a lattice (ties), duplicates and misses. */
+function pointColumns(seed: number): { tree: GeoSeries; query: GeoSeries } {
+  const r = mulberry32(seed);
+  const tree: (string | null)[] = [];
+  for (let i = 0; i < 60; i++) tree.push(`POINT (${(r() * 40).toFixed(3)} ${(r() * 20).toFixed(3)})`);
+  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) tree.push(`POINT (${50 + 2 * i} ${2 * j})`);
+  tree.push(tree[3], null, 'POINT EMPTY', tree[70]);
+  const query: (string | null)[] = [];
+  for (let i = 0; i < 80; i++)
+    query.push(`POINT (${(r() * 70 - 5).toFixed(2)} ${(r() * 30 - 5).toFixed(2)})`);
+  // lattice cell centres and edge midpoints: four and two nearest rows at exactly one distance
+  for (let i = 0; i < 4; i++)
+    query.push(`POINT (${51 + 2 * i} ${1 + 2 * i})`, `POINT (${51 + 2 * i} ${2 * i})`);
+  query.push('POINT (1000 -1000)', 'POINT (-1e6 5)', null, 'POINT EMPTY');
+  return { tree: GeoSeries.fromWKT(tree), query: GeoSeries.fromWKT(query) };
+}
+
+describeWithGeoPandas('nearest between two point columns', () => {
+  it('sindex.nearest equals GeoPandas, ties and maxDistance included', () => {
+    const tasks: object[] = [];
+    const ours: { input: Int32Array; tree: Int32Array; distance: Float64Array }[] = [];
+    for (const seed of [3, 17]) {
+      const { tree, query } = pointColumns(seed);
+      for (const maxDistance of [undefined, 0.8, 3]) {
+        tasks.push({
+          op: 'sindex_nearest',
+          tree: hexWkb(tree),
+          query: hexWkb(query),
+          max_distance: maxDistance ?? null,
+        });
+        ours.push(tree.sindex.nearest(query, { maxDistance }));
+      }
+    }
+    const theirs = reference(tasks);
+    // GeoPandas lists tied rows in its tree's order, we by row: compare as sorted triples
+    const triples = (a: ArrayLike<number>, b: ArrayLike<number>, d: ArrayLike<number>) =>
+      Array.from(a, (x, k) => [x, b[k], d[k]]).sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    ours.forEach((o, t) => {
+      expect(o.input.length, `task ${t}`).toBeGreaterThan(0);
+      // the same formula as GEOS: distances equal to the last bit
+      expect(triples(o.input, o.tree, o.distance), `task ${t}`).toEqual(
+        triples(theirs[t].pairs[0], theirs[t].pairs[1], theirs[t].distance),
+      );
+    });
+  });
+});
+
+it('nearest between two point columns: returnAll false keeps the lowest tied row (brute force)', () => {
+  const { tree, query } = pointColumns(29);
+  const all = tree.sindex.nearest(query);
+  const one = tree.sindex.nearest(query, { returnAll: false });
+  const first = new Map<number, [number, number]>();
+  all.input.forEach((i, k) => {
+    if (!first.has(i)) first.set(i, [all.tree[k], all.distance[k]]);
+  });
+  expect([...one.input]).toEqual([...first.keys()]);
+  expect([...one.tree]).toEqual([...first.values()].map((v) => v[0]));
+  expect(all.input.length).toBeGreaterThan(one.input.length); // the lattice's ties are there
+  // brute force over every pair for the minimum distances
+  const xy = (g: GeoSeries) =>
+    g.toWKT().map((w) => (w === null || w.includes('EMPTY') ? null : w.match(/[-\d.e]+/g)!.map(Number)));
+  const [t, q] = [xy(tree), xy(query)];
+  one.input.forEach((i, k) => {
+    const [qx, qy] = q[i] as number[];
+    let best = Infinity;
+    for (const p of t) if (p !== null) best = Math.min(best, Math.sqrt((qx - p[0]) ** 2 + (qy - p[1]) ** 2));
+    expect(one.distance[k], `query ${i}`).toBe(best);
+  });
+});
+
 it('the functions equal the methods; bad options and mismatched CRS are errors', () => {
   expect(sjoin(points, polygons).toArrow().numRows).toBe(points.sjoin(polygons).length);
   expect(sjoinNearest(points, polygons).length).toBe(points.sjoinNearest(polygons).length);

@@ -1,6 +1,7 @@
 import { bounds, type GeometryArray, GrowableInt32 } from '@geoframe/core';
 import Flatbush from 'flatbush';
 import { BoxSearch } from './box-search.js';
+import { PointGrid } from './nearest-points.js';
 import { distancePair, JstsRows, type Predicate, predicateOf, testPair } from './predicates.js';
 
 /** Pairs (input row, tree row), GeoPandas' 2 × n index arrays as two columns. */
@@ -42,6 +43,8 @@ export class SpatialIndex {
   private readonly rows: Int32Array;
   private readonly rowsView: JstsRows;
   private readonly boxSearch: BoxSearch | null;
+  /** The grid of a tree of points for `nearest` (null: not only points; undefined: not built). */
+  private pointGrid: PointGrid | null | undefined;
 
   constructor(array: GeometryArray) {
     this.array = array;
@@ -116,6 +119,11 @@ export class SpatialIndex {
     const maxDistance = options.maxDistance ?? Number.POSITIVE_INFINITY;
     if (!(maxDistance >= 0)) throw new RangeError(`nearest: maxDistance must be >= 0, got ${maxDistance}`);
     const returnAll = options.returnAll ?? true;
+    if (this.tree !== null) {
+      this.pointGrid ??= PointGrid.of(this.array, this.rows);
+      const fast = this.pointGrid?.nearest(input, maxDistance, returnAll);
+      if (fast) return fast;
+    }
     const box = bounds(input);
     const inputRows = new JstsRows(input);
     const a: number[] = [];
