@@ -17,7 +17,8 @@
 //   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
 //        [--labels carried,descend] [--overlap on,off] [--cpu gradient-64,2d-8192 | --no-cpu]
 //        [--skimage gradient-32,… | --no-skimage] [--output fresh] [--runs N] [--warmup N] [--small]
-//        [--delta inf,4,16] [--tails kept,fresh] [--trace] [--latency]
+//        [--delta inf,4,16] [--tails kept,fresh] [--marks serial,parallel] [--rolled off,on]
+//        [--trace] [--latency]
 // `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
 // 1 is the plain front wave, one Jacobi step per active tile per round). `--labels` and
 // `--overlap`: one row per value of those options of costAllocationGpu (defaults: carried, on).
@@ -26,7 +27,9 @@
 // through a file for the "labels ≠ CPU" column). After each row, a profile line: host wall ms per
 // step and GPU ms per step of the last profiled run, tile visits and local iterations per phase.
 // `--delta a,b`: one row per Δ of the ordered cost pass (in typical steps; inf: the plain pass).
-// `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
+// `--marks serial,parallel`: the next round's tiles listed by thread 0 alone or by one thread per
+// neighbouring tile; `--rolled off,on`: the neighbour loop unrolled or rolled (tile-marks.ts,
+// relax-bodies.ts). `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
 // host events of the last timed run (ms after the call). `--latency`: first, round trips of tiny
 // submissions (cost-latency.ts), to find where a small run's fixed time goes.
 // `--small` shrinks the instances for a software GPU (checks the script only).
@@ -67,6 +70,8 @@ const deltas = option('--delta')
   ?.split(',')
   .map((d) => (d === 'inf' ? Number.POSITIVE_INFINITY : Number(d))) ?? [undefined];
 const tailModes = (option('--tails') ?? 'kept').split(',').map((t) => t !== 'fresh');
+const markModes = (option('--marks') ?? 'parallel').split(',') as ('serial' | 'parallel')[];
+const rolledModes = (option('--rolled') ?? 'off').split(',').map((r) => r === 'on');
 const traceRuns = flag('--trace');
 const latency = flag('--latency');
 // `--output fresh`: the engine's own arrays instead of geo's (pages mapped by worker threads)
@@ -283,13 +288,17 @@ try {
       labelModes.flatMap((labels) =>
         overlaps.flatMap((overlap) =>
           deltas.flatMap((delta) =>
-            tailModes.map((keepTails) => ({ inner, labels, overlap, delta, keepTails })),
+            tailModes.flatMap((keepTails) =>
+              markModes.flatMap((marks) =>
+                rolledModes.map((rolled) => ({ inner, labels, overlap, delta, keepTails, marks, rolled })),
+              ),
+            ),
           ),
         ),
       ),
     );
     for (const variant of variants) {
-      const { inner, labels, overlap, delta, keepTails } = variant;
+      const { inner, labels, overlap, delta, keepTails, marks, rolled } = variant;
       {
         let last: GpuResult | null = null;
         let profiled: GpuResult | null = null;
@@ -304,6 +313,8 @@ try {
               outputArray,
               delta,
               keepTails,
+              marks,
+              rolled,
               trace: traceRuns,
             });
           });
@@ -314,6 +325,8 @@ try {
             outputArray,
             delta,
             keepTails,
+            marks,
+            rolled,
             profile: true,
           });
           if (i < args.warmup) continue;
@@ -328,7 +341,7 @@ try {
           String(cells),
           String(problem.sources.length),
           String(inner),
-          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}`,
+          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}, ${marks} marks${rolled ? ', rolled' : ''}`,
           `${rounds.cost}+${rounds.label}${labelPass === 'fallback' ? ' (fallback)' : ''}`,
           paper ? String(paper[0]) : '—',
           gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',

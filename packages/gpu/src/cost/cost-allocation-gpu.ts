@@ -14,6 +14,7 @@ import {
 import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
 import { prepareOutput } from './host-output.js';
+import type { TileMarks } from './tile-marks.js';
 
 /**
  * An input whose result the GPU cannot vouch for. `GPU_PRECISION` is the code under which the
@@ -54,6 +55,16 @@ export interface CostGpuOptions {
   delta?: number;
   /** Reuse the context's tail staging buffers (default true); false only to measure it. */
   keepTails?: boolean;
+  /**
+   * How the relax kernel lists the next round's tiles: `'parallel'` (default; one thread per
+   * neighbouring tile) or `'serial'` (thread 0 alone, the earlier kernel); only to compare them.
+   */
+  marks?: TileMarks;
+  /**
+   * Loop over the neighbour steps instead of unrolling them (default false; knight's moves are
+   * always unrolled); only to compare them.
+   */
+  rolled?: boolean;
   /** Record host events with their times (`stats.trace`). */
   trace?: boolean;
   /**
@@ -189,6 +200,7 @@ export async function costAllocationGpu(
       carry,
       overlap: options.overlap !== false,
       slot: 0,
+      kernel: { marks: options.marks ?? 'parallel', rolled: options.rolled === true },
       mark,
     };
     const ordered = deltaBits !== 0x7f800000;

@@ -8,8 +8,9 @@ import { TAIL } from './cost-wgsl.js';
  * Ordered: a tile whose key is above the round's threshold (the least key delivered to the list
  * + Δ, or +∞ when that is) goes on the next round's list as it is (key kept, counted as deferred)
  * and is not run; a tile that runs takes its key (+∞ until a neighbour delivers another).
+ * `reset`: thread 0's WGSL resetting workgroup words before a tile is taken (tile-marks.ts).
  */
-export function pickTile(ordered: boolean): string {
+export function pickTile(ordered: boolean, reset: string): string {
   const defer = `let key = atomicExchange(&keys[t], INF);
       if (key > threshold) {
         atomicMin(&keys[t], key);
@@ -47,6 +48,7 @@ export function pickTile(ordered: boolean): string {
     tile_on = picked;
     atomicStore(&dirs, 0u);
     ${ordered ? 'atomicStore(&least, INF);' : ''}
+    ${reset}
   }
   let picked = workgroupUniformLoad(&tile_on);
   if (picked == END) {
