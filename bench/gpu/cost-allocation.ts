@@ -17,7 +17,7 @@
 //   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
 //        [--labels carried,descend] [--overlap on,off] [--cpu gradient-64,2d-8192 | --no-cpu]
 //        [--skimage gradient-32,… | --no-skimage] [--output fresh] [--runs N] [--warmup N] [--small]
-//        [--delta inf,4,16] [--tails kept,fresh] [--marks serial,parallel] [--rolled off,on]
+//        [--delta inf,4,16] [--tails kept,fresh] [--marks serial,parallel] [--picks serial,parallel]
 //        [--trace] [--latency]
 // `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
 // 1 is the plain front wave, one Jacobi step per active tile per round). `--labels` and
@@ -28,8 +28,8 @@
 // step and GPU ms per step of the last profiled run, tile visits and local iterations per phase.
 // `--delta a,b`: one row per Δ of the ordered cost pass (in typical steps; inf: the plain pass).
 // `--marks serial,parallel`: the next round's tiles listed by thread 0 alone or by one thread per
-// neighbouring tile; `--rolled off,on`: the neighbour loop unrolled or rolled (tile-marks.ts,
-// relax-bodies.ts). `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
+// neighbouring tile; `--picks serial,parallel`: this round's entries taken by thread 0 one after
+// the other or one thread each (tile-marks.ts, tile-pick.ts). `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
 // host events of the last timed run (ms after the call). `--latency`: first, round trips of tiny
 // submissions (cost-latency.ts), to find where a small run's fixed time goes.
 // `--small` shrinks the instances for a software GPU (checks the script only).
@@ -71,7 +71,7 @@ const deltas = option('--delta')
   .map((d) => (d === 'inf' ? Number.POSITIVE_INFINITY : Number(d))) ?? [undefined];
 const tailModes = (option('--tails') ?? 'kept').split(',').map((t) => t !== 'fresh');
 const markModes = (option('--marks') ?? 'parallel').split(',') as ('serial' | 'parallel')[];
-const rolledModes = (option('--rolled') ?? 'off').split(',').map((r) => r === 'on');
+const pickModes = (option('--picks') ?? 'parallel').split(',') as ('serial' | 'parallel')[];
 const traceRuns = flag('--trace');
 const latency = flag('--latency');
 // `--output fresh`: the engine's own arrays instead of geo's (pages mapped by worker threads)
@@ -290,7 +290,7 @@ try {
           deltas.flatMap((delta) =>
             tailModes.flatMap((keepTails) =>
               markModes.flatMap((marks) =>
-                rolledModes.map((rolled) => ({ inner, labels, overlap, delta, keepTails, marks, rolled })),
+                pickModes.map((picks) => ({ inner, labels, overlap, delta, keepTails, marks, picks })),
               ),
             ),
           ),
@@ -298,7 +298,7 @@ try {
       ),
     );
     for (const variant of variants) {
-      const { inner, labels, overlap, delta, keepTails, marks, rolled } = variant;
+      const { inner, labels, overlap, delta, keepTails, marks, picks } = variant;
       {
         let last: GpuResult | null = null;
         let profiled: GpuResult | null = null;
@@ -314,7 +314,7 @@ try {
               delta,
               keepTails,
               marks,
-              rolled,
+              picks,
               trace: traceRuns,
             });
           });
@@ -326,7 +326,7 @@ try {
             delta,
             keepTails,
             marks,
-            rolled,
+            picks,
             profile: true,
           });
           if (i < args.warmup) continue;
@@ -341,7 +341,7 @@ try {
           String(cells),
           String(problem.sources.length),
           String(inner),
-          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}, ${marks} marks${rolled ? ', rolled' : ''}`,
+          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}, ${marks} marks, ${picks} picks`,
           `${rounds.cost}+${rounds.label}${labelPass === 'fallback' ? ' (fallback)' : ''}`,
           paper ? String(paper[0]) : '—',
           gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',

@@ -15,6 +15,7 @@ import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
 import { prepareOutput } from './host-output.js';
 import type { TileMarks } from './tile-marks.js';
+import type { TilePicks } from './tile-pick.js';
 
 /**
  * An input whose result the GPU cannot vouch for. `GPU_PRECISION` is the code under which the
@@ -61,10 +62,16 @@ export interface CostGpuOptions {
    */
   marks?: TileMarks;
   /**
-   * Loop over the neighbour steps instead of unrolling them (default false; knight's moves are
-   * always unrolled); only to compare them.
+   * How the relax kernel takes this round's listed tiles: `'parallel'` (default; one thread per
+   * entry, deferred tiles passed on together) or `'serial'` (thread 0 takes one entry after the
+   * other, the earlier kernel); only to compare them.
    */
-  rolled?: boolean;
+  picks?: TilePicks;
+  /**
+   * Most workgroups a round (default 2,048, each taking list entries in turn); a few only to
+   * test how workgroups share a long list.
+   */
+  roundWorkgroups?: number;
   /** Record host events with their times (`stats.trace`). */
   trace?: boolean;
   /**
@@ -200,7 +207,11 @@ export async function costAllocationGpu(
       carry,
       overlap: options.overlap !== false,
       slot: 0,
-      kernel: { marks: options.marks ?? 'parallel', rolled: options.rolled === true },
+      kernel: {
+        marks: options.marks ?? 'parallel',
+        picks: options.picks ?? 'parallel',
+        workgroups: options.roundWorkgroups,
+      },
       mark,
     };
     const ordered = deltaBits !== 0x7f800000;

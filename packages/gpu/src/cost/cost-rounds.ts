@@ -1,23 +1,16 @@
-import { GeoframeError, neighbourSteps } from '@geoframe/core';
+import { GeoframeError } from '@geoframe/core';
 import { createBufferChecked } from '../runtime/buffers.js';
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage, MapMode } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
-import {
-  COST_PARAM_WORDS,
-  MAX_BATCH,
-  OFFSET_WORD,
-  predOffset,
-  TAIL,
-  TAIL_WORDS,
-  tileGeometry,
-} from './cost-wgsl.js';
+import { COST_PARAM_WORDS, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
 
 export { MAX_BATCH } from './cost-wgsl.js';
 
 import type { TileMarks } from './tile-marks.js';
+import type { TilePicks } from './tile-pick.js';
 import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
 
 /** Rounds in the first batch; later batches double up to {@link MAX_BATCH}. */
@@ -84,14 +77,6 @@ export async function roundParams(
   words.set([...setup.size, setup.cells, ...setup.tiles, setup.maxCostBits, deltaBits, 0, inner]);
   words[12] = setup.sources.length;
   new Float32Array(words.buffer).set(setup.lens, 16);
-  // the rolled neighbour loop's step count and predecessor offsets in a tile's workgroup box
-  const steps = neighbourSteps(setup.connectivity);
-  const { box } = tileGeometry(steps);
-  words[13] = steps.length;
-  new Int32Array(words.buffer).set(
-    steps.map((step) => predOffset(step, box[0], box[1])),
-    OFFSET_WORD,
-  );
   buffer.unmap();
   return buffer;
 }
@@ -151,10 +136,12 @@ function rotatingGroups(
   );
 }
 
-/** How the relax kernel lists tiles and loops over neighbours (kept to compare them). */
+/** How the relax kernel takes this round's tiles and lists the next round's (kept to compare them). */
 export interface RelaxKernelOptions {
   marks: TileMarks;
-  rolled: boolean;
+  picks: TilePicks;
+  /** Most workgroups a round (default {@link ROUND_WORKGROUPS}; fewer only in tests). */
+  workgroups?: number;
 }
 
 /** How a phase runs: labels carried (see TileRelaxConstants.carry), batches overlapped. */
@@ -174,7 +161,7 @@ export interface PhaseOptions {
    */
   first?: Uint32Array;
   ordered?: boolean;
-  /** How the relax kernel is built (tile-marks.ts, relax-bodies.ts): the engine's defaults. */
+  /** How the relax kernel is built (tile-pick.ts, tile-marks.ts). */
   kernel: RelaxKernelOptions;
   /** Records a host event (tracing: what happened when). */
   mark?: (what: string) => void;
@@ -225,7 +212,7 @@ export async function runPhase(
     carry: carry ? 1 : 0,
     ordered: ordered ? 1 : 0,
     marks: options.kernel.marks === 'parallel' ? 1 : 0,
-    rolled: options.kernel.rolled ? 1 : 0,
+    picks: options.kernel.picks === 'parallel' ? 1 : 0,
   });
   const tiles = setup.tiles[3];
   const groups = rotatingGroups(
@@ -241,7 +228,7 @@ export async function runPhase(
   writeFirstLists(ctx, buffers, tiles, options.first ?? null, ordered);
   ctx.device.queue.writeBuffer(buffers.flags, 0, new Uint32Array(TAIL_WORDS));
   const wide = dispatchSize(
-    Math.min(tiles, ROUND_WORKGROUPS),
+    Math.min(tiles, options.kernel.workgroups ?? ROUND_WORKGROUPS),
     ctx.limits.maxComputeWorkgroupsPerDimension,
   ) as [number, number];
   mark(`${phase} lists written`);

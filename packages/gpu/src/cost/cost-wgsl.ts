@@ -37,14 +37,8 @@ export function tileShape(dims: 2 | 3): [number, number, number] {
   return dims === 2 ? [16, 16, 1] : [8, 8, 4];
 }
 
-/**
- * Words of {@link COST_PARAMS}: size, tiles, misc, extra, then 28 step lengths and 28 step
- * offsets in a tile's workgroup box.
- */
-export const COST_PARAM_WORDS = 16 + 28 + 28;
-
-/** Word of {@link COST_PARAMS} where the step offsets begin. */
-export const OFFSET_WORD = 16 + 28;
+/** Words of {@link COST_PARAMS}: size, tiles, misc, extra, then 28 step lengths. */
+export const COST_PARAM_WORDS = 16 + 28;
 
 /**
  * The parameter block of the cost kernels. `size`: grid width, height, depth, cell count.
@@ -53,9 +47,7 @@ export const OFFSET_WORD = 16 + 28;
  * parity lives on the device, in `flags`, so one bind group serves every round); `misc.y`: the
  * ordered cost pass's Δ as f32 bits (a tile runs when its key is within Δ of the least key
  * listed; cost-order.ts). `extra.x`: the
- * number of sources, `extra.y` the number of neighbour steps. `lens`: the f32 length of each
- * neighbour step; `offs`: the offset from a cell to its predecessor along each step in a tile's
- * workgroup box (the rolled neighbour loop; relax-bodies.ts).
+ * number of sources. `lens`: the f32 length of each neighbour step.
  */
 export const COST_PARAMS = /* wgsl */ `
 struct Params {
@@ -64,19 +56,15 @@ struct Params {
   misc: vec4u,
   extra: vec4u,
   lens: array<vec4f, 7>,
-  offs: array<vec4i, 7>,
 }
 @group(0) @binding(0) var<uniform> params: Params;
 const INF = 0x7f800000u;
 const NONE = 0xffffffffu;
 `;
 
-/**
- * The f32 length of step `k` (an index into {@link COST_PARAMS}' `lens`), or of the step a WGSL
- * expression names (the rolled loop).
- */
-export function lenOf(k: number | string): string {
-  return typeof k === 'number' ? `params.lens[${k >> 2}][${k & 3}]` : `params.lens[${k} >> 2u][${k} & 3u]`;
+/** The f32 length of step `k` (an index into {@link COST_PARAMS}' `lens`). */
+export function lenOf(k: number): string {
+  return `params.lens[${k >> 2}][${k & 3}]`;
 }
 
 /** The tile geometry of a connectivity: interior tile, halo (in x/y, in z), workgroup-memory box. */
@@ -104,13 +92,7 @@ export function tileGeometry(steps: readonly NeighbourStep[]): TileGeometry {
  * in the next (the host checks it: a reached cell without a tight predecessor is an error, never
  * a silent wrong label).
  */
-export function stepCost(
-  k: number | string,
-  du: string,
-  cu: string,
-  v: string,
-  cross?: [string, string],
-): string {
+export function stepCost(k: number, du: string, cu: string, v: string, cross?: [string, string]): string {
   return cross
     ? `(bitcast<f32>(${du}) + ${lenOf(k)} * (((${cu} + ${v}) + (${cross[0]} + ${cross[1]})) * 0.25))`
     : `(bitcast<f32>(${du}) + ${lenOf(k)} * ((${cu} + ${v}) * 0.5))`;

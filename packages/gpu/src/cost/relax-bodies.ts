@@ -30,33 +30,24 @@ function crossArgs(cross: [number, number] | null): [string, string] | undefined
 }
 
 /**
- * A relax pass's neighbours: per step, the predecessor's offset in the workgroup box and a
- * knight's move's crossed cells; `rolled`: loop over the steps (offsets and lengths read from the
- * params block) instead of unrolling them — fewer instructions and registers for the 26
- * neighbours of 3D, the same expression for a step's cost (only where no step is a knight's move).
+ * The relaxation over the tile's neighbours, unrolled: updates `best` from the shared arrays
+ * (and, for the cost phase carrying labels, `bu`: the first neighbour offering the least cost,
+ * whose label the cell takes — not the least label among equal offers, which would load every
+ * neighbour's label; the label pass repairs ties).
  */
-export interface NeighbourTable {
-  offsets: number[];
-  cross: ([number, number] | null)[];
-  rolled: boolean;
-}
-
-/** The rolled loop's predecessor index along step `k` (its offset from the params block). */
-const ROLLED_U = 'u32(i32(s) + params.offs[k >> 2u][k & 3u])';
-
-/**
- * The relaxation over the tile's neighbours: updates `best` from the shared arrays (and, for the
- * cost phase carrying labels, `bu`: the first neighbour offering the least cost, whose label the
- * cell takes — not the least label among equal offers, which would load every neighbour's label;
- * the label pass repairs ties).
- */
-export function relaxBody(phase: RelaxPhase, carry: boolean, table: NeighbourTable): string {
+export function relaxBody(
+  phase: RelaxPhase,
+  carry: boolean,
+  offsets: number[],
+  cross: ([number, number] | null)[],
+): string {
+  const at = (k: number) => sharedAt(offsets[k]);
   if (phase === 'cost') {
     const take = carry
       ? 'if (c <= maxc && cb < best) { best = cb; bu = u; }'
       : 'if (c <= maxc && cb < best) { best = cb; }';
-    return perOpenNeighbour(table, '', (k) => {
-      const c = stepCost(k, 'du', 'cu', 'v', crossArgs(typeof k === 'number' ? table.cross[k] : null));
+    return perOpenNeighbour(offsets, cross, '', (k) => {
+      const c = stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]));
       return `let c = ${c};
         let cb = bitcast<u32>(c);
         ${take}`;
@@ -66,20 +57,7 @@ export function relaxBody(phase: RelaxPhase, carry: boolean, table: NeighbourTab
     phase === 'label'
       ? (u: string) => `best = min(best, sl[${u}]);`
       : (u: string) => `let hu = sh[${u}]; if (hu != INF) { best = min(best, hu + 1u); }`;
-  if (table.rolled) {
-    // the mask's set bits, lowest first
-    return `var m = mask;
-    loop {
-      if (m == 0u) { break; }
-      let k = firstTrailingBit(m);
-      m &= m - 1u;
-      let u = ${ROLLED_U};
-      ${take('u')}
-    }`;
-  }
-  return table.offsets
-    .map((offset, k) => `if ((mask & ${1 << k}u) != 0u) { ${take(sharedAt(offset))} }`)
-    .join('\n    ');
+  return offsets.map((_, k) => `if ((mask & ${1 << k}u) != 0u) { ${take(at(k))} }`).join('\n    ');
 }
 
 /**
@@ -87,39 +65,31 @@ export function relaxBody(phase: RelaxPhase, carry: boolean, table: NeighbourTab
  * tight step that does not raise the cost (d(u) = d(v): zero-cost cells, or a step below half
  * an ulp of d) sets `flat`: the tight steps may then form cycles.
  */
-export function maskBody(phase: RelaxPhase, table: NeighbourTable, flat: boolean): string {
+export function maskBody(
+  phase: RelaxPhase,
+  offsets: number[],
+  cross: ([number, number] | null)[],
+  flat: boolean,
+): string {
   const sameLabel = phase === 'hops' ? ' && sl[u] == sl[s]' : '';
   const onFlat = flat ? ' if (du == dv) { flat = true; }' : '';
-  return perOpenNeighbour(table, sameLabel, (k) => {
-    const c = stepCost(k, 'du', 'cu', 'v', crossArgs(typeof k === 'number' ? table.cross[k] : null));
-    const bit = typeof k === 'number' ? `${1 << k}u` : `(1u << ${k})`;
-    return `if (bitcast<u32>(${c}) == dv) { mask |= ${bit};${onFlat} }`;
+  return perOpenNeighbour(offsets, cross, sameLabel, (k) => {
+    const c = stepCost(k, 'du', 'cu', 'v', crossArgs(cross[k]));
+    return `if (bitcast<u32>(${c}) == dv) { mask |= ${1 << k}u;${onFlat} }`;
   });
 }
 
 /**
- * For each neighbour k of the interior cell `s` (unrolled, or the rolled loop over `k`): its
- * shared index `u`, value `cu` and cost bits `du` (and a knight's move's crossed values) loaded,
- * and `then(k)` where the step is open (the neighbour reached, neither it nor a crossed cell a
- * barrier, and `extra`). The rolled loop's bound is a uniform (`extra.y`), so compilers keep it
- * a loop.
+ * For each neighbour k of the interior cell `s`, unrolled: its shared index `u`, value `cu` and
+ * cost bits `du` (and a knight's move's crossed values) loaded, and `then(k)` where the step is
+ * open (the neighbour reached, neither it nor a crossed cell a barrier, and `extra`).
  */
 function perOpenNeighbour(
-  table: NeighbourTable,
+  offsets: number[],
+  cross: ([number, number] | null)[],
   extra: string,
-  then: (k: number | string) => string,
+  then: (k: number) => string,
 ): string {
-  if (table.rolled) {
-    return `for (var k = 0u; k < params.extra.y; k++) {
-      let u = ${ROLLED_U};
-      let cu = sv[u];
-      let du = sd[u];
-      if (cu >= 0.0 && du != INF${extra}) {
-        ${then('k')}
-      }
-    }`;
-  }
-  const { offsets, cross } = table;
   return offsets
     .map(
       (offset, k) => `{

@@ -10,9 +10,9 @@ import {
   type TileGeometry,
   tileGeometry,
 } from './cost-wgsl.js';
-import { maskBody, type NeighbourTable, type RelaxPhase, relaxBody } from './relax-bodies.js';
+import { maskBody, type RelaxPhase, relaxBody } from './relax-bodies.js';
 import { MARK_DECLARATIONS, MARK_RESET, type TileMarks, tileMarks } from './tile-marks.js';
-import { pickTile } from './tile-pick.js';
+import { PICK_DECLARATIONS, pickEnd, pickTile, type TilePicks } from './tile-pick.js';
 
 export type { RelaxPhase } from './relax-bodies.js';
 
@@ -34,12 +34,8 @@ export interface TileRelaxConstants {
   ordered: number;
   /** 1: the neighbouring tiles are listed by 27 threads at once, 0: by thread 0 (tile-marks.ts). */
   marks: number;
-  /**
-   * 1: the neighbour loop is a loop over the steps (offsets and lengths from the params block,
-   * its bound a uniform so that it stays rolled), 0: unrolled (relax-bodies.ts). Knight's moves
-   * are always unrolled.
-   */
-  rolled: number;
+  /** 1: this round's entries are taken by one thread each, 0: by thread 0 in turn (tile-pick.ts). */
+  picks: number;
 }
 
 /** Names of a phase's working array, in global and in workgroup memory. */
@@ -202,7 +198,12 @@ ${tileMarks(marks, ordered, dims)}
 }
 
 /** The cell's start and, for the label and hops passes, its tight-predecessor mask. */
-function cellStart(phase: RelaxPhase, carry: boolean, table: NeighbourTable): string {
+function cellStart(
+  phase: RelaxPhase,
+  carry: boolean,
+  offsets: number[],
+  cross: ([number, number] | null)[],
+): string {
   if (phase === 'cost') {
     return carry
       ? `let live = inside && v >= 0.0;
@@ -216,7 +217,7 @@ function cellStart(phase: RelaxPhase, carry: boolean, table: NeighbourTable): st
   var mask = 0u;
   ${fresh ? 'var flat = false;' : ''}
   if (live) {
-    ${maskBody(phase, table, fresh)}
+    ${maskBody(phase, offsets, cross, fresh)}
   }
   ${
     fresh
@@ -274,27 +275,33 @@ function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string
  */
 export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
   name: 'cost/tile-relax',
-  source: ({ connectivity, phase, carry, ordered, marks, rolled }) => {
+  source: ({ connectivity, phase, carry, ordered, marks, picks }) => {
     const carried = carry === 1;
     const order = ordered === 1 && phase === 'cost';
     const marking: TileMarks = marks === 1 ? 'parallel' : 'serial';
+    const picking: TilePicks = picks === 1 ? 'parallel' : 'serial';
+    const reset = [
+      'atomicStore(&dirs, 0u);',
+      order ? 'atomicStore(&least, INF);' : '',
+      marking === 'parallel' ? MARK_RESET : '',
+    ].join('\n    ');
     const steps = neighbourSteps(connectivity);
     const dims = steps.some((s) => s[2] !== 0) ? 3 : 2;
     const geo = tileGeometry(steps);
     const offsets = steps.map((s) => predOffset(s, geo.box[0], geo.box[1]));
     const cross = crossOffsets(steps, geo.box[0], geo.box[1]);
-    const table: NeighbourTable = { offsets, cross, rolled: rolled === 1 && cross.every((c) => c === null) };
     const { shared } = workOf(phase);
-    const body = relaxBody(phase, carried, table);
+    const body = relaxBody(phase, carried, offsets, cross);
     return /* wgsl */ `
 ${declarations(phase, carried, order, geo, marking)}
+${picking === 'parallel' ? PICK_DECLARATIONS : ''}
 @compute @workgroup_size(${COST_WORKGROUP})
 fn main(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nw: vec3u,
   @builtin(local_invocation_index) li: u32,
 ) {
-${pickTile(order, marking === 'parallel' ? MARK_RESET : '')}
+${pickTile(picking, order, reset)}
 ${loadTile(phase, carried, geo)}
   let lp = vec3u(li % TX, (li / TX) % TY, li / (TX * TY));
   let gp = wg * vec3u(TX, TY, TZ) + lp;
@@ -303,7 +310,7 @@ ${loadTile(phase, carried, geo)}
   let s = (lp.z + ${geo.rz}u) * SX * SY + (lp.y + ${geo.r}u) * SX + lp.x + ${geo.r}u;
   let v = sv[s];
   let maxc = bitcast<f32>(params.misc.x);
-  ${cellStart(phase, carried, table)}
+  ${cellStart(phase, carried, offsets, cross)}
   let start = ${shared}[s];
   ${
     phase === 'hops'
@@ -334,10 +341,7 @@ ${loadTile(phase, carried, geo)}
     }
   }
 ${writeAndMark(phase, carried, order, dims, marking)}
-  }
-  // every thread done with this tile before thread 0 picks the next
-  workgroupBarrier();
-  }
+${pickEnd(picking)}
 }
 `;
   },
