@@ -62,9 +62,9 @@ export interface CostGpuOptions {
    */
   marks?: TileMarks;
   /**
-   * How the relax kernel takes this round's listed tiles: `'parallel'` (default; one thread per
-   * entry, deferred tiles passed on together) or `'serial'` (thread 0 takes one entry after the
-   * other, the earlier kernel); only to compare them.
+   * How the ordered cost pass takes a round's listed tiles: `'parallel'` (default; one thread per
+   * entry, the tiles that wait passed on together) or `'serial'` (thread 0 takes one entry after
+   * the other, the earlier kernel); only to compare them. Other passes take entries serially.
    */
   picks?: TilePicks;
   /**
