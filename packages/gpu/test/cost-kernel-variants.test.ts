@@ -6,21 +6,25 @@ import { checkAllocation } from './cost-reference.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 /**
- * The relax kernel's default (this round's entries taken and the next round's tiles listed by
- * one thread each) and the earlier kernel (thread 0 alone, one after the other) compute one fixed
- * point: costs and labels agree bit for bit, and the default is checked against the f64
+ * The relax kernel's variants compute one fixed point: the default (the next round's tiles
+ * listed by one thread per neighbouring tile, a round's entries taken by thread 0 in turn),
+ * the earlier kernel (listed by thread 0 alone) and the ordered pass taking its entries one
+ * thread each agree bit for bit in costs and labels, and the default is checked against the f64
  * reference (with backlinks: the hop pass runs the same kernel). `extra` adds options to every
  * run (a small `inner` makes tiles list themselves, a tiny Δ makes most listed tiles wait).
  */
 async function variantsAgree(ctx: GpuContext, problem: CostGridProblem, extra: CostGpuOptions = {}) {
   const base = await costAllocationGpu(ctx, problem, { backlink: true, ...extra });
   const report = checkAllocation(problem, base);
-  const serial = await costAllocationGpu(ctx, problem, { ...extra, marks: 'serial', picks: 'serial' });
-  expect(serial.cost).toEqual(base.cost);
-  expect(serial.labels).toEqual(base.labels);
-  expect(serial.stats.labelPass).toBe(base.stats.labelPass);
-  expect(serial.stats.rounds.cost).toBeGreaterThan(0);
-  return { base, serial, report };
+  for (const variant of [{ marks: 'serial' }, { picks: 'parallel' }] as const) {
+    const other = await costAllocationGpu(ctx, problem, { ...extra, ...variant });
+    const what = JSON.stringify(variant);
+    expect(other.cost, what).toEqual(base.cost);
+    expect(other.labels, what).toEqual(base.labels);
+    expect(other.stats.labelPass, what).toBe(base.stats.labelPass);
+    expect(other.stats.rounds.cost, what).toBeGreaterThan(0);
+  }
+  return { base, report };
 }
 
 describe('relax kernel variants: one fixed point', { timeout: 300_000 }, () => {

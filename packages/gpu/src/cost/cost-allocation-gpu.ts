@@ -62,9 +62,10 @@ export interface CostGpuOptions {
    */
   marks?: TileMarks;
   /**
-   * How the ordered cost pass takes a round's listed tiles: `'parallel'` (default; one thread per
-   * entry, the tiles that wait passed on together) or `'serial'` (thread 0 takes one entry after
-   * the other, the earlier kernel); only to compare them. Other passes take entries serially.
+   * How the ordered cost pass takes a round's listed tiles: `'serial'` (default; thread 0 takes
+   * one entry after the other) or `'parallel'` (one thread per entry, the tiles that wait passed
+   * on together; no faster on the H200, docs/benchmarks.md); only to compare them. Other passes
+   * take entries serially.
    */
   picks?: TilePicks;
   /**
@@ -209,7 +210,7 @@ export async function costAllocationGpu(
       slot: 0,
       kernel: {
         marks: options.marks ?? 'parallel',
-        picks: options.picks ?? 'parallel',
+        picks: options.picks ?? 'serial',
         workgroups: options.roundWorkgroups,
       },
       mark,
