@@ -71,7 +71,7 @@ const deltas = option('--delta')
   .map((d) => (d === 'inf' ? Number.POSITIVE_INFINITY : Number(d))) ?? [undefined];
 const tailModes = (option('--tails') ?? 'kept').split(',').map((t) => t !== 'fresh');
 const markModes = (option('--marks') ?? 'parallel').split(',') as ('serial' | 'parallel')[];
-const pickModes = (option('--picks') ?? 'parallel').split(',') as ('serial' | 'parallel')[];
+const pickModes = (option('--picks') ?? 'serial').split(',') as ('serial' | 'parallel')[];
 const traceRuns = flag('--trace');
 const latency = flag('--latency');
 // `--output fresh`: the engine's own arrays instead of geo's (pages mapped by worker threads)
