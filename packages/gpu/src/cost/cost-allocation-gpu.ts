@@ -13,14 +13,7 @@ import {
 } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
-import {
-  type CostGpuStats,
-  type HostStep,
-  NO_HOST_MS,
-  NONE_RUN,
-  runStats,
-  sumPhases,
-} from './cost-stats.js';
+import { type CostGpuStats, type HostStep, NO_HOST_MS, NONE_RUN, runStats, sumPhases } from './cost-stats.js';
 import { prepareOutput } from './host-output.js';
 import { releaseTails } from './tail-pool.js';
 
