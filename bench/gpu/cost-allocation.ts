@@ -32,6 +32,7 @@
 // the other or one thread each (tile-marks.ts, tile-pick.ts). `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
 // host events of the last timed run (ms after the call). `--latency`: first, round trips of tiny
 // submissions (cost-latency.ts), to find where a small run's fixed time goes.
+// After each row, the GPU's clocks where nvidia-smi runs.
 // `--small` shrinks the instances for a software GPU (checks the script only).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -170,6 +171,22 @@ for _ in range(int(sys.argv[3])):
     times.append((time.perf_counter() - t) * 1000)
 print(sorted(times)[len(times) // 2])
 `;
+
+/**
+ * The GPU's clocks, power and temperature where `nvidia-smi` runs (an empty string elsewhere):
+ * the same kernel's time has varied by 2× between lends of one host, so rows carry them.
+ */
+function gpuClocks(): string {
+  const query =
+    '--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active';
+  const run = spawnSync('nvidia-smi', [query, '--format=csv,noheader'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  return run.status === 0
+    ? `    nvidia-smi (SM MHz, max SM MHz, memory MHz, W, °C, throttle): ${run.stdout.trim()}`
+    : '';
+}
 
 /** MCP_Geometric's ms on `problem` (its costs: 1/stiffness for 'compliance'), or null without skimage. */
 function skimageMs(name: string, problem: CostGridProblem, dir: string): number | null {
@@ -351,6 +368,8 @@ try {
           fmt(mcpMs, 1),
         ]);
         console.log(rows.at(-1)!.join('  '));
+        const clocks = gpuClocks();
+        if (clocks) console.log(clocks);
         const p = profiled! as GpuResult;
         console.log(
           `    host ms: ${steps(p.stats.hostMs)} | GPU ms: ${steps(p.stats.gpuSteps)} | visits ${visits.cost}+${visits.label}, local iterations ${localIterations.cost}+${localIterations.label}, deferred ${result.stats.deferred}, batches ${result.stats.batches}`,
