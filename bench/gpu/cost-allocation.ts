@@ -17,7 +17,8 @@
 //   node .gpu/bundle/cost-allocation.mjs [--only gradient-256,2d-8192] [--inner 1,64]
 //        [--labels carried,descend] [--overlap on,off] [--cpu gradient-64,2d-8192 | --no-cpu]
 //        [--skimage gradient-32,… | --no-skimage] [--output fresh] [--runs N] [--warmup N] [--small]
-//        [--delta inf,4,16] [--tails kept,fresh] [--trace] [--latency]
+//        [--delta inf,4,16] [--tails kept,fresh] [--marks serial,parallel] [--picks serial,parallel]
+//        [--trace] [--latency]
 // `--inner a,b`: one GPU row per value of the most local iterations per tile visit (default 64;
 // 1 is the plain front wave, one Jacobi step per active tile per round). `--labels` and
 // `--overlap`: one row per value of those options of costAllocationGpu (defaults: carried, on).
@@ -26,9 +27,12 @@
 // through a file for the "labels ≠ CPU" column). After each row, a profile line: host wall ms per
 // step and GPU ms per step of the last profiled run, tile visits and local iterations per phase.
 // `--delta a,b`: one row per Δ of the ordered cost pass (in typical steps; inf: the plain pass).
-// `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
+// `--marks serial,parallel`: the next round's tiles listed by thread 0 alone or by one thread per
+// neighbouring tile; `--picks serial,parallel`: this round's entries taken by thread 0 one after
+// the other or one thread each (tile-marks.ts, tile-pick.ts). `--tails kept,fresh`: tail staging buffers reused between runs or made per run. `--trace`: the
 // host events of the last timed run (ms after the call). `--latency`: first, round trips of tiny
 // submissions (cost-latency.ts), to find where a small run's fixed time goes.
+// After each row, the GPU's clocks where nvidia-smi runs.
 // `--small` shrinks the instances for a software GPU (checks the script only).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,6 +71,8 @@ const deltas = option('--delta')
   ?.split(',')
   .map((d) => (d === 'inf' ? Number.POSITIVE_INFINITY : Number(d))) ?? [undefined];
 const tailModes = (option('--tails') ?? 'kept').split(',').map((t) => t !== 'fresh');
+const markModes = (option('--marks') ?? 'parallel').split(',') as ('serial' | 'parallel')[];
+const pickModes = (option('--picks') ?? 'serial').split(',') as ('serial' | 'parallel')[];
 const traceRuns = flag('--trace');
 const latency = flag('--latency');
 // `--output fresh`: the engine's own arrays instead of geo's (pages mapped by worker threads)
@@ -165,6 +171,22 @@ for _ in range(int(sys.argv[3])):
     times.append((time.perf_counter() - t) * 1000)
 print(sorted(times)[len(times) // 2])
 `;
+
+/**
+ * The GPU's clocks, power and temperature where `nvidia-smi` runs (an empty string elsewhere):
+ * the same kernel's time has varied by 2× between lends of one host, so rows carry them.
+ */
+function gpuClocks(): string {
+  const query =
+    '--query-gpu=clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active';
+  const run = spawnSync('nvidia-smi', [query, '--format=csv,noheader'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  return run.status === 0
+    ? `    nvidia-smi (SM MHz, max SM MHz, memory MHz, W, °C, throttle): ${run.stdout.trim()}`
+    : '';
+}
 
 /** MCP_Geometric's ms on `problem` (its costs: 1/stiffness for 'compliance'), or null without skimage. */
 function skimageMs(name: string, problem: CostGridProblem, dir: string): number | null {
@@ -283,13 +305,17 @@ try {
       labelModes.flatMap((labels) =>
         overlaps.flatMap((overlap) =>
           deltas.flatMap((delta) =>
-            tailModes.map((keepTails) => ({ inner, labels, overlap, delta, keepTails })),
+            tailModes.flatMap((keepTails) =>
+              markModes.flatMap((marks) =>
+                pickModes.map((picks) => ({ inner, labels, overlap, delta, keepTails, marks, picks })),
+              ),
+            ),
           ),
         ),
       ),
     );
     for (const variant of variants) {
-      const { inner, labels, overlap, delta, keepTails } = variant;
+      const { inner, labels, overlap, delta, keepTails, marks, picks } = variant;
       {
         let last: GpuResult | null = null;
         let profiled: GpuResult | null = null;
@@ -304,6 +330,8 @@ try {
               outputArray,
               delta,
               keepTails,
+              marks,
+              picks,
               trace: traceRuns,
             });
           });
@@ -314,6 +342,8 @@ try {
             outputArray,
             delta,
             keepTails,
+            marks,
+            picks,
             profile: true,
           });
           if (i < args.warmup) continue;
@@ -328,7 +358,7 @@ try {
           String(cells),
           String(problem.sources.length),
           String(inner),
-          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}`,
+          `${labels}${overlap ? '' : ', no overlap'}, Δ ${delta ?? 'default'}${keepTails ? '' : ', fresh tails'}, ${marks} marks, ${picks} picks`,
           `${rounds.cost}+${rounds.label}${labelPass === 'fallback' ? ' (fallback)' : ''}`,
           paper ? String(paper[0]) : '—',
           gpuMs.length > 0 ? fmt(median(gpuMs)) : 'n/a',
@@ -338,6 +368,8 @@ try {
           fmt(mcpMs, 1),
         ]);
         console.log(rows.at(-1)!.join('  '));
+        const clocks = gpuClocks();
+        if (clocks) console.log(clocks);
         const p = profiled! as GpuResult;
         console.log(
           `    host ms: ${steps(p.stats.hostMs)} | GPU ms: ${steps(p.stats.gpuSteps)} | visits ${visits.cost}+${visits.label}, local iterations ${localIterations.cost}+${localIterations.label}, deferred ${result.stats.deferred}, batches ${result.stats.batches}`,

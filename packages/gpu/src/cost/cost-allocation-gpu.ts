@@ -2,7 +2,7 @@ import { type CostAllocation, type CostGridProblem, GeoframeError } from '@geofr
 import { GpuOutOfMemoryError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { GpuProfiler } from '../runtime/profiler.js';
-import { createBuffers, finish, prepareAndSeed, releaseTails, resetLabels } from './cost-device.js';
+import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-device.js';
 import { orderDelta, seededTiles } from './cost-order.js';
 import {
   type CostBuffers,
@@ -13,7 +13,14 @@ import {
 } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
+import { type CostGpuStats, type HostStep, NO_HOST_MS, NONE_RUN, runStats, sumPhases } from './cost-stats.js';
 import { prepareOutput } from './host-output.js';
+import { releaseTails } from './tail-pool.js';
+
+export type { CostGpuStats, HostStep, PerPhase } from './cost-stats.js';
+
+import type { TileMarks } from './tile-marks.js';
+import type { TilePicks } from './tile-pick.js';
 
 /**
  * An input whose result the GPU cannot vouch for. `GPU_PRECISION` is the code under which the
@@ -54,6 +61,23 @@ export interface CostGpuOptions {
   delta?: number;
   /** Reuse the context's tail staging buffers (default true); false only to measure it. */
   keepTails?: boolean;
+  /**
+   * How the relax kernel lists the next round's tiles: `'parallel'` (default; one thread per
+   * neighbouring tile) or `'serial'` (thread 0 alone, the earlier kernel); only to compare them.
+   */
+  marks?: TileMarks;
+  /**
+   * How the ordered cost pass takes a round's listed tiles: `'serial'` (default; thread 0 takes
+   * one entry after the other) or `'parallel'` (one thread per entry, the tiles that wait passed
+   * on together; no faster on the H200, docs/benchmarks.md); only to compare them. Other passes
+   * take entries serially.
+   */
+  picks?: TilePicks;
+  /**
+   * Most workgroups a round (default 2,048, each taking list entries in turn); a few only to
+   * test how workgroups share a long list.
+   */
+  roundWorkgroups?: number;
   /** Record host events with their times (`stats.trace`). */
   trace?: boolean;
   /**
@@ -62,52 +86,6 @@ export interface CostGpuOptions {
    * without it, fresh arrays are readied on this thread between turns of the event loop).
    */
   outputArray?: (length: number) => Promise<Float64Array>;
-}
-
-/** Per phase: cost, label, hops (0 where not run). */
-export interface PerPhase {
-  cost: number;
-  label: number;
-  hops: number;
-}
-
-/** The host-side steps of a run, timed in {@link CostGpuStats.hostMs}. */
-export type HostStep = 'check' | 'upload' | 'seed' | 'cost' | 'label' | 'hops' | 'wait' | 'copy';
-
-/** How a run went. */
-export interface CostGpuStats {
-  /** Rounds of all phases together (each round: one dispatch over the active tiles). */
-  iterations: number;
-  /** Rounds per phase (the label pass: all its runs together). */
-  rounds: PerPhase;
-  /** Tile visits per phase (a workgroup that took a tile in a round). */
-  visits: PerPhase;
-  /** Local iterations per phase (summed over tile visits). */
-  localIterations: PerPhase;
-  /** Host round trips to read the convergence words. */
-  batches: number;
-  /** Ordered cost pass: listed tiles that waited for a later round. */
-  deferred: number;
-  /** With `trace`: host events, ms after the call began. */
-  trace?: { at: number; what: string }[];
-  /**
-   * The label pass that gave the labels: `'carried'` (repairing the labels of the cost pass),
-   * `'descend'` (asked for), or `'fallback'` (carried labels met a flat tight step: descended).
-   */
-  labelPass: 'carried' | 'descend' | 'fallback';
-  /** GPU time of all passes (timestamp queries), when profiled. */
-  gpuMs?: number;
-  /** GPU time per step (seed, cost, label, hops, finish), when profiled. */
-  gpuSteps?: Record<'seed' | 'cost' | 'label' | 'hops' | 'finish', number>;
-  /**
-   * Host wall time per step, ms: check (the problem), upload (buffers created, values and
-   * sources up), seed (recorded and submitted), cost, label, hops (until the host has the
-   * phase's last convergence words), wait (from the last submission, backlink and check passes
-   * and the copies to the staging buffer included, until it is mapped), copy (out of the mapping
-   * into the returned arrays).
-   */
-  hostMs: Record<HostStep, number>;
-  tiles: number;
 }
 
 /** Default of {@link CostGpuOptions.inner}. */
@@ -189,6 +167,11 @@ export async function costAllocationGpu(
       carry,
       overlap: options.overlap !== false,
       slot: 0,
+      kernel: {
+        marks: options.marks ?? 'parallel',
+        picks: options.picks ?? 'serial',
+        workgroups: options.roundWorkgroups,
+      },
       mark,
     };
     const ordered = deltaBits !== 0x7f800000;
@@ -291,59 +274,4 @@ function checkedOptions(
     throw new GpuOutOfMemoryError('cost allocation cells', setup.cells * 4, why);
   }
   return { inner, delta };
-}
-
-/** A run's stats from its phases (GPU times and the trace are added by the caller). */
-function runStats(
-  { cost, label, hops }: PerPhaseRounds,
-  labelPass: CostGpuStats['labelPass'],
-  hostMs: Record<HostStep, number>,
-  tiles: number,
-): CostGpuStats {
-  return {
-    iterations: cost.rounds + label.rounds + hops.rounds,
-    rounds: { cost: cost.rounds, label: label.rounds, hops: hops.rounds },
-    visits: { cost: cost.visits, label: label.visits, hops: hops.visits },
-    localIterations: { cost: cost.iterations, label: label.iterations, hops: hops.iterations },
-    batches: cost.batches + label.batches + hops.batches,
-    deferred: cost.deferred,
-    labelPass,
-    hostMs,
-    tiles,
-  };
-}
-
-const NO_HOST_MS: Record<HostStep, number> = {
-  check: 0,
-  upload: 0,
-  seed: 0,
-  cost: 0,
-  label: 0,
-  hops: 0,
-  wait: 0,
-  copy: 0,
-};
-
-type PerPhaseRounds = Record<'cost' | 'label' | 'hops', PhaseRounds>;
-
-const NONE_RUN: PhaseRounds = {
-  rounds: 0,
-  batches: 0,
-  gpuMs: 0,
-  visits: 0,
-  iterations: 0,
-  deferred: 0,
-  flat: false,
-};
-
-function sumPhases(a: PhaseRounds, b: PhaseRounds): PhaseRounds {
-  return {
-    rounds: a.rounds + b.rounds,
-    batches: a.batches + b.batches,
-    gpuMs: a.gpuMs + b.gpuMs,
-    visits: a.visits + b.visits,
-    iterations: a.iterations + b.iterations,
-    deferred: a.deferred + b.deferred,
-    flat: a.flat || b.flat,
-  };
 }

@@ -12,54 +12,12 @@ import type { CostSetup } from './cost-setup.js';
 import { COST_PARAM_WORDS, COST_WORKGROUP, listWords, TAIL_WORDS } from './cost-wgsl.js';
 import type { HostOutput } from './host-output.js';
 import { FILL_KERNEL, SEED_KERNEL } from './seed-kernels.js';
+import { takeTails } from './tail-pool.js';
 
 const NONE = 0xffffffff;
 /** Names of the staging buffers the context keeps for cost allocation (voronoi/transfer/staging.ts). */
 const VALUES_STAGING = 'cost values';
 const OUTPUT_STAGING = 'cost output';
-
-/** Tail staging buffers a context keeps between runs (each run takes its own eight). */
-const keptTails = new WeakMap<GpuContext, GPUBuffer[]>();
-
-/**
- * The eight small `MAP_READ` buffers of a run's batch tails: kept ones where the context has
- * them (with `keep`), else new. A buffer mapped for the first time costs a round trip of several
- * milliseconds on some drivers (measured: adr/0018), so runs reuse them.
- */
-async function takeTails(ctx: GpuContext, keep: boolean): Promise<GPUBuffer[]> {
-  const pool = keptTails.get(ctx) ?? [];
-  const out: GPUBuffer[] = [];
-  while (keep && out.length < 8 && pool.length > 0) out.push(pool.pop()!);
-  const fresh = Array.from({ length: 8 - out.length }, (_, k) =>
-    createBufferChecked(ctx, {
-      label: `cost changed readback ${k}`,
-      size: TAIL_WORDS * 4,
-      usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST,
-    }),
-  );
-  return [...out, ...(await Promise.all(fresh))];
-}
-
-/**
- * Gives a run's tail buffers back to the context (a mapping still pending — the batch after a
- * phase's fixed point, never read — is aborted), or destroys them.
- */
-export function releaseTails(ctx: GpuContext, tails: readonly GPUBuffer[], keep: boolean): void {
-  if (!keep) {
-    for (const b of tails) b.destroy();
-    return;
-  }
-  let pool = keptTails.get(ctx);
-  if (!pool) {
-    pool = [];
-    keptTails.set(ctx, pool);
-  }
-  for (const b of tails) {
-    if (b.mapState !== 'unmapped') b.unmap();
-    if (pool.length < 16) pool.push(b);
-    else b.destroy();
-  }
-}
 
 /** The device buffers of a run (the values are uploaded with the seed pass, converted there). */
 export async function createBuffers(

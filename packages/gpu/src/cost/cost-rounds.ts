@@ -3,12 +3,15 @@ import { createBufferChecked } from '../runtime/buffers.js';
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
-import { BufferUsage, MapMode } from '../runtime/usage.js';
+import { BufferUsage } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
 import { COST_PARAM_WORDS, MAX_BATCH, TAIL, TAIL_WORDS } from './cost-wgsl.js';
 
 export { MAX_BATCH } from './cost-wgsl.js';
 
+import { type Batch, type Recorder, readBatch, submitBatch } from './round-batches.js';
+import type { TileMarks } from './tile-marks.js';
+import type { TilePicks } from './tile-pick.js';
 import { type RelaxPhase, TILE_RELAX_KERNEL } from './tile-relax-kernel.js';
 
 /** Rounds in the first batch; later batches double up to {@link MAX_BATCH}. */
@@ -134,6 +137,14 @@ function rotatingGroups(
   );
 }
 
+/** How the relax kernel takes this round's tiles and lists the next round's (kept to compare them). */
+export interface RelaxKernelOptions {
+  marks: TileMarks;
+  picks: TilePicks;
+  /** Most workgroups a round (default {@link ROUND_WORKGROUPS}; fewer only in tests). */
+  workgroups?: number;
+}
+
 /** How a phase runs: labels carried (see TileRelaxConstants.carry), batches overlapped. */
 export interface PhaseOptions {
   carry: boolean;
@@ -151,6 +162,8 @@ export interface PhaseOptions {
    */
   first?: Uint32Array;
   ordered?: boolean;
+  /** How the relax kernel is built (tile-pick.ts, tile-marks.ts). */
+  kernel: RelaxKernelOptions;
   /** Records a host event (tracing: what happened when). */
   mark?: (what: string) => void;
 }
@@ -162,16 +175,6 @@ export interface PhaseOptions {
  * about 0.2 ms a round on the H200 (Dawn validates an indirect dispatch with one of its own).
  */
 export const ROUND_WORKGROUPS = 2048;
-
-/** A submitted batch: its size and the mapping of its tail words. */
-interface Batch {
-  /** The batch's first round (its `changed` word: first % MAX_BATCH). */
-  first: number;
-  size: number;
-  staging: GPUBuffer;
-  mapped: Promise<void>;
-  profiler: GpuProfiler | null;
-}
 
 /**
  * Runs one relax phase to its fixed point: the `first` tiles (default every tile) listed at
@@ -199,6 +202,10 @@ export async function runPhase(
     phase,
     carry: carry ? 1 : 0,
     ordered: ordered ? 1 : 0,
+    marks: options.kernel.marks === 'parallel' ? 1 : 0,
+    // parallel picks pay where tiles wait (the ordered pass); elsewhere every entry runs, and
+    // taking runs of consecutive entries made the label pass visit 2.5× the tiles on the H200
+    picks: ordered && options.kernel.picks === 'parallel' ? 1 : 0,
   });
   const tiles = setup.tiles[3];
   const groups = rotatingGroups(
@@ -214,7 +221,7 @@ export async function runPhase(
   writeFirstLists(ctx, buffers, tiles, options.first ?? null, ordered);
   ctx.device.queue.writeBuffer(buffers.flags, 0, new Uint32Array(TAIL_WORDS));
   const wide = dispatchSize(
-    Math.min(tiles, ROUND_WORKGROUPS),
+    Math.min(tiles, options.kernel.workgroups ?? ROUND_WORKGROUPS),
     ctx.limits.maxComputeWorkgroupsPerDimension,
   ) as [number, number];
   mark(`${phase} lists written`);
@@ -293,67 +300,6 @@ export async function runPhase(
     // ends when the buffers are destroyed (the next phase runs on other staging buffers)
     ahead?.mapped.catch(() => {});
   }
-}
-
-/** What {@link submitBatch} records with, and how far it got (rounds, batches). */
-interface Recorder {
-  ctx: GpuContext;
-  label: string;
-  flags: GPUBuffer;
-  pipeline: GPUComputePipeline;
-  /** The rotation's bind groups: round r uses groups[r % 3]. */
-  groups: GPUBindGroup[];
-  /** Workgroups of a round, as [x, y]. */
-  wide: [number, number];
-  /** Two staging buffers for the batches' tail words, used in turn (two may be in flight). */
-  stagings: GPUBuffer[];
-  profilers: [GpuProfiler, GpuProfiler] | null;
-  mark: (what: string) => void;
-  submitted: number;
-  recorded: number;
-}
-
-/**
- * Records `size` rounds in one compute pass (the pipeline set once, then a bind group and a
- * dispatch a round), the copy of the `flags` words to a staging buffer, submits, and starts
- * mapping that buffer.
- */
-function submitBatch(rec: Recorder, size: number): Batch {
-  const { ctx, label } = rec;
-  const staging = rec.stagings[rec.submitted % 2];
-  const profiler = rec.profilers ? rec.profilers[rec.submitted % 2] : null;
-  const batch = ++rec.submitted;
-  const encoder = ctx.device.createCommandEncoder({ label });
-  encoder.clearBuffer(rec.flags, 0, MAX_BATCH * 4);
-  const pass = encoder.beginComputePass(profiler ? profiler.passDescriptor(label) : { label });
-  const first = rec.recorded;
-  pass.setPipeline(rec.pipeline);
-  for (let j = 0; j < size; j++) {
-    pass.setBindGroup(0, rec.groups[rec.recorded++ % 3]);
-    pass.dispatchWorkgroups(rec.wide[0], rec.wide[1]);
-  }
-  pass.end();
-  encoder.copyBufferToBuffer(rec.flags, 0, staging, 0, TAIL_WORDS * 4);
-  profiler?.resolve(encoder);
-  ctx.device.queue.submit([encoder.finish()]);
-  rec.mark(`${label} batch ${batch} (${size} rounds) submitted`);
-  const mapped = staging.mapAsync(MapMode.READ);
-  mapped.then(
-    () => rec.mark(`${label} batch ${batch} mapped`),
-    () => {},
-  );
-  return { first, size, staging, mapped, profiler };
-}
-
-/** The batch's `flags` words once mapped, and its GPU time (profiled). */
-async function readBatch(ctx: GpuContext, batch: Batch): Promise<{ tail: Uint32Array; gpuMs: number }> {
-  await batch.mapped.catch((cause) => {
-    ctx.assertUsable();
-    throw cause;
-  });
-  const tail = new Uint32Array(batch.staging.getMappedRange().slice(0));
-  batch.staging.unmap();
-  return { tail, gpuMs: batch.profiler ? (await batch.profiler.profile()).totalMs : 0 };
 }
 
 const INF_BITS = 0x7f800000;

@@ -67,6 +67,23 @@ export function lenOf(k: number): string {
   return `params.lens[${k >> 2}][${k & 3}]`;
 }
 
+/** The tile geometry of a connectivity: interior tile, halo (in x/y, in z), workgroup-memory box. */
+export interface TileGeometry {
+  tile: [number, number, number];
+  r: number;
+  rz: number;
+  box: [number, number, number];
+}
+
+/** The tile geometry of `steps` (3D when a step moves in z). */
+export function tileGeometry(steps: readonly NeighbourStep[]): TileGeometry {
+  const dims = steps.some((s) => s[2] !== 0) ? 3 : 2;
+  const tile = tileShape(dims);
+  const r = haloOf(steps);
+  const rz = dims === 3 ? r : 0;
+  return { tile, r, rz, box: [tile[0] + 2 * r, tile[1] + 2 * r, tile[2] + 2 * rz] };
+}
+
 /**
  * The accumulated cost of reaching a cell of value `v` from a neighbour of value `cu` and cost
  * bits `du` along step `k`: `du + len · (cu + v) / 2` in f32, or for a knight's move crossing

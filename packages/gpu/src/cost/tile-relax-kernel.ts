@@ -4,14 +4,15 @@ import {
   COST_PARAMS,
   COST_WORKGROUP,
   crossOffsets,
-  haloOf,
   MAX_BATCH,
   predOffset,
   TAIL,
-  tileShape,
+  type TileGeometry,
+  tileGeometry,
 } from './cost-wgsl.js';
 import { maskBody, type RelaxPhase, relaxBody } from './relax-bodies.js';
-import { pickTile } from './tile-pick.js';
+import { MARK_DECLARATIONS, MARK_RESET, type TileMarks, tileMarks } from './tile-marks.js';
+import { PICK_DECLARATIONS, pickEnd, pickTile, type TilePicks } from './tile-pick.js';
 
 export type { RelaxPhase } from './relax-bodies.js';
 
@@ -31,6 +32,10 @@ export interface TileRelaxConstants {
    * delivered to them; a listed tile whose key is above the round's threshold waits (cost-order.ts).
    */
   ordered: number;
+  /** 1: the neighbouring tiles are listed by 27 threads at once, 0: by thread 0 (tile-marks.ts). */
+  marks: number;
+  /** 1: this round's entries are taken by one thread each, 0: by thread 0 in turn (tile-pick.ts). */
+  picks: number;
 }
 
 /** Names of a phase's working array, in global and in workgroup memory. */
@@ -41,21 +46,19 @@ function workOf(phase: RelaxPhase): { work: string; shared: string } {
   };
 }
 
-/** The tile geometry: interior tile, halo (in x/y, in z), workgroup-memory box. */
-interface TileGeometry {
-  tile: [number, number, number];
-  r: number;
-  rz: number;
-  box: [number, number, number];
-}
-
 /** Whether a pass reads and writes labels: the label pass, and the cost pass carrying them. */
 function labelsWritten(phase: RelaxPhase, carry: boolean): boolean {
   return phase === 'label' || (phase === 'cost' && carry);
 }
 
 /** The bindings, constants and workgroup memory of a phase. */
-function declarations(phase: RelaxPhase, carry: boolean, ordered: boolean, geo: TileGeometry): string {
+function declarations(
+  phase: RelaxPhase,
+  carry: boolean,
+  ordered: boolean,
+  geo: TileGeometry,
+  marks: TileMarks,
+): string {
   const { work } = workOf(phase);
   const written = labelsWritten(phase, carry);
   // only the pass's own array is atomic: labels riding along the cost pass are plain words (a
@@ -92,6 +95,7 @@ var<workgroup> tile_on: u32;
 var<workgroup> go: u32;
 var<workgroup> flag: atomic<u32>;
 var<workgroup> dirs: atomic<u32>;
+${marks === 'parallel' ? MARK_DECLARATIONS : ''}
 
 // Which neighbouring tiles read the interior cell at lp in their halo: bit (dz+1)·9 + (dy+1)·3 +
 // (dx+1) for the tile (dx, dy, dz) away (13: this tile). Per axis, the tile below reads the
@@ -164,15 +168,17 @@ function loadTile(phase: RelaxPhase, carry: boolean, geo: TileGeometry): string 
  * Writes back what changed and lists for the next round the neighbouring tiles that read a
  * changed cell in their halo (only cells within the halo's width of a side are read there: a
  * change deeper inside wakes nobody), and this tile itself when it stopped before its local fixed
- * point. For the cost pass "changed" means the cost: a label riding along wakes nobody. Counts the
- * visit and its local iterations.
+ * point (tile-marks.ts). For the cost pass "changed" means the cost: a label riding along wakes
+ * nobody. Counts the visit and its local iterations.
  */
-function writeAndMark(phase: RelaxPhase, carry: boolean, ordered: boolean, dims: 2 | 3): string {
+function writeAndMark(
+  phase: RelaxPhase,
+  carry: boolean,
+  ordered: boolean,
+  dims: 2 | 3,
+  marks: TileMarks,
+): string {
   const { work } = workOf(phase);
-  const marks =
-    dims === 3
-      ? 'for (var dz = -1; dz <= 1; dz++) { for (var dy = -1; dy <= 1; dy++) { for (var dx = -1; dx <= 1; dx++) {'
-      : 'for (var dz = 0; dz <= 0; dz++) { for (var dy = -1; dy <= 1; dy++) { for (var dx = -1; dx <= 1; dx++) {';
   const ride =
     phase === 'cost' && carry
       ? `if (live && ownl != startl) {
@@ -187,26 +193,7 @@ function writeAndMark(phase: RelaxPhase, carry: boolean, ordered: boolean, dims:
     ${ordered ? 'atomicMin(&least, own);' : ''}
   }
   workgroupBarrier();
-  if (li == 0u) {
-    atomicAdd(&flags[${TAIL.visits}u], 1u);
-    atomicAdd(&flags[${TAIL.iterations}u], it);
-  }
-  let woken = atomicLoad(&dirs);
-  if (li == 0u && woken != 0u) {
-    let key = ${ordered ? 'atomicLoad(&least)' : 'INF'};
-    let t = vec3i(wg);
-    let tn = vec3i(params.tiles.xyz);
-    ${marks}
-      let n = t + vec3i(dx, dy, dz);
-      let me = dx == 0 && dy == 0 && dz == 0;
-      let read = ((woken >> u32((dz + 1) * 9 + (dy + 1) * 3 + dx + 1)) & 1u) != 0u;
-      if (all(n >= vec3i(0)) && all(n < tn) && ((read && !me) || (me && capped != 0u))) {
-        let ni = u32((n.z * tn.y + n.y) * tn.x + n.x);
-        ${ordered ? 'atomicMin(&keys[ni], key);' : ''}
-        list_next(ni, key);
-      }
-    }}}
-  }
+${tileMarks(marks, ordered, dims)}
 `;
 }
 
@@ -288,28 +275,33 @@ function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string
  */
 export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
   name: 'cost/tile-relax',
-  source: ({ connectivity, phase, carry, ordered }) => {
+  source: ({ connectivity, phase, carry, ordered, marks, picks }) => {
     const carried = carry === 1;
     const order = ordered === 1 && phase === 'cost';
+    const marking: TileMarks = marks === 1 ? 'parallel' : 'serial';
+    const picking: TilePicks = picks === 1 ? 'parallel' : 'serial';
+    const reset = [
+      'atomicStore(&dirs, 0u);',
+      order ? 'atomicStore(&least, INF);' : '',
+      marking === 'parallel' ? MARK_RESET : '',
+    ].join('\n    ');
     const steps = neighbourSteps(connectivity);
     const dims = steps.some((s) => s[2] !== 0) ? 3 : 2;
-    const tile = tileShape(dims);
-    const r = haloOf(steps);
-    const rz = dims === 3 ? r : 0;
-    const geo: TileGeometry = { tile, r, rz, box: [tile[0] + 2 * r, tile[1] + 2 * r, tile[2] + 2 * rz] };
+    const geo = tileGeometry(steps);
     const offsets = steps.map((s) => predOffset(s, geo.box[0], geo.box[1]));
     const cross = crossOffsets(steps, geo.box[0], geo.box[1]);
     const { shared } = workOf(phase);
     const body = relaxBody(phase, carried, offsets, cross);
     return /* wgsl */ `
-${declarations(phase, carried, order, geo)}
+${declarations(phase, carried, order, geo, marking)}
+${picking === 'parallel' ? PICK_DECLARATIONS : ''}
 @compute @workgroup_size(${COST_WORKGROUP})
 fn main(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nw: vec3u,
   @builtin(local_invocation_index) li: u32,
 ) {
-${pickTile(order)}
+${pickTile(picking, order, reset)}
 ${loadTile(phase, carried, geo)}
   let lp = vec3u(li % TX, (li / TX) % TY, li / (TX * TY));
   let gp = wg * vec3u(TX, TY, TZ) + lp;
@@ -348,11 +340,8 @@ ${loadTile(phase, carried, geo)}
       break;
     }
   }
-${writeAndMark(phase, carried, order, dims)}
-  }
-  // every thread done with this tile before thread 0 picks the next
-  workgroupBarrier();
-  }
+${writeAndMark(phase, carried, order, dims, marking)}
+${pickEnd(picking)}
 }
 `;
   },
