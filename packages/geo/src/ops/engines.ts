@@ -355,12 +355,12 @@ export function cvtMomentSource(
   listener?: (event: DispatchEvent) => void,
 ): MomentSource {
   const dispatch = stickyDispatch<SourcedMoments>(device, listener);
-  return (xy, box, interior) =>
+  return (xy, box, interior, raw) =>
     dispatch(xy.length >> 1, {
       gpu: async (ctx, report) => {
         const { cells } = await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report));
         try {
-          return await cvtCellMomentsGpu(cells, xy, interior);
+          return await cvtCellMomentsGpu(cells, xy, interior, raw);
         } finally {
           cells.destroy();
         }
@@ -370,22 +370,37 @@ export function cvtMomentSource(
 }
 
 /**
- * 'voronoiPolygons' dispatched once per evaluation of an iterative run: the first plans and emits
- * its decision to `listener`; once on the CPU the run stays there without further events, and a
- * GPU run reports only fallbacks.
+ * 'voronoiPolygons' for each evaluation of an iterative run, planned once: the first call plans
+ * and emits its decision to `listener`; once on the CPU the run stays there without further
+ * events; later GPU calls reuse the plan (no planning per iteration), still under the watchdog
+ * and answered on the CPU after a recoverable GPU failure, and report only fallbacks.
  */
 function stickyDispatch<T>(
   device: DeviceOption,
   listener?: (event: DispatchEvent) => void,
 ): (rows: number, engines: EnginePair<T>) => Promise<T> {
   let path: ExecutionPath | null = null;
+  let plan: DispatchEvent | null = null;
+  const onlyFallbacks = (event: DispatchEvent) => {
+    if (event.type === 'fallback') listener?.(event);
+  };
   return async (rows, engines) => {
     if (path === 'cpu') return engines.cpu();
-    const first = path === null;
-    const { value, decision } = await dispatchOperation('voronoiPolygons', rows, device, engines, (event) => {
-      if (first || event.type === 'fallback') listener?.(event);
-    });
-    path = decision.type === 'fallback' && decision.stage === undefined ? 'cpu' : decision.path;
-    return value;
+    const first = plan === null;
+    plan ??= await planOperation('voronoiPolygons', rows, device);
+    const gpu = async (report: GpuRunReport) => {
+      // as dispatchOperation: under 'auto', a first use waits on compilation only briefly
+      const warm = engines.warmUp;
+      if (first && device === 'auto' && warm) await awaitWarmUp(await getGpuContext(), warm.name, warm.run);
+      return runOnGpu('voronoiPolygons', rows, (ctx) => engines.gpu(ctx, report));
+    };
+    const ran = await runDispatched(
+      plan,
+      device,
+      { gpu, cpu: engines.cpu },
+      first ? listener : onlyFallbacks,
+    );
+    path = ran.decision.type === 'fallback' && ran.decision.stage === undefined ? 'cpu' : ran.decision.path;
+    return ran.value;
   };
 }
