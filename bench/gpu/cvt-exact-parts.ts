@@ -59,6 +59,7 @@ export async function instrumentedRun(
   const stages = new Map<string, number>();
   let last: SourcedMoments | null = null;
   let lastSites: Float64Array | null = null;
+  let calls = 0;
   const source: MomentSource = async (xy, box, interior, raw) => {
     const t0 = performance.now();
     const { cells, stats } = await voronoiCellsGpuOnDevice(ctx, xy, box, { cpu: CPU_STAGES });
@@ -70,8 +71,11 @@ export async function instrumentedRun(
     t.voronoi += t1 - t0;
     t.hostRows += got.hostRows.length;
     cells.destroy();
-    last = { ...got, raw: got.raw.slice() };
-    lastSites = xy.slice();
+    if (++calls === iterations) {
+      // the last iterate, kept for `hostPieces` (copied: the run reuses its arrays)
+      last = { ...got, raw: got.raw.slice() };
+      lastSites = xy.slice();
+    }
     return got;
   };
   const evaluator = exactEvaluator(problemOf(region, sites, iterations), () => never(), source);
@@ -207,6 +211,8 @@ export async function hostPieces(region: CvtRegion, laps: Laps): Promise<string>
   const { last, lastSites } = laps;
   if (last === null || lastSites === null) return '';
   const clip = region.isBox ? null : new RegionCellMoments(region.clip);
+  const side = 8 * Math.sqrt(regionArea(region.clip) / (lastSites.length >> 1));
+  const tiled = region.isBox ? null : new RegionCellMoments(region.clip, side);
   const check = new SiteCheck();
   const time = async (f: () => unknown) => {
     const ms: number[] = [];
@@ -221,7 +227,8 @@ export async function hostPieces(region: CvtRegion, laps: Laps): Promise<string>
     `unique check before ${await time(() => uniqueCvtSites(lastSites))}`,
     `site scan now ${await time(() => check.scan(lastSites))}`,
     `evaluation before ${await time(() => evaluation(lastSites, sourcedCellMoments(last, lastSites, clip)))}`,
-    `evaluation now ${await time(() => evaluationOf(last, lastSites, clip))}`,
+    `one pass, region untiled ${await time(() => evaluationOf(last, lastSites, clip))}`,
+    `evaluation now (tiled) ${await time(() => evaluationOf(last, lastSites, tiled))}`,
     `a dispatch planned ${await time(() => dispatchOperation('voronoiPolygons', lastSites.length >> 1, 'gpu', { gpu: async () => 0, cpu: () => 0 }))}`,
   ];
   return parts.join('; ');

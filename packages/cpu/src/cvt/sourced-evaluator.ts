@@ -21,7 +21,7 @@ export function sourcedEvaluator(
   regionBox: Box | undefined,
   source: MomentSource,
 ): CvtEvaluateAsync {
-  const regionMoments = new RegionCellMoments(region);
+  let regionMoments: RegionCellMoments | null = null;
   const check = new SiteCheck();
   let buckets: InteriorBuckets | null = null;
   let raw: Float64Array | null = null;
@@ -31,6 +31,9 @@ export function sourcedEvaluator(
     const inBox = regionBox !== undefined && check.within(regionBox);
     const box = inBox && regionBox ? regionBox : check.cellBox(region);
     if (!inBox) buckets ??= interiorBucketsFor(region, regionArea(region), n);
+    // the region cut to tiles about 8 mean cells wide (the sites' count is the run's)
+    if (!inBox)
+      regionMoments ??= new RegionCellMoments(region, 8 * Math.sqrt(regionArea(region) / Math.max(1, n)));
     const clip = inBox ? null : regionMoments;
     if (!distinct) {
       const { xy, uniqueOf } = uniqueCvtSites(x);
@@ -73,6 +76,7 @@ export function evaluationOf(
   const centroids = new Float64Array(2 * n);
   let energy = 0;
   let total = 0;
+  let squares = 0;
   for (let i = 0, j = 0; i < n; i++) {
     let mass = 0;
     let sx = 0;
@@ -89,12 +93,16 @@ export function evaluationOf(
       energy += host.energy[j++];
     }
     total += mass;
-    gradient[2 * i] = -2 * sx;
-    gradient[2 * i + 1] = -2 * sy;
+    const gx = -2 * sx;
+    const gy = -2 * sy;
+    gradient[2 * i] = gx;
+    gradient[2 * i + 1] = gy;
+    squares += gx * gx;
+    squares += gy * gy;
     centroids[2 * i] = mass > 0 ? xy[2 * i] + sx / mass : xy[2 * i];
     centroids[2 * i + 1] = mass > 0 ? xy[2 * i + 1] + sy / mass : xy[2 * i + 1];
   }
-  return { energy, gradient, centroids, totalMass: total };
+  return { energy, gradient, centroids, totalMass: total, gradientNorm: Math.sqrt(squares) };
 }
 
 /** The evaluation per site from one per unique site (a repeated site: no cell, its own centroid). */
