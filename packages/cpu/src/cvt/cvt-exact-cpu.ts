@@ -9,7 +9,7 @@ import { addPieceMoments, type DensityPieces } from './density-pieces.js';
 import type { MomentSource } from './moment-source.js';
 import { RegionCellMoments } from './region-cell-moments.js';
 import { type CvtEvaluateAsync, runCvtAsync } from './run-cvt.js';
-import { sourcedEvaluator } from './sourced-evaluator.js';
+import { regionArea, sourcedEvaluator } from './sourced-evaluator.js';
 import { addQuadratureMoments, type DensityAt } from './triangle-quadrature.js';
 import { uniqueCvtSites } from './unique-cvt-sites.js';
 
@@ -82,7 +82,9 @@ export function exactEvaluator(
   const diagonal = Math.hypot(region.maxX - region.minX, region.maxY - region.minY);
   const rho = density.kind === 'function' ? checkedDensity(density.at) : null;
   const h = density.kind === 'function' ? (density.h ?? diagonal / 128) : 0;
-  const regionMoments = new RegionCellMoments(region);
+  // the region cut to tiles about 8 mean cells wide (see sourcedEvaluator)
+  const tileSide = 8 * Math.sqrt(regionArea(region) / Math.max(1, problem.sites.length >> 1));
+  const regionMoments = new RegionCellMoments(region, tileSide);
   return async (x) => {
     const n = x.length >> 1;
     for (let i = 0; i < 2 * n; i++) {

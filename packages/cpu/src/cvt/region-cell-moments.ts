@@ -93,9 +93,14 @@ export class RegionCellMoments {
     for (let q = 0; q + 1 < rOff.length; q++) {
       if (ringBoxes[4 * q] > bx1 || ringBoxes[4 * q + 2] < bx0) continue;
       if (ringBoxes[4 * q + 1] > by1 || ringBoxes[4 * q + 3] < by0) continue;
-      const cut = this.box.clip(rc, rOff[q], rOff[q + 1], bx0, by0, bx1, by1);
-      if (cut.length < 3) continue;
-      let m = this.load(cut);
+      // a tile's pieces are small already (their cut points lie on the tile's sides, off the cell)
+      let m: number;
+      if (tile !== null) m = this.loadRing(rc, rOff[q], rOff[q + 1]);
+      else {
+        const cut = this.box.clip(rc, rOff[q], rOff[q + 1], bx0, by0, bx1, by1);
+        if (cut.length < 3) continue;
+        m = this.load(cut);
+      }
       for (let k = lo; k + 1 < hi && m > 0; k++) {
         m = this.halfPlane(m, coords[2 * k], coords[2 * k + 1], coords[2 * k + 2], coords[2 * k + 3]);
       }
@@ -124,6 +129,14 @@ export class RegionCellMoments {
       }
     }
     return false;
+  }
+
+  /** Loads the closed ring `[lo, hi)` of `c` into `a`, open; returns its point count. */
+  private loadRing(c: Float64Array, lo: number, hi: number): number {
+    const m = hi - lo - 1;
+    this.reserve(m);
+    this.a.set(c.subarray(2 * lo, 2 * (hi - 1)));
+    return m;
   }
 
   private load(points: [number, number][]): number {

@@ -12,11 +12,11 @@ export interface RingSet {
 /**
  * The region's rings cut once to square tiles (each grown by a quarter of its side), so that a
  * cell's box cut starts from the few vertices near it instead of every vertex of the ring: a cell
- * whose (grown) box lies strictly inside a tile's box takes that tile's pieces. Cutting a closed
- * ring to a box keeps its winding number inside the box (Sutherland–Hodgman), and the cell's box
- * lies inside the tile's, so the cell sees the same region; the tile cut's new points lie on the
- * tile's sides, outside the cell's box, where the cell's own box cut removes them. Tiles are cut
- * on first use and kept.
+ * whose (grown) box lies strictly inside a tile's box takes that tile's pieces, and cuts them by
+ * its own sides directly (no box cut of its own). Cutting a closed ring to a box keeps its winding
+ * number inside the box (Sutherland–Hodgman), and the cell lies inside the tile's box, so the cell
+ * sees the same region; the tile cut's new points and zero-width spikes lie on the tile's sides,
+ * outside the cell, where the cell's half-planes remove them. Tiles are cut on first use and kept.
  */
 export class RegionTiles {
   private readonly tiles = new Map<number, RingSet>();
