@@ -135,7 +135,8 @@ export async function planOperation(
 }
 
 /**
- * Plans `kernel` for `rows` and runs it: `gpu` gets the shared context and the run's report
+ * Plans `kernel` for `rows` (or takes `planned`, a plan made earlier for the same run) and runs
+ * it: `gpu` gets the shared context and the run's report
  * (for stage fallbacks), `cpu` runs otherwise or after a recoverable GPU failure under `'auto'`.
  * Returns the value with the decision that ran (the call's own, whatever else runs meanwhile);
  * `listener` hears this call's events only (the decision, then a fallback if one happens).
@@ -146,8 +147,9 @@ export async function dispatchOperation<T>(
   device: DeviceOption,
   paths: EnginePair<T>,
   listener?: (event: DispatchEvent) => void,
+  planned?: DispatchEvent,
 ): Promise<Dispatched<T>> {
-  const decision = await planOperation(kernel, rows, device);
+  const decision = planned ?? (await planOperation(kernel, rows, device));
   const gpu = async (report: GpuRunReport) => {
     // under 'auto', a first use never waits long on compilation: the CPU answers meanwhile
     // (GPU_COMPILING) while the warm-up goes on for the next call
@@ -370,10 +372,8 @@ export function cvtMomentSource(
 }
 
 /**
- * 'voronoiPolygons' for each evaluation of an iterative run, planned once: the first call plans
- * and emits its decision to `listener`; once on the CPU the run stays there without further
- * events; later GPU calls reuse the plan (no planning per iteration), still under the watchdog
- * and answered on the CPU after a recoverable GPU failure, and report only fallbacks.
+ * 'voronoiPolygons' for each evaluation of an iterative run, planned once (the first call emits
+ * the decision to `listener`, later ones only fallbacks); once on the CPU the run stays there.
  */
 function stickyDispatch<T>(
   device: DeviceOption,
@@ -381,25 +381,12 @@ function stickyDispatch<T>(
 ): (rows: number, engines: EnginePair<T>) => Promise<T> {
   let path: ExecutionPath | null = null;
   let plan: DispatchEvent | null = null;
-  const onlyFallbacks = (event: DispatchEvent) => {
-    if (event.type === 'fallback') listener?.(event);
-  };
+  const quiet = (event: DispatchEvent) => event.type === 'fallback' && listener?.(event);
   return async (rows, engines) => {
     if (path === 'cpu') return engines.cpu();
-    const first = plan === null;
+    const hear = plan === null ? listener : quiet;
     plan ??= await planOperation('voronoiPolygons', rows, device);
-    const gpu = async (report: GpuRunReport) => {
-      // as dispatchOperation: under 'auto', a first use waits on compilation only briefly
-      const warm = engines.warmUp;
-      if (first && device === 'auto' && warm) await awaitWarmUp(await getGpuContext(), warm.name, warm.run);
-      return runOnGpu('voronoiPolygons', rows, (ctx) => engines.gpu(ctx, report));
-    };
-    const ran = await runDispatched(
-      plan,
-      device,
-      { gpu, cpu: engines.cpu },
-      first ? listener : onlyFallbacks,
-    );
+    const ran = await dispatchOperation('voronoiPolygons', rows, device, engines, hear, plan);
     path = ran.decision.type === 'fallback' && ran.decision.stage === undefined ? 'cpu' : ran.decision.path;
     return ran.value;
   };
