@@ -4,7 +4,8 @@
 // process so that variants compare on one lend:
 // - the API's wall for `iterations` Lloyd iterations, split into the start (checks, region, up to
 //   the first iteration's end less one mean iteration), the iterations, and the final cells (after
-//   the last iteration), read from `onIteration`'s timestamps;
+//   the last iteration), read from `onIteration`'s timestamps; run again after the instrumented
+//   run, so that the order's effect shows;
 // - the same run instrumented (Voronoi kept, moments kernel + read-back, host rows, the host's
 //   evaluation, the optimiser), and the evaluation as it was before the lean host pass, for
 //   `--few` iterations (scaled);
@@ -172,6 +173,21 @@ for (const c of cases) {
   ]);
   const now = await instrumentedRun(ctx, c.region, c.sites, iterations);
   laps.push([c.name, 'now', ...now.row]);
+  // the API again, after the instrumented run: what run order alone moves
+  const again = await api('gpu', iterations);
+  rows.push([
+    c.name,
+    'GPU (the API), again after the instrumented run',
+    iterations,
+    again.ms,
+    again.ms / iterations,
+    again.begin,
+    again.loop / iterations,
+    again.end,
+    '',
+    '',
+    '',
+  ]);
   const before = await previousRun(c.region, c.sites, few);
   laps.push([c.name, `before (${few} iterations)`, before / few, '', '', '', '', '']);
   console.log(`  host pieces (${c.name}, ms): ${await hostPieces(c.region, now)}`);
