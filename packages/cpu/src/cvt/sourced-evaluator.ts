@@ -40,6 +40,8 @@ export function sourcedEvaluator(
       const got = await source(xy, box, inBox ? null : buckets);
       return spread(x, evaluationOf(got, xy, clip), uniqueOf);
     }
+    // kept for the run; a GPU run the watchdog abandoned may still write into it later, but the
+    // run is on the CPU then, whose source answers without it
     if (raw?.length !== 4 * n) raw = new Float64Array(4 * n);
     return evaluationOf(await source(x, box, inBox ? null : buckets, raw), x, clip);
   };
