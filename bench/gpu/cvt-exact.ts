@@ -1,38 +1,36 @@
 // Exact-mode CVT on the GPU (issue 21's last bar: 100k sites, 100 Lloyd iterations, ≤ 5 s): 100k
 // uniform random sites, uniform ρ, in a square region and in a polygon region (a 64-point star
-// with a square hole), through the public API (`centroidalVoronoi({mode: 'exact'})`):
-// - GPU, cells kept on the device (what the API runs now): wall time of `iterations` Lloyd
-//   iterations, per iteration; the same run instrumented (Voronoi kept, moments kernel + read-back,
-//   host rows clipped on the host, the rest);
-// - GPU as it was before (host cells every iteration, every cell integrated on the host, crossing
-//   cells through polyclip-ts, a sort for the unique check), for a few iterations, scaled;
-// - the CPU exact mode (`device: 'cpu'`) on the same host, for a few iterations, scaled.
-// The first call compiles every kernel (the Delaunay stars' ~75 s on a fresh lend): it runs once,
-// timed apart, before anything else.
+// with a square hole), through the public API (`centroidalVoronoi({mode: 'exact'})`), in one
+// process so that variants compare on one lend:
+// - the API's wall for `iterations` Lloyd iterations, split into the start (checks, region, up to
+//   the first iteration's end less one mean iteration), the iterations, and the final cells (after
+//   the last iteration), read from `onIteration`'s timestamps; run again after the instrumented
+//   run, so that the order's effect shows;
+// - the same run instrumented (Voronoi kept, moments kernel + read-back, host rows, the host's
+//   evaluation, the optimiser), and the evaluation as it was before the lean host pass, for
+//   `--few` iterations (scaled);
+// - the host's pieces timed alone; the final cells before (polyclip-ts for every crossing cell,
+//   a clip in the square too) and now (`cvtColumns`), on the API's final sites;
+// - with `--cpu`, the CPU exact mode for `--few` iterations (scaled).
+// The first call compiles every kernel: it runs once, timed apart, before anything else.
 //
 // Bundle it with esbuild (`webgpu` external) as the other GPU benches, then
-//   node <bundle>.mjs [--small] [--iterations N] [--few N] [--gpu-only]
-// (`--small`: 2000 sites, to check the script on lavapipe; `--few`: iterations of the slow rows;
-// `--gpu-only`: the API's GPU row and the instrumented run only).
+//   node <bundle>.mjs [--small] [--iterations N] [--few N] [--cpu]
+// (`--small`: 2000 sites, to check the script on lavapipe).
 import type { Box } from '../../packages/core/src/index.js';
-import { CvtError, GeometryBuilder, GeometryType } from '../../packages/core/src/index.js';
-import {
-  addUniformMoments,
-  type CellSource,
-  type CvtEvaluation,
-  cellMoments,
-  clipCellsToRegion,
-  exactEvaluator,
-  type MomentSource,
-  runCvtAsync,
-} from '../../packages/cpu/src/index.js';
+import { type GeometryArray, GeometryBuilder, GeometryType } from '../../packages/core/src/index.js';
+import { zeroClipCounts } from '../../packages/cpu/src/clip/clip-cells.js';
+import { clipCellsToRegion, uniqueCvtSites } from '../../packages/cpu/src/index.js';
+import { cvtColumns } from '../../packages/geo/src/cvt/cvt-output.js';
 import type { CvtRegion } from '../../packages/geo/src/cvt/cvt-region.js';
 import { cvtRegion } from '../../packages/geo/src/cvt/cvt-region.js';
+import { cvtSites } from '../../packages/geo/src/cvt/cvt-sites.js';
 import { GeoSeries } from '../../packages/geo/src/index.js';
-import { CPU_STAGES, cvtCellSource } from '../../packages/geo/src/ops/engines.js';
-import { cvtCellMomentsGpu, getGpuContext, voronoiCellsGpuOnDevice } from '../../packages/gpu/src/index.js';
+import { cvtCellSource } from '../../packages/geo/src/ops/engines.js';
+import { getGpuContext } from '../../packages/gpu/src/index.js';
 import { SeededRandom } from '../../packages/testing/src/index.js';
 import { describeDevice, fmt, markdownTable } from './bench-harness.js';
+import { grown, hostPieces, instrumentedRun, previousRun } from './cvt-exact-parts.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -40,11 +38,10 @@ const option = (name: string, fallback: number) => {
   return k >= 0 ? Number(argv[k + 1]) : fallback;
 };
 const small = argv.includes('--small');
-/** `--gpu-only`: only the GPU rows (the API and the instrumented run). */
-const gpuOnly = argv.includes('--gpu-only');
+const withCpu = argv.includes('--cpu');
 const n = small ? 2000 : 100_000;
 const iterations = option('--iterations', small ? 5 : 100);
-const few = option('--few', small ? 2 : 3);
+const few = option('--few', small ? 2 : 20);
 const ctx = await getGpuContext();
 console.log(`exact-mode CVT — ${describeDevice(ctx)}; ${n} sites, ${iterations} Lloyd iterations\n`);
 
@@ -131,16 +128,18 @@ for (const c of cases) {
 }
 
 // the instrumented path once (it calls the pipeline directly), then any compile seen so far
-for (const c of cases) await instrumentedRun(c.region, c.sites, 1);
+for (const c of cases) await instrumentedRun(ctx, c.region, c.sites, 1);
 for (const { kernel, ms } of ctx.pipelines.compileLog)
   if (ms > 500) console.log(`  compiled ${kernel}: ${fmt(ms)} ms`);
 let compiled = ctx.pipelines.compileLog.length;
 
 const rows: (string | number)[][] = [];
 const laps: (string | number)[][] = [];
+const finals: (string | number)[][] = [];
 for (const c of cases) {
   const start = series(c.sites);
   const api = async (device: 'gpu' | 'cpu', its: number) => {
+    const stamps: number[] = [];
     const t0 = performance.now();
     const out = await start.centroidalVoronoi({
       mode: 'exact',
@@ -148,49 +147,67 @@ for (const c of cases) {
       iterations: its,
       tolerance: 0,
       region: c.input as RegionInput,
+      onIteration: () => stamps.push(performance.now()),
     });
-    return { ms: performance.now() - t0, out };
+    const ms = performance.now() - t0;
+    const loop = stamps[stamps.length - 1] - stamps[0];
+    const mean = stamps.length > 1 ? loop / (stamps.length - 1) : 0;
+    const begin = stamps[0] - t0 - mean;
+    return { ms, out, begin, loop: loop + mean, end: t0 + ms - stamps[stamps.length - 1] };
   };
   const gpu = await api('gpu', iterations);
   const e = gpu.out.energy;
   const monotone = e.every((v, k) => k === 0 || v <= e[k - 1]);
   rows.push([
     c.name,
-    'GPU, cells kept on the device (the API)',
+    'GPU (the API)',
     iterations,
     gpu.ms,
     gpu.ms / iterations,
+    gpu.begin,
+    gpu.loop / iterations,
+    gpu.end,
     e[0],
     e[e.length - 1],
     monotone ? 'yes' : 'NO',
   ]);
-  if (gpuOnly) {
-    laps.push([c.name, ...(await instrumentedRun(c.region, c.sites, iterations))]);
-    continue;
+  const now = await instrumentedRun(ctx, c.region, c.sites, iterations);
+  laps.push([c.name, 'now', ...now.row]);
+  // the API again, after the instrumented run: what run order alone moves
+  const again = await api('gpu', iterations);
+  rows.push([
+    c.name,
+    'GPU (the API), again after the instrumented run',
+    iterations,
+    again.ms,
+    again.ms / iterations,
+    again.begin,
+    again.loop / iterations,
+    again.end,
+    '',
+    '',
+    '',
+  ]);
+  const before = await previousRun(c.region, c.sites, few);
+  laps.push([c.name, `before (${few} iterations)`, before / few, '', '', '', '', '']);
+  console.log(`  host pieces (${c.name}, ms): ${await hostPieces(c.region, now)}`);
+  finals.push(...(await finalCells(c.region, gpu.out.sites.array, c.name)));
+  if (withCpu) {
+    const cpu = await api('cpu', few);
+    rows.push([
+      c.name,
+      `CPU exact mode (${few} iterations, scaled)`,
+      few,
+      (cpu.ms * iterations) / few,
+      cpu.ms / few,
+      cpu.begin,
+      cpu.loop / few,
+      cpu.end,
+      cpu.out.energy[0],
+      cpu.out.energy[few - 1],
+      '',
+    ]);
   }
-  const cpu = await api('cpu', few);
-  rows.push([
-    c.name,
-    `CPU exact mode (${few} iterations, scaled)`,
-    few,
-    (cpu.ms * iterations) / few,
-    cpu.ms / few,
-    cpu.out.energy[0],
-    cpu.out.energy[few - 1],
-    '',
-  ]);
-  const before = await legacyRun(c.region, c.sites, few);
-  rows.push([
-    c.name,
-    `GPU as before: host cells (${few} iterations, scaled)`,
-    few,
-    (before * iterations) / few,
-    before / few,
-    '',
-    '',
-    '',
-  ]);
-  laps.push([c.name, ...(await instrumentedRun(c.region, c.sites, iterations))]);
   const late = ctx.pipelines.compileLog.slice(compiled);
   if (late.length > 0)
     console.log(
@@ -199,138 +216,42 @@ for (const c of cases) {
   compiled = ctx.pipelines.compileLog.length;
 }
 console.log(
-  `\n${markdownTable(['region', 'run', 'iterations', 'wall ms (for the full count)', 'ms per iteration', 'F first', 'F last', 'F monotone'], rows)}\n`,
+  `\n${markdownTable(['region', 'run', 'iterations', 'wall ms', 'ms per iteration', 'start ms', 'iterations ms each', 'final cells ms', 'F first', 'F last', 'F monotone'], rows)}\n`,
 );
 console.log(
-  `Where an iteration goes (GPU, cells kept; ms per iteration over ${iterations}):\n${markdownTable(['region', 'wall', 'Voronoi kept on the device', 'moments kernel + read-back', 'host rows clipped (mean count)', 'rest of the evaluation (unique check, host clip, F and ∇F)', 'optimiser'], laps)}`,
+  `Where an iteration goes (GPU; ms per iteration):\n${markdownTable(['region', 'evaluation', 'wall', 'Voronoi kept on the device', 'moments kernel + read-back', 'host rows clipped (mean count)', 'rest of the evaluation (site check, host clip, F and ∇F)', 'optimiser'], laps)}\n`,
+);
+console.log(
+  `Final cells (on the API's final sites; ms):\n${markdownTable(['region', 'variant', 'cells', 'clip', 'total', 'crossing cells', 'cut without polyclip-ts'], finals)}`,
 );
 
-function problemOf(region: CvtRegion, sites: Float64Array, its: number) {
-  return {
-    sites,
-    region: region.clip,
-    ...(region.isBox ? { regionBox: region.box } : {}),
-    density: { kind: 'uniform' as const },
-    method: 'lloyd' as const,
-    maxIterations: its,
-    tolerance: 0,
-  };
-}
-
-function diagonal(region: CvtRegion): number {
-  const b = region.box;
-  return Math.hypot(b.maxX - b.minX, b.maxY - b.minY);
-}
-
-/** The same Lloyd run with a timed moment source of its own (the pieces the API's source runs). */
-async function instrumentedRun(
-  region: CvtRegion,
-  sites: Float64Array,
-  iterations: number,
-): Promise<(string | number)[]> {
-  const t = { voronoi: 0, moments: 0, hostRows: 0, evaluate: 0, cpuDelaunay: 0 };
-  const stages = new Map<string, number>();
-  const source: MomentSource = async (xy, box, interior) => {
-    const t0 = performance.now();
-    const { cells, stats } = await voronoiCellsGpuOnDevice(ctx, xy, box, { cpu: CPU_STAGES });
-    const t1 = performance.now();
-    for (const { stage, ms } of stats.stages) stages.set(stage, (stages.get(stage) ?? 0) + ms);
-    if (stats.delaunay.path === 'cpu') t.cpuDelaunay++;
-    const got = await cvtCellMomentsGpu(cells, xy, interior);
-    t.moments += performance.now() - t1;
-    t.voronoi += t1 - t0;
-    t.hostRows += got.hostRows.length;
-    cells.destroy();
-    return got;
-  };
-  const never: CellSource = () => {
-    throw new CvtError('cells asked for');
-  };
-  const evaluator = exactEvaluator(problemOf(region, sites, iterations), never, source);
-  const evaluate = async (x: Float64Array) => {
-    const t0 = performance.now();
-    const e = await evaluator(x);
-    t.evaluate += performance.now() - t0;
-    return e;
-  };
-  const t0 = performance.now();
-  await runCvtAsync(sites, evaluate, {
-    method: 'lloyd',
-    maxIterations: iterations,
-    tolerance: 0,
-    diagonal: diagonal(region),
-  });
-  const wall = performance.now() - t0;
-  const per = (v: number) => v / iterations;
-  if (iterations > 1) {
-    const laps = [...stages].map(([stage, ms]) => `${stage} ${fmt(per(ms))}`).join('; ');
-    console.log(
-      `  Voronoi stages per iteration (${region.isBox ? 'square' : 'star'}): ${laps}; CPU Delaunay in ${t.cpuDelaunay} of ${iterations}`,
-    );
-  }
-  return [
-    per(wall),
-    per(t.voronoi),
-    per(t.moments),
-    fmt(per(t.hostRows), 4),
-    per(t.evaluate - t.voronoi - t.moments),
-    per(wall - t.evaluate),
-  ];
-}
-
 /**
- * This morning's exact mode on the GPU: host cells from the dispatcher every evaluation, the
- * unique check by sorting, cells clipped by `clipCellsToRegion` (polyclip-ts where they cross),
- * every cell integrated on the host. Wall ms of `its` Lloyd iterations.
+ * The final cells as before (cells in a box around the region, every crossing cell through
+ * polyclip-ts) and now (`cvtColumns`: the region's box when it is one, the convex cut).
  */
-async function legacyRun(region: CvtRegion, sites: Float64Array, its: number): Promise<number> {
-  const cells = cvtCellSource('gpu');
-  const box = region.box;
-  const evaluate = async (x: Float64Array): Promise<CvtEvaluation> => {
-    const count = x.length >> 1;
-    const order = Int32Array.from({ length: count }, (_, i) => i).sort(
-      (a, b) => x[2 * a] - x[2 * b] || x[2 * a + 1] - x[2 * b + 1] || a - b,
-    );
-    if (order.length !== count) throw new Error('unreachable');
-    const raw = await cells(x, region.isBox ? box : grown(box));
-    const m = cellMoments(count);
-    const parts = region.isBox ? null : clipCellsToRegion(raw, region.clip);
-    const span = {
-      coords: parts?.coords ?? raw.coords,
-      ringOffsets: parts?.ringOffsets ?? raw.ringOffsets,
-      first: 0,
-      last: 0,
-    };
-    for (let i = 0; i < count; i++) {
-      span.first = parts ? parts.polygonOffsets[parts.geometryOffsets[i]] : i;
-      span.last = parts ? parts.polygonOffsets[parts.geometryOffsets[i + 1]] : i + 1;
-      addUniformMoments(span, x[2 * i], x[2 * i + 1], 1, m, i);
-    }
-    const gradient = new Float64Array(2 * count);
-    const centroids = new Float64Array(2 * count);
-    let energy = 0;
-    let total = 0;
-    for (let i = 0; i < count; i++) {
-      energy += m.energy[i];
-      total += m.mass[i];
-      gradient[2 * i] = -2 * m.sx[i];
-      gradient[2 * i + 1] = -2 * m.sy[i];
-      centroids[2 * i] = m.mass[i] > 0 ? x[2 * i] + m.sx[i] / m.mass[i] : x[2 * i];
-      centroids[2 * i + 1] = m.mass[i] > 0 ? x[2 * i + 1] + m.sy[i] / m.mass[i] : x[2 * i + 1];
-    }
-    return { energy, gradient, centroids, totalMass: total };
-  };
+async function finalCells(
+  region: CvtRegion,
+  input: GeometryArray,
+  name: string,
+): Promise<(string | number)[][]> {
+  const sites = cvtSites(input);
+  const xy = sites.xy;
   const t0 = performance.now();
-  await runCvtAsync(sites, evaluate, {
-    method: 'lloyd',
-    maxIterations: its,
-    tolerance: 0,
-    diagonal: diagonal(region),
-  });
-  return performance.now() - t0;
-}
-
-function grown(b: Box): Box {
-  const g = 0.1 * Math.max(b.maxX - b.minX, b.maxY - b.minY);
-  return { minX: b.minX - g, minY: b.minY - g, maxX: b.maxX + g, maxY: b.maxY + g };
+  const { xy: unique } = uniqueCvtSites(xy);
+  const raw = await cvtCellSource('gpu')(unique, grown(region.box));
+  const t1 = performance.now();
+  const counts = zeroClipCounts();
+  clipCellsToRegion(raw, region.clip, counts);
+  const t2 = performance.now();
+  const cut = zeroClipCounts();
+  clipCellsToRegion(raw, region.clip, cut, undefined, true);
+  const t3 = performance.now();
+  const t4 = performance.now();
+  await cvtColumns(xy, sites, region, input.length, input, 'gpu');
+  const t5 = performance.now();
+  return [
+    [name, 'before: grown box, polyclip-ts', t1 - t0, t2 - t1, t2 - t0, counts.crossing, 0],
+    [name, 'grown box, convex cut', t1 - t0, t3 - t2, t1 - t0 + t3 - t2, cut.crossing, cut.cut],
+    [name, 'now: cvtColumns (whole)', '', '', t5 - t4, '', ''],
+  ];
 }

@@ -55,7 +55,7 @@ describe('RegionCellMoments', () => {
     { name: 'star at a 1e7 offset', region: [star(random, 24, 0.5, 0.5, 0.25, 0.5)], offset: 1e7 },
   ];
   for (const { name, region, offset } of cases) {
-    test(`${name}: the moments of the polyclip-clipped cells, to 1e-9 of a cell's scale (plus ulps of the offset)`, () => {
+    test(`${name}: the moments of the polyclip-clipped cells, to 1e-9 of a cell's scale (plus ulps of the offset), whole rings and tiled`, () => {
       const shifted = region.map((p) =>
         p.map((r) => r.map(([x, y]) => [x + offset, y + offset] as [number, number])),
       );
@@ -74,10 +74,16 @@ describe('RegionCellMoments', () => {
         const n = s.length >> 1;
         const box = { minX: offset - 0.1, minY: offset - 0.1, maxX: offset + 1.1, maxY: offset + 1.1 };
         const cells = voronoiCells(s, box);
-        const got = cellMoments(n);
-        const moments = new RegionCellMoments(clip);
-        for (let i = 0; i < n; i++)
-          moments.add(cells.coords, cells.ringOffsets, i, s[2 * i], s[2 * i + 1], got, i);
+        const cell = 1 / Math.sqrt(n);
+        // whole rings, then tiles of 8 and of 2.5 cells' widths (many cells straddle a tile's side)
+        const runs = [undefined, 8 * cell, 2.5 * cell].map((side) => {
+          const got = cellMoments(n);
+          const moments = new RegionCellMoments(clip, side);
+          for (let i = 0; i < n; i++)
+            moments.add(cells.coords, cells.ringOffsets, i, s[2 * i], s[2 * i + 1], got, i);
+          if (side !== undefined && kind === 'uniform') expect(moments.tiledCells).toBeGreaterThan(0);
+          return got;
+        });
         const parts = clipCellsToRegion(cells, clip);
         const want = cellMoments(n);
         const span = { coords: parts.coords, ringOffsets: parts.ringOffsets, first: 0, last: 0 };
@@ -86,17 +92,17 @@ describe('RegionCellMoments', () => {
           span.last = parts.polygonOffsets[parts.geometryOffsets[i + 1]];
           addUniformMoments(span, s[2 * i], s[2 * i + 1], 1, want, i);
         }
-        const cell = 1 / Math.sqrt(n);
         // new points are rounded intersections: errors of an ulp of the coordinates (1e7 offset)
         const ulps = (offset + 1) * 2 ** -45;
         const tol = (p: number) => 1e-9 * cell ** p + ulps * cell ** (p - 1);
-        for (let i = 0; i < n; i++) {
-          const what = `${name}, ${kind}, cell ${i}`;
-          expect(Math.abs(got.mass[i] - want.mass[i]), what).toBeLessThanOrEqual(tol(2));
-          expect(Math.abs(got.sx[i] - want.sx[i]), what).toBeLessThanOrEqual(tol(3));
-          expect(Math.abs(got.sy[i] - want.sy[i]), what).toBeLessThanOrEqual(tol(3));
-          expect(Math.abs(got.energy[i] - want.energy[i]), what).toBeLessThanOrEqual(tol(4));
-        }
+        for (const [run, got] of runs.entries())
+          for (let i = 0; i < n; i++) {
+            const what = `${name}, ${kind}, run ${run}, cell ${i}`;
+            expect(Math.abs(got.mass[i] - want.mass[i]), what).toBeLessThanOrEqual(tol(2));
+            expect(Math.abs(got.sx[i] - want.sx[i]), what).toBeLessThanOrEqual(tol(3));
+            expect(Math.abs(got.sy[i] - want.sy[i]), what).toBeLessThanOrEqual(tol(3));
+            expect(Math.abs(got.energy[i] - want.energy[i]), what).toBeLessThanOrEqual(tol(4));
+          }
       }
     });
   }

@@ -4,6 +4,7 @@ import type { PolygonBuffers } from '../delaunay/buffers.js';
 import type { WorkProgress } from '../workers/work-meter.js';
 import { BoxRingClipper } from './box-clip-ring.js';
 import { type ClipRegion, regionContains } from './clip-region.js';
+import { cutConvexCell } from './convex-cut.js';
 import { column, row } from './edge-grid.js';
 import { type MultiPolygonBuffers, MultiPolygonWriter } from './multi-polygon-buffers.js';
 
@@ -19,11 +20,13 @@ export interface ClipCounts {
   enclosing: number;
   /** Cells the region's boundary crosses or touches: intersected with polyclip-ts. */
   crossing: number;
+  /** Of the crossing cells, those cut without polyclip-ts (`convexCut`). */
+  cut: number;
 }
 
 /** Counts of zero, to pass to {@link clipCellsToRegion}. */
 export function zeroClipCounts(): ClipCounts {
-  return { outsideBox: 0, outside: 0, inside: 0, enclosing: 0, crossing: 0 };
+  return { outsideBox: 0, outside: 0, inside: 0, enclosing: 0, crossing: 0, cut: 0 };
 }
 
 /**
@@ -46,12 +49,15 @@ export function zeroClipCounts(): ClipCounts {
  *
  * @param counts when given, the number of cells per path is added to it
  * @param onProgress hears the share of the cells done (0 to 1, about every 1/64 of them)
+ * @param convexCut a crossing cell that one ring enters and leaves once is cut without
+ *   polyclip-ts (`cutConvexCell`; its two new points rounded as polyclip-ts rounds its own)
  */
 export function clipCellsToRegion(
   cells: PolygonBuffers,
   region: ClipRegion,
   counts?: ClipCounts,
   onProgress?: WorkProgress,
+  convexCut = false,
 ): MultiPolygonBuffers {
   const n = cells.ringOffsets.length - 1;
   const step = Math.max(256, Math.ceil(n / 64));
@@ -92,7 +98,8 @@ export function clipCellsToRegion(
     const nInner = scanEdges(region, c, lo, hi, x0, y0, x1, y1, ringMark, innerRings, stamp);
     if (nInner < 0) {
       tally.crossing++;
-      clipCrossing(i, region, c, lo, hi, x0, y0, x1, y1, clipper, out);
+      if (convexCut && cutConvexCell(region, c, lo, hi, x0, y0, x1, y1, out)) tally.cut++;
+      else clipCrossing(i, region, c, lo, hi, x0, y0, x1, y1, clipper, out);
     } else {
       const cellInside = regionContains(region, c[2 * lo], c[2 * lo + 1]);
       if (nInner === 0) {

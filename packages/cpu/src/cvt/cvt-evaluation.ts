@@ -13,6 +13,13 @@ export interface CvtEvaluation {
   totalMass: number;
   /** Raster only: the labels equal the previous evaluation's (Lloyd's fixed point). */
   settled?: boolean;
+  /** ‖∇F‖₂ when the evaluation summed it already (as {@link norm2} sums it, bit for bit). */
+  gradientNorm?: number;
+}
+
+/** ‖∇F‖₂ of an evaluation: its own sum when it has one. */
+export function gradientNorm(e: CvtEvaluation): number {
+  return e.gradientNorm ?? norm2(e.gradient);
 }
 
 /** The stopping rule's inputs besides ∇F (see `cvtConverged`). */

@@ -6,10 +6,10 @@ import { cellsInBox } from './box-cells.js';
 import { addUniformMoments, type CellMoments, cellMoments, type RingSpan } from './cell-moments.js';
 import type { CvtEvaluation } from './cvt-evaluation.js';
 import { addPieceMoments, type DensityPieces } from './density-pieces.js';
-import { type InteriorBuckets, interiorBucketsFor } from './interior-buckets.js';
-import { type MomentSource, sourcedCellMoments } from './moment-source.js';
+import type { MomentSource } from './moment-source.js';
 import { RegionCellMoments } from './region-cell-moments.js';
 import { type CvtEvaluateAsync, runCvtAsync } from './run-cvt.js';
+import { regionArea, sourcedEvaluator } from './sourced-evaluator.js';
 import { addQuadratureMoments, type DensityAt } from './triangle-quadrature.js';
 import { uniqueCvtSites } from './unique-cvt-sites.js';
 
@@ -76,11 +76,15 @@ export function exactEvaluator(
   momentSource?: MomentSource,
 ): CvtEvaluateAsync {
   const { region, density } = problem;
+  if (momentSource !== undefined && density.kind === 'uniform') {
+    return sourcedEvaluator(region, problem.regionBox, momentSource);
+  }
   const diagonal = Math.hypot(region.maxX - region.minX, region.maxY - region.minY);
   const rho = density.kind === 'function' ? checkedDensity(density.at) : null;
   const h = density.kind === 'function' ? (density.h ?? diagonal / 128) : 0;
-  const regionMoments = new RegionCellMoments(region);
-  let buckets: InteriorBuckets | null = null;
+  // the region cut to tiles about 8 mean cells wide (see sourcedEvaluator)
+  const tileSide = 8 * Math.sqrt(regionArea(region) / Math.max(1, problem.sites.length >> 1));
+  const regionMoments = new RegionCellMoments(region, tileSide);
   return async (x) => {
     const n = x.length >> 1;
     for (let i = 0; i < 2 * n; i++) {
@@ -90,12 +94,6 @@ export function exactEvaluator(
     const regionBox = problem.regionBox;
     const inBox = regionBox !== undefined && within(xy, regionBox);
     const box = inBox && regionBox ? regionBox : cellBox(xy, region);
-    if (momentSource !== undefined && density.kind === 'uniform') {
-      if (!inBox) buckets ??= interiorBucketsFor(region, regionArea(region), xy.length >> 1);
-      const got = await momentSource(xy, box, inBox ? null : buckets);
-      const unique = sourcedCellMoments(got, xy, inBox ? null : regionMoments);
-      return evaluation(x, xy.length === x.length ? unique : perSite(unique, uniqueOf));
-    }
     let raw = await cells(xy, box);
     // a rectangular region with sites outside it: convex cells cut to the box, still one ring each
     const boxCut = regionBox !== undefined && !inBox && density.kind !== 'pieces';
@@ -137,20 +135,6 @@ export function exactEvaluator(
   };
 }
 
-/** Moments per site from moments per unique site (a repeated site's are zero). */
-function perSite(unique: CellMoments, uniqueOf: Int32Array): CellMoments {
-  const m = cellMoments(uniqueOf.length);
-  for (let i = 0; i < uniqueOf.length; i++) {
-    const u = uniqueOf[i];
-    if (u < 0) continue;
-    m.mass[i] = unique.mass[u];
-    m.sx[i] = unique.sx[u];
-    m.sy[i] = unique.sy[u];
-    m.energy[i] = unique.energy[u];
-  }
-  return m;
-}
-
 function evaluation(x: Float64Array, m: CellMoments): CvtEvaluation {
   const n = m.mass.length;
   const gradient = new Float64Array(2 * n);
@@ -178,18 +162,6 @@ function checkedDensity(at: DensityAt): DensityAt {
     }
     return v;
   };
-}
-
-/** The region's area (exteriors counter-clockwise, holes clockwise). */
-function regionArea(region: ClipRegion): number {
-  const c = region.coords;
-  let twice = 0;
-  for (let r = 0; r + 1 < region.ringOffsets.length; r++) {
-    for (let k = region.ringOffsets[r]; k + 1 < region.ringOffsets[r + 1]; k++) {
-      twice += c[2 * k] * c[2 * k + 3] - c[2 * k + 2] * c[2 * k + 1];
-    }
-  }
-  return Math.abs(twice) / 2;
 }
 
 function within(xy: Float64Array, b: Box): boolean {

@@ -1,6 +1,6 @@
 import { cvtConverged } from '@geoframe/core';
 import type { AcceptIterate, CvtEvaluation, CvtSteps, CvtStopping } from './cvt-evaluation.js';
-import { dot, norm2 } from './cvt-evaluation.js';
+import { dot, gradientNorm } from './cvt-evaluation.js';
 import { type EvaluationBudget, type LinePoint, wolfeLineSearch } from './wolfe-line-search.js';
 
 /** Pairs (s, y) kept by L-BFGS (the paper's m = 7). */
@@ -23,7 +23,7 @@ export function* lbfgsSteps(start: Float64Array, stop: CvtStopping, accept: Acce
   accept(first, 1);
   let current: LinePoint = { x: start.slice(), evaluation: first };
   const done = (e: CvtEvaluation) =>
-    cvtConverged(norm2(e.gradient), e.totalMass, stop.diagonal, stop.tolerance);
+    cvtConverged(gradientNorm(e), e.totalMass, stop.diagonal, stop.tolerance);
   if (done(first)) return { sites: current.x, iterations: 0, converged: true };
 
   const gamma0 = first.totalMass > 0 ? size / (4 * first.totalMass) : 1;

@@ -1,6 +1,6 @@
 import { cvtConverged } from '@geoframe/core';
 import type { AcceptIterate, CvtEvaluation, CvtSteps, CvtStopping } from './cvt-evaluation.js';
-import { norm2 } from './cvt-evaluation.js';
+import { gradientNorm } from './cvt-evaluation.js';
 
 /**
  * Lloyd's fixed-point iteration: evaluate at x, keep x, move every site to its centroid (a site
@@ -13,7 +13,7 @@ export function* lloydSteps(start: Float64Array, stop: CvtStopping, accept: Acce
   for (let k = 1; k <= stop.maxIterations; k++) {
     const e: CvtEvaluation = yield x;
     accept(e, k);
-    const done = cvtConverged(norm2(e.gradient), e.totalMass, stop.diagonal, stop.tolerance);
+    const done = cvtConverged(gradientNorm(e), e.totalMass, stop.diagonal, stop.tolerance);
     if (done || e.settled === true) return { sites: x, iterations: k, converged: true };
     if (k === stop.maxIterations) return { sites: x, iterations: k, converged: false };
     x = e.centroids.slice();

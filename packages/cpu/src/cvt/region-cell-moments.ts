@@ -3,6 +3,7 @@ import type { ClipRegion } from '../clip/clip-region.js';
 import { regionContains } from '../clip/clip-region.js';
 import { column, row } from '../clip/edge-grid.js';
 import { addUniformMoments, type CellMoments, type RingSpan } from './cell-moments.js';
+import { RegionTiles } from './region-tiles.js';
 
 /**
  * Uniform-density moments of (convex cell ∩ region), without building the intersection: the
@@ -26,7 +27,20 @@ export class RegionCellMoments {
     last: 0,
   };
 
-  constructor(private readonly region: ClipRegion) {}
+  private readonly tiles: RegionTiles | null;
+  /** Cells cut from a tile's pieces so far (the others from the region's whole rings). */
+  tiledCells = 0;
+
+  /**
+   * `tileSide`, when given, cuts the region's rings to tiles of that side once (`RegionTiles`), so
+   * each cell's cut starts from the vertices near it (a few cells' widths suit it).
+   */
+  constructor(
+    private readonly region: ClipRegion,
+    tileSide?: number,
+  ) {
+    this.tiles = tileSide !== undefined && tileSide > 0 ? new RegionTiles(region, tileSide) : null;
+  }
 
   /**
    * Adds the moments of (cell ∩ region) about (x, y) to cell `i` of `out`. The cell is the
@@ -73,13 +87,20 @@ export class RegionCellMoments {
     const by0 = y0 - margin;
     const bx1 = x1 + margin;
     const by1 = y1 + margin;
-    const { ringBoxes, ringOffsets: rOff, coords: rc } = r;
+    const tile = this.tiles?.pieces(bx0, by0, bx1, by1) ?? null;
+    if (tile !== null) this.tiledCells++;
+    const { ringBoxes, ringOffsets: rOff, coords: rc } = tile ?? r;
     for (let q = 0; q + 1 < rOff.length; q++) {
       if (ringBoxes[4 * q] > bx1 || ringBoxes[4 * q + 2] < bx0) continue;
       if (ringBoxes[4 * q + 1] > by1 || ringBoxes[4 * q + 3] < by0) continue;
-      const cut = this.box.clip(rc, rOff[q], rOff[q + 1], bx0, by0, bx1, by1);
-      if (cut.length < 3) continue;
-      let m = this.load(cut);
+      // a tile's pieces are small already (their cut points lie on the tile's sides, off the cell)
+      let m: number;
+      if (tile !== null) m = this.loadRing(rc, rOff[q], rOff[q + 1]);
+      else {
+        const cut = this.box.clip(rc, rOff[q], rOff[q + 1], bx0, by0, bx1, by1);
+        if (cut.length < 3) continue;
+        m = this.load(cut);
+      }
       for (let k = lo; k + 1 < hi && m > 0; k++) {
         m = this.halfPlane(m, coords[2 * k], coords[2 * k + 1], coords[2 * k + 2], coords[2 * k + 3]);
       }
@@ -108,6 +129,14 @@ export class RegionCellMoments {
       }
     }
     return false;
+  }
+
+  /** Loads the closed ring `[lo, hi)` of `c` into `a`, open; returns its point count. */
+  private loadRing(c: Float64Array, lo: number, hi: number): number {
+    const m = hi - lo - 1;
+    this.reserve(m);
+    this.a.set(c.subarray(2 * lo, 2 * (hi - 1)));
+    return m;
   }
 
   private load(points: [number, number][]): number {

@@ -1,6 +1,6 @@
 import type { CvtIteration, CvtMethod, CvtRun } from '@geoframe/core';
 import type { CvtEvaluation, CvtSteps, CvtStopping } from './cvt-evaluation.js';
-import { norm2 } from './cvt-evaluation.js';
+import { gradientNorm } from './cvt-evaluation.js';
 import { lbfgsSteps } from './lbfgs.js';
 import { lloydSteps } from './lloyd.js';
 
@@ -52,11 +52,11 @@ export async function runCvtAsync(
 
 function begin(start: Float64Array, options: CvtRunOptions) {
   const energy: number[] = [];
-  const gradientNorm: number[] = [];
+  const norms: number[] = [];
   const accept = (e: CvtEvaluation, evaluations: number) => {
-    const g = norm2(e.gradient);
+    const g = gradientNorm(e);
     energy.push(e.energy);
-    gradientNorm.push(g);
+    norms.push(g);
     options.onIteration?.({ iteration: evaluations, energy: e.energy, gradientNorm: g });
   };
   const steps: CvtSteps =
@@ -67,7 +67,7 @@ function begin(start: Float64Array, options: CvtRunOptions) {
   ): CvtRun => ({
     sites: outcome.sites,
     energy: Float64Array.from(energy),
-    gradientNorm: Float64Array.from(gradientNorm),
+    gradientNorm: Float64Array.from(norms),
     iterations: outcome.iterations,
     evaluations,
     converged: outcome.converged,

@@ -8,7 +8,7 @@ import {
 } from '@geoframe/core';
 import { clipCellsToRegion, uniqueCvtSites } from '@geoframe/cpu';
 import { cvtCellSource } from '../ops/engines.js';
-import { clippedCells, pickRows } from '../voronoi/cell-arrays.js';
+import { clippedCells, pickRows, singleRingPolygons } from '../voronoi/cell-arrays.js';
 import type { CvtRegion } from './cvt-region.js';
 import type { CvtSites } from './cvt-sites.js';
 
@@ -41,11 +41,24 @@ export async function cvtColumns(
     else points.appendPoint(final[2 * i], final[2 * i + 1]);
   }
   const { xy, keptOf } = uniqueCvtSites(final);
-  const raw = await cvtCellSource(device, listener)(xy, boxAround(xy, region.box));
-  const cells = clippedCells(clipCellsToRegion(raw, region.clip), input.crs);
+  // a box region holding every site: the cells built in it are the clipped cells (as the
+  // iterations' are); otherwise cells in a larger box, clipped, the common crossing cells
+  // without polyclip-ts (adr/0027)
+  const inBox = region.isBox && within(xy, region.box);
+  const raw = await cvtCellSource(device, listener)(xy, inBox ? region.box : boxAround(xy, region.box));
+  const cells = inBox
+    ? singleRingPolygons(raw.coords, raw.ringOffsets, input.crs)
+    : clippedCells(clipCellsToRegion(raw, region.clip, undefined, undefined, true), input.crs);
   const pick = new Int32Array(rowCount).fill(-1);
   for (let r = 0; r < rowCount; r++) if (siteOfRow[r] >= 0) pick[r] = keptOf[siteOfRow[r]];
   return { sites: points.finish(input.crs), cells: pickRows(cells, pick) };
+}
+
+function within(xy: Float64Array, b: Box): boolean {
+  for (let i = 0; i < xy.length; i += 2) {
+    if (!(xy[i] >= b.minX && xy[i] <= b.maxX && xy[i + 1] >= b.minY && xy[i + 1] <= b.maxY)) return false;
+  }
+  return true;
 }
 
 /** A box holding the region and the sites, grown by a tenth of its larger side. */

@@ -135,7 +135,8 @@ export async function planOperation(
 }
 
 /**
- * Plans `kernel` for `rows` and runs it: `gpu` gets the shared context and the run's report
+ * Plans `kernel` for `rows` (or takes `planned`, a plan made earlier for the same run) and runs
+ * it: `gpu` gets the shared context and the run's report
  * (for stage fallbacks), `cpu` runs otherwise or after a recoverable GPU failure under `'auto'`.
  * Returns the value with the decision that ran (the call's own, whatever else runs meanwhile);
  * `listener` hears this call's events only (the decision, then a fallback if one happens).
@@ -146,8 +147,9 @@ export async function dispatchOperation<T>(
   device: DeviceOption,
   paths: EnginePair<T>,
   listener?: (event: DispatchEvent) => void,
+  planned?: DispatchEvent,
 ): Promise<Dispatched<T>> {
-  const decision = await planOperation(kernel, rows, device);
+  const decision = planned ?? (await planOperation(kernel, rows, device));
   const gpu = async (report: GpuRunReport) => {
     // under 'auto', a first use never waits long on compilation: the CPU answers meanwhile
     // (GPU_COMPILING) while the warm-up goes on for the next call
@@ -355,12 +357,12 @@ export function cvtMomentSource(
   listener?: (event: DispatchEvent) => void,
 ): MomentSource {
   const dispatch = stickyDispatch<SourcedMoments>(device, listener);
-  return (xy, box, interior) =>
+  return (xy, box, interior, raw) =>
     dispatch(xy.length >> 1, {
       gpu: async (ctx, report) => {
         const { cells } = await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report));
         try {
-          return await cvtCellMomentsGpu(cells, xy, interior);
+          return await cvtCellMomentsGpu(cells, xy, interior, raw);
         } finally {
           cells.destroy();
         }
@@ -370,22 +372,22 @@ export function cvtMomentSource(
 }
 
 /**
- * 'voronoiPolygons' dispatched once per evaluation of an iterative run: the first plans and emits
- * its decision to `listener`; once on the CPU the run stays there without further events, and a
- * GPU run reports only fallbacks.
+ * 'voronoiPolygons' for each evaluation of an iterative run, planned once (the first call emits
+ * the decision to `listener`, later ones only fallbacks); once on the CPU the run stays there.
  */
 function stickyDispatch<T>(
   device: DeviceOption,
   listener?: (event: DispatchEvent) => void,
 ): (rows: number, engines: EnginePair<T>) => Promise<T> {
   let path: ExecutionPath | null = null;
+  let plan: DispatchEvent | null = null;
+  const quiet = (event: DispatchEvent) => event.type === 'fallback' && listener?.(event);
   return async (rows, engines) => {
     if (path === 'cpu') return engines.cpu();
-    const first = path === null;
-    const { value, decision } = await dispatchOperation('voronoiPolygons', rows, device, engines, (event) => {
-      if (first || event.type === 'fallback') listener?.(event);
-    });
-    path = decision.type === 'fallback' && decision.stage === undefined ? 'cpu' : decision.path;
-    return value;
+    const hear = plan === null ? listener : quiet;
+    plan ??= await planOperation('voronoiPolygons', rows, device);
+    const ran = await dispatchOperation('voronoiPolygons', rows, device, engines, hear, plan);
+    path = ran.decision.type === 'fallback' && ran.decision.stage === undefined ? 'cpu' : ran.decision.path;
+    return ran.value;
   };
 }

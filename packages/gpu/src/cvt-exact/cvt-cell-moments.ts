@@ -40,17 +40,20 @@ export interface CvtCellMomentsGpu {
  * wholly inside the region are answered; the others — and any row the kernel cannot answer
  * exactly — come back as rings for the host to clip and integrate (`hostRows`, `hostCells`).
  * Bytes: 16 a site and 8 a site of bucket positions up, 32 a row down, plus the host rows' rings.
+ * `into` (4 per row), when given, receives the rows instead of a new array (an iterative caller
+ * passes the same one each time).
  */
 export async function cvtCellMomentsGpu(
   cells: DevicePolygons,
   sites: Float64Array,
   interior: InteriorBuckets | null,
+  into?: Float64Array,
 ): Promise<CvtCellMomentsGpu> {
   const { ctx, rows } = cells;
   if (sites.length !== 2 * rows) {
     throw new RangeError(`cvtCellMomentsGpu: ${rows} cells but ${sites.length >> 1} sites`);
   }
-  const raw = new Float64Array(4 * rows);
+  const raw = into?.length === 4 * rows ? into : new Float64Array(4 * rows);
   if (rows > 0) {
     await cells.use((buffers) =>
       residentRun(ctx, 'cvt cell moments', Math.max(rows, cells.points), () =>
@@ -58,10 +61,8 @@ export async function cvtCellMomentsGpu(
       ),
     );
   }
-  let count = 0;
-  for (let r = 0; r < rows; r++) if (Number.isNaN(raw[4 * r])) count++;
-  const hostRows = new Uint32Array(count);
-  for (let r = 0, k = 0; r < rows; r++) if (Number.isNaN(raw[4 * r])) hostRows[k++] = r;
+  const hostRows = nanRows(raw, rows, interior !== null);
+  const count = hostRows.length;
   if (count === 0)
     return { raw, hostRows, hostCells: { coords: new Float64Array(0), ringOffsets: new Int32Array(1) } };
   const taken = await residentTake(cells, hostRows);
@@ -70,6 +71,32 @@ export async function cvtCellMomentsGpu(
   } finally {
     taken.destroy();
   }
+}
+
+/**
+ * The rows whose 2m is NaN, ascending. Without interior buckets every row is answered unless the
+ * kernel could not (none in practice): one scan; with them, a scan that collects as it goes.
+ */
+function nanRows(raw: Float64Array, rows: number, expectMany: boolean): Uint32Array {
+  if (!expectMany) {
+    let count = 0;
+    for (let r = 0; r < rows; r++) if (Number.isNaN(raw[4 * r])) count++;
+    const out = new Uint32Array(count);
+    for (let r = 0, k = 0; k < count; r++) if (Number.isNaN(raw[4 * r])) out[k++] = r;
+    return out;
+  }
+  let out = new Uint32Array(Math.max(64, rows >> 4));
+  let k = 0;
+  for (let r = 0; r < rows; r++) {
+    if (!Number.isNaN(raw[4 * r])) continue;
+    if (k === out.length) {
+      const grown = new Uint32Array(2 * out.length);
+      grown.set(out);
+      out = grown;
+    }
+    out[k++] = r;
+  }
+  return out.subarray(0, k);
 }
 
 async function momentsPass(
