@@ -139,13 +139,29 @@ export async function recordStarPasses(
   } = b;
   await record(
     'delaunay/buckets',
-    [plan(HULL_SCATTER_KERNEL, [h], [triplesBuffer, hullNbr], h, EXTREMES_WORKGROUP_SIZE)],
+    [
+      plan(
+        HULL_SCATTER_KERNEL,
+        [h],
+        { triples: triplesBuffer, hull_nbr: hullNbr },
+        h,
+        EXTREMES_WORKGROUP_SIZE,
+      ),
+    ],
     'hull + cell count',
   );
   await encodeScan(ctx, encoder, { input: cellStart, output: cellStart, count: cells + 1 });
   await record(
     'delaunay/cell-scatter',
-    [plan(CELL_SCATTER_KERNEL, gridParams, [cellOf, cellStart, cursor, cellSites], n, BUCKET_WORKGROUP_SIZE)],
+    [
+      plan(
+        CELL_SCATTER_KERNEL,
+        gridParams,
+        { cell_of: cellOf, cell_start: cellStart, cursor, cell_sites: cellSites },
+        n,
+        BUCKET_WORKGROUP_SIZE,
+      ),
+    ],
     'cell scatter',
   );
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
@@ -161,12 +177,22 @@ export async function recordStarPasses(
   ];
   // stars unfinished after the first pass's rings go on in the tail pass (over its capacity: always)
   const tail = firstRings < ringLimit;
-  const starBindings = [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer];
   const shape = firstPassShape(
     options.firstPassCapacity ?? STAR_FIRST_CAPACITY,
     ctx.limits.maxComputeWorkgroupStorageSize,
   );
-  const listBuffers = [...starBindings, tailList, tailCount];
+  const listBuffers = {
+    sites: fixed,
+    cell_start: cellStart,
+    cell_sites: cellSites,
+    hull_nbr: hullNbr,
+    stars,
+    star_info: starInfo,
+    stats,
+    hull_triples: triplesBuffer,
+    tail_list: tailList,
+    tail_count: tailCount,
+  };
   const perThread = (listed: boolean): PlannedDispatch =>
     plan(STAR_KERNEL, starParams(firstRings, tail), listBuffers, n, shape.lanes, { ...shape, listed });
   if (lanes) {
@@ -210,13 +236,21 @@ export async function recordStarPasses(
   );
   await record(
     'delaunay/star-count',
-    [plan(STAR_COUNT_KERNEL, [n], [stars, starInfo, counts, stats], n, STAR_WORKGROUP_SIZE)],
+    [plan(STAR_COUNT_KERNEL, [n], { stars, star_info: starInfo, counts, stats }, n, STAR_WORKGROUP_SIZE)],
     'star count',
   );
   await encodeScan(ctx, encoder, { input: counts, output: counts, count: n + 1 });
   await record(
     'delaunay/star-emit',
-    [plan(STAR_EMIT_KERNEL, [n], [stars, starInfo, counts, triangles], n, STAR_WORKGROUP_SIZE)],
+    [
+      plan(
+        STAR_EMIT_KERNEL,
+        [n],
+        { stars, star_info: starInfo, offsets: counts, triangles },
+        n,
+        STAR_WORKGROUP_SIZE,
+      ),
+    ],
     'emit',
   );
   // half-edge twins for the expected count; checked against the emitted count below

@@ -1,5 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_COMMON_WGSL, STAR_WORKGROUP_SIZE, starSearchWgsl } from './star-search-wgsl.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { STAR_BINDINGS, STAR_COMMON_WGSL, STAR_WORKGROUP_SIZE, starSearchWgsl } from './star-search-wgsl.js';
 
 /**
  * Workgroup memory a first-pass thread needs for a star of `capacity` entries: the star (u32s)
@@ -59,6 +59,9 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  * the tail list (binding 9, its first n entries), counted at `tailStars` with the tail pass's
  * workgroups at `tailArgs`, for the tail kernel.
  */
+/** The star passes' bindings with the tail list's (9, 10), as {@link STAR_TAIL_APPEND_WGSL} adds them. */
+export const STAR_LIST_BINDINGS = { ...STAR_BINDINGS, tail_list: 9, tail_count: 10 } as const;
+
 /**
  * Bindings 9–10 of the passes that hand stars on (the per-thread pass, the pass by lanes): the
  * lists and their counts (see {@link STAR_KERNEL}), and the tail list's append.
@@ -79,9 +82,18 @@ fn to_tail(i: u32) {
 }
 `;
 
-export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number; listed: boolean }> = {
+export const STAR_KERNEL = defineKernel({
   name: 'delaunay/stars',
-  source: ({ capacity, lanes, listed }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
+  bindings: STAR_LIST_BINDINGS,
+  source: ({
+    capacity,
+    lanes,
+    listed,
+  }: {
+    capacity: number;
+    lanes: number;
+    listed: boolean;
+  }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
 ${STAR_TAIL_APPEND_WGSL}
 
 @compute @workgroup_size(${lanes})
@@ -260,7 +272,7 @@ fn build_star(i: u32) {
   }
 }
 `,
-};
+});
 
 const STAR_READ = /* wgsl */ `
 struct Params { sites: u32 }
@@ -294,8 +306,9 @@ fn has_pair(s: u32, x: u32, y: u32) -> bool {
  * those whose other two vertices have larger indices. Params: sites. Bindings: 1 stars, 2 star
  * info, 3 counts (one more entry, for the scan), 4 statistics (word 6: disagreeing sites).
  */
-export const STAR_COUNT_KERNEL: KernelSpec<Record<string, never>> = {
+export const STAR_COUNT_KERNEL = defineKernel({
   name: 'delaunay/star-count',
+  bindings: { stars: 1, star_info: 2, counts: 3, stats: 4 },
   source: () => /* wgsl */ `${STAR_COMMON_WGSL}
 ${STAR_READ}
 @group(0) @binding(3) var<storage, read_write> counts: array<u32>;
@@ -324,15 +337,16 @@ ${MAIN}
   counts[i] = select(0u, count, agree);
 }
 `,
-};
+});
 
 /**
  * Writes each site's triangles at its scanned offset, three site indices each, clockwise in a
  * y-up frame (delaunator's convention): the star's counter-clockwise (i, a, b) becomes (i, b, a).
  * Params: sites. Bindings: 1 stars, 2 star info, 3 offsets (scanned counts), 4 triangles.
  */
-export const STAR_EMIT_KERNEL: KernelSpec<Record<string, never>> = {
+export const STAR_EMIT_KERNEL = defineKernel({
   name: 'delaunay/star-emit',
+  bindings: { stars: 1, star_info: 2, offsets: 3, triangles: 4 },
   source: () => /* wgsl */ `${STAR_COMMON_WGSL}
 ${STAR_READ}
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
@@ -354,4 +368,4 @@ ${MAIN}
   }
 }
 `,
-};
+});

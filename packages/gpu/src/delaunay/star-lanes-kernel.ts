@@ -1,5 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_TAIL_APPEND_WGSL } from './star-kernels.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { STAR_LIST_BINDINGS, STAR_TAIL_APPEND_WGSL } from './star-kernels.js';
 import { STAR_LANES } from './star-lanes-shape.js';
 import { LANE_BLOCK_WGSL, LANE_BOUNDS_WGSL, LANE_LINK_WGSL } from './star-lanes-wgsl.js';
 import { STAR_REGION_WGSL } from './star-region-wgsl.js';
@@ -29,14 +29,20 @@ import { STAR_BINDINGS_WGSL, STAR_COMMON_WGSL, STAR_STATS_WGSL } from './star-se
  * Params and bindings 0–10 as the tail pass's and `starSearchWgsl`'s; one workgroup a site (in
  * cell order), `candidates` candidates at most.
  */
-export const STAR_LANES_KERNEL: KernelSpec<{
-  candidates: number;
-  rows: number;
-  exactLanes: number;
-  slots: number;
-}> = {
+export const STAR_LANES_KERNEL = defineKernel({
   name: 'delaunay/stars-lanes',
-  source: ({ candidates, rows, exactLanes, slots }) => /* wgsl */ `${STAR_COMMON_WGSL}
+  bindings: STAR_LIST_BINDINGS,
+  source: ({
+    candidates,
+    rows,
+    exactLanes,
+    slots,
+  }: {
+    candidates: number;
+    rows: number;
+    exactLanes: number;
+    slots: number;
+  }) => /* wgsl */ `${STAR_COMMON_WGSL}
 const EXACT_LANES: u32 = ${exactLanes}u; // threads a workgroup of the per-thread pass
 const L: u32 = ${STAR_LANES}u; // lanes a star
 const SLOTS: u32 = ${slots}u; // stars a workgroup
@@ -368,4 +374,4 @@ fn build_star(i: u32, has_star: bool) {
 
 ${LANE_LINK_WGSL}
 `,
-};
+});

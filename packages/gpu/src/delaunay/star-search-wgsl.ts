@@ -88,6 +88,18 @@ fn strictly_between(p: vec4u, l: vec4u, q: vec4u) -> bool {
 }
 `;
 
+/** The star passes' bindings 1–8 by name, as {@link STAR_BINDINGS_WGSL} declares them. */
+export const STAR_BINDINGS = {
+  sites: 1,
+  cell_start: 2,
+  cell_sites: 3,
+  hull_nbr: 4,
+  stars: 5,
+  star_info: 6,
+  stats: 7,
+  hull_triples: 8,
+} as const;
+
 /**
  * The star passes' params and bindings 0–8 (see {@link starSearchWgsl} for what they hold).
  */
