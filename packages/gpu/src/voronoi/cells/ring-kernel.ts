@@ -1,7 +1,7 @@
 import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
 import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 import { KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
 
 /** `ringInfo.x` of a cell whose fan walk passed its bound (the run is then discarded). */
@@ -154,8 +154,21 @@ fn convexify(base: u32, count: u32) -> u32 {
  * A simple cell (kind bit 1) is its circumcentres in fan order; any other is built edge by edge
  * with the exact clip of each bisector against the box and the box corners in between.
  */
-export const RING_KERNEL: KernelSpec<Record<string, never>> = {
+export const RING_KERNEL = defineKernel({
   name: 'voronoi/cell-rings',
+  bindings: {
+    sites: 1,
+    triangles: 2,
+    halfedges: 3,
+    start: 4,
+    kind: 5,
+    cc: 6,
+    ccFlags: 7,
+    slotOffset: 8,
+    ring: 9,
+    ringInfo: 10,
+    grid_uniforms: 11,
+  },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { sites: u32 }
@@ -290,15 +303,16 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   ringInfo[k] = select(vec2u(closed, lowest), vec2u(RING_FAULTED, 0u), faulted);
 }
 `,
-};
+});
 
 /**
  * Per site, after {@link RING_KERNEL}: its closed length at its caller index, for the offset
  * scan; a walk past its bound raises the fault flag (see runtime/kernel-fault.ts) and leaves an
  * empty cell, so that the emit pass copies nothing for it.
  */
-export const RING_LENGTHS_KERNEL: KernelSpec<Record<string, never>> = {
+export const RING_LENGTHS_KERNEL = defineKernel({
   name: 'voronoi/ring-lengths',
+  bindings: { ringInfo: 1, order: 2, lengths: 3, fault_flags: 4 },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { sites: u32 }
@@ -318,7 +332,7 @@ ${threadEntry('k', 'params.sites')}
   lengths[order[k]] = closed;
 }
 `,
-};
+});
 
 /**
  * Per site: copies its finished ring from the scratch slot to its place in the output (the
@@ -326,8 +340,9 @@ ${threadEntry('k', 'params.sites')}
  * closed by repeating the first point. Output points are `vec4u` = the f64 bits of x and y, so
  * the buffer reads as interleaved xy in a Float64Array.
  */
-export const EMIT_RINGS_KERNEL: KernelSpec<Record<string, never>> = {
+export const EMIT_RINGS_KERNEL = defineKernel({
   name: 'voronoi/emit-rings',
+  bindings: { ring: 1, ringInfo: 2, slotOffset: 3, order: 4, ringOffsets: 5, coords: 6, grid_uniforms: 7 },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { sites: u32 }
@@ -364,4 +379,4 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   coords[dst + m] = coords[dst];
 }
 `,
-};
+});

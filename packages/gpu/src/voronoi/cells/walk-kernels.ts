@@ -1,6 +1,6 @@
 import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 
 /** Bit of a site's kind: its cell is simple (not on the hull, every vertex inside the box). */
 export const KIND_SIMPLE = 1;
@@ -12,8 +12,9 @@ export const KIND_HULL = 2;
  * the lowest index wins, so the result does not depend on scheduling. Starts are stored
  * complemented (`~e`) so that a zero-cleared buffer and `atomicMax` pick the lowest.
  */
-export const WALK_START_KERNEL: KernelSpec<Record<string, never>> = {
+export const WALK_START_KERNEL = defineKernel({
   name: 'voronoi/walk-start',
+  bindings: { triangles: 1, start: 2 },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { halfedges: u32 }
@@ -25,15 +26,16 @@ ${threadEntry('e', 'params.halfedges')}
   atomicMax(&start[triangles[e]], ~e);
 }
 `,
-};
+});
 
 /**
  * Pass 2 of the walk starts: a hull site must start its walk just after the hull edge that
  * ends at it (so the walk sweeps its fan counter-clockwise from one ray to the other). Each hull
  * site ends exactly one hull edge, so the stores never collide.
  */
-export const HULL_START_KERNEL: KernelSpec<Record<string, never>> = {
+export const HULL_START_KERNEL = defineKernel({
   name: 'voronoi/hull-start',
+  bindings: { triangles: 1, halfedges: 2, start: 3 },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { halfedges: u32 }
@@ -49,7 +51,7 @@ ${threadEntry('e', 'params.halfedges')}
   }
 }
 `,
-};
+});
 
 /**
  * Per site: walks its fan once to find its degree and whether its cell is simple, and sizes its
@@ -60,8 +62,9 @@ ${threadEntry('e', 'params.halfedges')}
  * are then scanned into offsets. A walk longer than the half-edge count raises
  * `FAULT_FAN_WALK` in the fault word (binding 6).
  */
-export const PLAN_CELLS_KERNEL: KernelSpec<Record<string, never>> = {
+export const PLAN_CELLS_KERNEL = defineKernel({
   name: 'voronoi/plan-cells',
+  bindings: { halfedges: 1, start: 2, ccFlags: 3, kind: 4, slots: 5, fault_flags: 6 },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { sites: u32 }
@@ -104,4 +107,4 @@ ${threadEntry('k', 'params.sites')}
   slots[k] = select(2u * degree + 8u, degree, simple);
 }
 `,
-};
+});

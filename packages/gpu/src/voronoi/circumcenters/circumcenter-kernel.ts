@@ -1,5 +1,5 @@
 import { FIXED_WGSL } from '../../exact/fixed-wgsl.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 
 /** Constants of {@link CIRCUMCENTER_KERNEL}. */
 export interface CircumcenterConstants {
@@ -49,7 +49,8 @@ fn main(
 `;
 
 /** The circumcenter kernel (constant: `workgroupSize`). */
-export const CIRCUMCENTER_KERNEL: KernelSpec<CircumcenterConstants> = {
+export const CIRCUMCENTER_KERNEL = defineKernel({
   name: 'voronoi/circumcenters',
+  bindings: { sites: 1, triangles: 2, cc: 3, ccFlags: 4 },
   source: circumcenterSource,
-};
+});

@@ -1,6 +1,6 @@
 import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
 import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 
 /**
  * Per half-edge: the Voronoi edge it stands for, once per pair of twins (from the lower
@@ -10,8 +10,19 @@ import type { KernelSpec } from '../../runtime/pipeline-cache.js';
  * equal circumcentres) or misses the box is left out. Writes the clipped segment (fixed point)
  * and a 0/1 flag, scanned afterwards into output positions.
  */
-export const CLIP_EDGES_KERNEL: KernelSpec<Record<string, never>> = {
+export const CLIP_EDGES_KERNEL = defineKernel({
   name: 'voronoi/clip-edges',
+  bindings: {
+    sites: 1,
+    triangles: 2,
+    halfedges: 3,
+    cc: 4,
+    ccFlags: 5,
+    order: 6,
+    segments: 7,
+    keep: 8,
+    grid_uniforms: 9,
+  },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { halfedges: u32 }
@@ -64,11 +75,12 @@ ${threadEntry('e', 'params.halfedges', 'grid_init(grid_uniforms);')}
   }
 }
 `,
-};
+});
 
 /** Per kept half-edge: its segment converted to f64 at its scanned place (two points). */
-export const EMIT_EDGES_KERNEL: KernelSpec<Record<string, never>> = {
+export const EMIT_EDGES_KERNEL = defineKernel({
   name: 'voronoi/emit-edges',
+  bindings: { segments: 1, place: 2, coords: 3, grid_uniforms: 4 },
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
 struct Params { halfedges: u32 }
@@ -90,4 +102,4 @@ ${threadEntry('e', 'params.halfedges', 'grid_init(grid_uniforms);')}
   coords[at + 1u] = fixed_point_to_f64(b);
 }
 `,
-};
+});
