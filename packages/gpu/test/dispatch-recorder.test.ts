@@ -16,7 +16,9 @@ const WRITE_PARAM = defineKernel({
 });
 
 function writes(out: GPUBuffer, slots: number[], value: (slot: number) => number): PlannedDispatch[] {
-  return slots.map((slot) => planned(WRITE_PARAM, { params: [slot, value(slot)], buffers: { out }, workgroups: 1 }));
+  return slots.map((slot) =>
+    planned(WRITE_PARAM, { params: [slot, value(slot)], buffers: { out }, workgroups: 1 }),
+  );
 }
 
 describe('recordDispatches', () => {
