@@ -1,13 +1,13 @@
-import { FIXED_WGSL } from '../exact/fixed-wgsl.js';
-import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
+import { EXACT_FIXED } from '../exact/fixed-wgsl.js';
+import { HALFEDGE } from '../mesh/halfedge-wgsl.js';
 import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /** Threads per workgroup of the bucket kernels. */
 export const BUCKET_WORKGROUP_SIZE = 256;
 
 const HEADER = /* wgsl */ `
-${HALFEDGE_WGSL}
-${FIXED_WGSL}
+${linkWgsl(HALFEDGE, EXACT_FIXED)}
 struct Params {
   sites: u32, grid_w: u32, shift: u32, limit: u32,
   min_x: vec2u, min_y: vec2u,

@@ -1,6 +1,6 @@
 import { FIXED_POINT } from '../exact/fixed-point-wgsl.js';
 import { PREDICATE_SUPPORT } from '../exact/predicates/predicate-support-wgsl.js';
-import { HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { HALFEDGE, threadEntry } from '../mesh/halfedge-wgsl.js';
 import { defineKernel } from '../runtime/pipeline-cache.js';
 import { linkWgsl } from '../runtime/wgsl-module.js';
 
@@ -31,8 +31,7 @@ export const GUARD_KERNEL = defineKernel({
   name: 'delaunay/guard',
   bindings: { fixed: 1, triangles: 2, halfedges: 3, triples: 4, xy: 5, order: 6, out: 7, grid_uniforms: 8 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
-${linkWgsl(FIXED_POINT, PREDICATE_SUPPORT)}
+${linkWgsl(HALFEDGE, FIXED_POINT, PREDICATE_SUPPORT)}
 struct Params {
   triangles: u32, hull: u32, exponent: i32, capacity: u32,
   use_order: u32, geometry: u32, tol_bits: u32,

@@ -1,6 +1,6 @@
-import { EXACT_FIXED, FIXED_WGSL } from '../exact/fixed-wgsl.js';
+import { EXACT_FIXED } from '../exact/fixed-wgsl.js';
 import { DELAUNAY_PREDICATES } from '../exact/predicates/predicates-wgsl.js';
-import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
+import { HALFEDGE } from '../mesh/halfedge-wgsl.js';
 import { defineKernel } from '../runtime/pipeline-cache.js';
 import { linkWgsl } from '../runtime/wgsl-module.js';
 
@@ -60,8 +60,7 @@ export const EXTREMES_KERNEL = defineKernel({
   name: 'delaunay/hull-extremes',
   bindings: { sites: 1, candidates: 2, out: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
-${FIXED_WGSL}
+${linkWgsl(HALFEDGE, EXACT_FIXED)}
 ${DIRECTIONS}
 struct Params { items: u32, mode: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
@@ -128,8 +127,7 @@ export const OCTAGON_FILTER_KERNEL = defineKernel({
   name: 'delaunay/hull-octagon-filter',
   bindings: { sites: 1, extremes: 2, flags: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
-${linkWgsl(EXACT_FIXED, DELAUNAY_PREDICATES)}
+${linkWgsl(HALFEDGE, EXACT_FIXED, DELAUNAY_PREDICATES)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -168,7 +166,7 @@ export const HULL_SCATTER_KERNEL = defineKernel({
   name: 'delaunay/hull-scatter',
   bindings: { triples: 1, hull_nbr: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> triples: array<u32>;
@@ -195,7 +193,7 @@ export const HULL_GATHER_KERNEL = defineKernel({
   name: 'delaunay/hull-gather',
   bindings: { fixed: 1, candidates: 2, candidate_count: 3, out: 4 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;

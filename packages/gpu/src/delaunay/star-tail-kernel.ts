@@ -1,6 +1,8 @@
 import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
+import { STAR_CAPACITY } from './star-common-wgsl.js';
 import { STAR_LIST_BINDINGS } from './star-kernels.js';
-import { STAR_CAPACITY, starSearchWgsl } from './star-search-wgsl.js';
+import { starSearchModule } from './star-search-wgsl.js';
 
 /** Threads of a tail workgroup (one star at a time), by default. */
 export const STAR_TAIL_WORKGROUP_SIZE = 64;
@@ -29,7 +31,8 @@ const TAIL_BAND = 128;
 export const STAR_TAIL_KERNEL = defineKernel({
   name: 'delaunay/stars-tail',
   bindings: STAR_LIST_BINDINGS,
-  source: ({ size }: { size: number }) => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY, 1, true)}
+  source: ({ size }: { size: number }) => /* wgsl */ `
+${linkWgsl(starSearchModule(STAR_CAPACITY, 1, true))}
 @group(0) @binding(9) var<storage, read> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read> tail_count: array<u32>;
 

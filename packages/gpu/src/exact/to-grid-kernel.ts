@@ -1,11 +1,12 @@
 import type { Box } from '@geoframe/core';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE, threadEntry } from '../mesh/halfedge-wgsl.js';
 import { type PlannedDispatch, planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { defineKernel } from '../runtime/pipeline-cache.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { type FixedGrid, floorLog2, GRID_VALUE_BITS, toGrid } from './fixed-grid.js';
 
 /**
@@ -52,7 +53,7 @@ export const TO_GRID_KERNEL = defineKernel({
   name: 'voronoi/to-grid',
   bindings: { xy: 1, fixed: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32, exponent: i32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> xy: array<vec4u>;

@@ -6,7 +6,8 @@ import type { GpuContext } from '../runtime/gpu-context.js';
 import { defineKernel } from '../runtime/pipeline-cache.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from './halfedge-wgsl.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE, threadEntry } from './halfedge-wgsl.js';
 
 /*
  * The half-edge twins of a triangulation rebuilt on the device from its triangles alone, so only
@@ -16,7 +17,7 @@ import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from './halfedge-wgsl
  */
 
 const HEADER = /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 `;

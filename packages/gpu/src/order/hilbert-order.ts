@@ -1,6 +1,6 @@
 import { type FixedGrid, floorLog2, toGrid } from '../exact/fixed-grid.js';
 import { toGridDispatch } from '../exact/to-grid-kernel.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE, threadEntry } from '../mesh/halfedge-wgsl.js';
 import { planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeHilbertKeys } from '../primitives/hilbert/hilbert.js';
 import { type HilbertBounds, hilbertBounds } from '../primitives/hilbert/hilbert-grid.js';
@@ -11,13 +11,14 @@ import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { defineKernel } from '../runtime/pipeline-cache.js';
 import { remapUploads, uploadParts } from '../runtime/staging.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /** `order[i] = i` for the first `params.x` elements. */
 const IOTA_KERNEL = defineKernel({
   name: 'voronoi/iota',
   bindings: { order: 1 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> order: array<u32>;
@@ -37,7 +38,7 @@ const QUANTIZE_KERNEL = defineKernel({
   name: 'voronoi/hilbert-quantize',
   bindings: { fixed: 1, cells: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32, shift_x: u32, shift_y: u32, _pad: u32, min: vec4u }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
@@ -179,7 +180,7 @@ export const GATHER_SITES_KERNEL = defineKernel({
   name: 'voronoi/gather-sites',
   bindings: { fixed: 1, order: 2, curve: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;

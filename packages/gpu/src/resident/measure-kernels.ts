@@ -1,6 +1,6 @@
-import { WIDE_INT_WGSL } from '../exact/index.js';
 import { defineKernel } from '../runtime/pipeline-cache.js';
-import { F64_BITS_WGSL } from './f64-bits-wgsl.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
+import { F64_BITS } from './f64-bits-wgsl.js';
 
 /** Threads per workgroup of the kernels over device-resident rings. */
 export const RESIDENT_WORKGROUP_SIZE = 128;
@@ -42,8 +42,7 @@ export const RING_AREA_KERNEL = defineKernel({
   name: 'resident/ring-area',
   bindings: { offsets: 1, coords: 2, area: 3, declined: 4 },
   source: () => /* wgsl */ `
-${WIDE_INT_WGSL}
-${F64_BITS_WGSL}
+${linkWgsl(F64_BITS)}
 ${RINGS_BINDINGS}
 @group(0) @binding(3) var<storage, read_write> area: array<vec2<u32>>;
 @group(0) @binding(4) var<storage, read_write> declined: array<atomic<u32>>;
@@ -138,8 +137,7 @@ export const RING_BOUNDS_KERNEL = defineKernel({
   name: 'resident/ring-bounds',
   bindings: { offsets: 1, coords: 2, bounds: 3, declined: 4 },
   source: () => /* wgsl */ `
-${WIDE_INT_WGSL}
-${F64_BITS_WGSL}
+${linkWgsl(F64_BITS)}
 ${RINGS_BINDINGS}
 @group(0) @binding(3) var<storage, read_write> bounds: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> declined: array<atomic<u32>>;
@@ -183,8 +181,7 @@ export const TOTAL_BOUNDS_KERNEL = defineKernel({
   name: 'resident/total-bounds',
   bindings: { coords: 1, chunks: 2 },
   source: () => /* wgsl */ `
-${WIDE_INT_WGSL}
-${F64_BITS_WGSL}
+${linkWgsl(F64_BITS)}
 struct Params { first: u32, points: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> coords: array<vec4<u32>>;
