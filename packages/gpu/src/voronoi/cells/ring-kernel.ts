@@ -1,7 +1,8 @@
-import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
-import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
+import { EXACT_FIXED, gridUniformsBindingWgsl } from '../../exact/index.js';
+import { HALFEDGE, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import { defineKernel } from '../../runtime/pipeline-cache.js';
+import { linkWgsl } from '../../runtime/wgsl-module.js';
 import { KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
 
 /** `ringInfo.x` of a cell whose fan walk passed its bound (the run is then discarded). */
@@ -170,7 +171,7 @@ export const RING_KERNEL = defineKernel({
     grid_uniforms: 11,
   },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -183,7 +184,7 @@ struct Params { sites: u32 }
 @group(0) @binding(8) var<storage, read> slotOffset: array<u32>;
 @group(0) @binding(9) var<storage, read_write> ring: array<vec4u>;
 @group(0) @binding(10) var<storage, read_write> ringInfo: array<vec2u>;
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 ${gridUniformsBindingWgsl(0, 11)}
 const RING_FAULTED: u32 = ${RING_FAULTED}u;
 var<private> faulted: bool;
@@ -314,7 +315,7 @@ export const RING_LENGTHS_KERNEL = defineKernel({
   name: 'voronoi/ring-lengths',
   bindings: { ringInfo: 1, order: 2, lengths: 3, fault_flags: 4 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> ringInfo: array<vec2u>;
@@ -344,7 +345,7 @@ export const EMIT_RINGS_KERNEL = defineKernel({
   name: 'voronoi/emit-rings',
   bindings: { ring: 1, ringInfo: 2, slotOffset: 3, order: 4, ringOffsets: 5, coords: 6, grid_uniforms: 7 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> ring: array<vec4u>;
@@ -353,7 +354,7 @@ struct Params { sites: u32 }
 @group(0) @binding(4) var<storage, read> order: array<u32>;
 @group(0) @binding(5) var<storage, read> ringOffsets: array<u32>;
 @group(0) @binding(6) var<storage, read_write> coords: array<vec4u>;
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 ${gridUniformsBindingWgsl(0, 7)}
 
 ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}

@@ -1,6 +1,7 @@
-import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
+import { HALFEDGE, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import { defineKernel } from '../../runtime/pipeline-cache.js';
+import { linkWgsl } from '../../runtime/wgsl-module.js';
 
 /** Bit of a site's kind: its cell is simple (not on the hull, every vertex inside the box). */
 export const KIND_SIMPLE = 1;
@@ -16,7 +17,7 @@ export const WALK_START_KERNEL = defineKernel({
   name: 'voronoi/walk-start',
   bindings: { triangles: 1, start: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
@@ -37,7 +38,7 @@ export const HULL_START_KERNEL = defineKernel({
   name: 'voronoi/hull-start',
   bindings: { triangles: 1, halfedges: 2, start: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
@@ -66,7 +67,7 @@ export const PLAN_CELLS_KERNEL = defineKernel({
   name: 'voronoi/plan-cells',
   bindings: { halfedges: 1, start: 2, ccFlags: 3, kind: 4, slots: 5, fault_flags: 6 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> halfedges: array<i32>;

@@ -1,5 +1,6 @@
-import { FIXED_WGSL } from '../../exact/fixed-wgsl.js';
+import { EXACT_FIXED } from '../../exact/fixed-wgsl.js';
 import { defineKernel } from '../../runtime/pipeline-cache.js';
+import { linkWgsl } from '../../runtime/wgsl-module.js';
 
 /** Constants of {@link CIRCUMCENTER_KERNEL}. */
 export interface CircumcenterConstants {
@@ -19,7 +20,7 @@ export const CC_FAR = 2;
  * The parameter block starts with the `GridUniforms` (box and exponent) and then the count.
  */
 const circumcenterSource = (c: CircumcenterConstants) => /* wgsl */ `
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 struct Params {
   grid: GridUniforms,
   count: u32,
