@@ -18,7 +18,7 @@ export interface KernelSpec<
   source: (constants: C) => string;
   /** Entry point; default `'main'`. */
   entryPoint?: string;
-  /** `{name: binding}` of its buffers (binding 0, the parameters, is not named); absent on kernels not converted yet. */
+  /** `{name: binding}` of its buffers (binding 0 only where it is not the parameter block); absent on kernels not converted yet. */
   bindings?: L;
 }
 
