@@ -24,8 +24,8 @@ import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
 import { gatherInputSites } from '../../packages/geo/src/voronoi/input-sites.js';
 import { computeVoronoi } from '../../packages/geo/src/voronoi/voronoi-polygons.js';
 import { voronoiCellsGpu } from '../../packages/gpu/src/index.js';
-import { recordDispatches } from '../../packages/gpu/src/primitives/dispatch-recorder.js';
-import type { KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
+import { planned, recordDispatches } from '../../packages/gpu/src/primitives/dispatch-recorder.js';
+import { defineKernel } from '../../packages/gpu/src/runtime/pipeline-cache.js';
 import { BufferUsage, MapMode } from '../../packages/gpu/src/runtime/usage.js';
 import { generatePoints } from '../../packages/testing/src/index.js';
 import {
@@ -61,12 +61,13 @@ async function perCall(count: number, fn: (i: number) => unknown): Promise<numbe
   return median(times);
 }
 
-const NOOP: KernelSpec<Record<string, never>> = {
+const NOOP = defineKernel({
   name: 'host-costs/noop',
+  bindings: { b: 1 },
   source: () => `@group(0) @binding(0) var<uniform> p: vec4u;
 @group(0) @binding(1) var<storage, read_write> b: array<u32>;
 @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3u) { if (g.x < p.x) { b[g.x] = p.y; } }`,
-};
+});
 const pipeline = await ctx.pipelines.get(NOOP, {});
 const target = device.createBuffer({ size: 1 << 16, usage: BufferUsage.STORAGE | BufferUsage.COPY_SRC });
 const uniform = device.createBuffer({ size: 256, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
@@ -122,15 +123,7 @@ rows.push([
       ctx,
       encoder,
       'noop',
-      [
-        {
-          kernel: NOOP as KernelSpec<never>,
-          constants: {},
-          params: [1, 2],
-          entries: [{ binding: 1, buffer: target }],
-          workgroups: 1,
-        },
-      ],
+      [planned(NOOP, { params: [1, 2], buffers: { b: target }, workgroups: 1 })],
       65535,
     );
     encoder.finish();

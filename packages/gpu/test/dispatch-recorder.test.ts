@@ -1,27 +1,24 @@
 import { describe, expect } from 'vitest';
-import { type PlannedDispatch, recordDispatches } from '../src/primitives/dispatch-recorder.js';
+import { type PlannedDispatch, planned, recordDispatches } from '../src/primitives/dispatch-recorder.js';
 import { readback } from '../src/runtime/buffers.js';
-import type { KernelSpec } from '../src/runtime/pipeline-cache.js';
+import { defineKernel } from '../src/runtime/pipeline-cache.js';
 import { BufferUsage } from '../src/runtime/usage.js';
 import { requireGpu, gpuTest as test } from './gpu-test-context.js';
 
 // out[params.slot] = params.value: every dispatch writes its own parameters where they can be checked
-const WRITE_PARAM: KernelSpec<Record<string, never>> = {
+const WRITE_PARAM = defineKernel({
   name: 'test/write-param',
+  bindings: { out: 1 },
   source: () => `struct Params { slot: u32, value: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(1) fn main() { out[params.slot] = params.value; }`,
-};
+});
 
 function writes(out: GPUBuffer, slots: number[], value: (slot: number) => number): PlannedDispatch[] {
-  return slots.map((slot) => ({
-    kernel: WRITE_PARAM as KernelSpec<never>,
-    constants: {},
-    params: [slot, value(slot)],
-    entries: [{ binding: 1, buffer: out }],
-    workgroups: 1,
-  }));
+  return slots.map((slot) =>
+    planned(WRITE_PARAM, { params: [slot, value(slot)], buffers: { out }, workgroups: 1 }),
+  );
 }
 
 describe('recordDispatches', () => {

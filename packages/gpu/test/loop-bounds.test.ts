@@ -1,6 +1,6 @@
 import { GpuLoopLimitError, runOnGpu } from '@geoframe/gpu';
 import { describe, expect } from 'vitest';
-import { recordDispatches } from '../src/primitives/dispatch-recorder.js';
+import { planned, recordDispatches } from '../src/primitives/dispatch-recorder.js';
 import { readback, uploadStorage } from '../src/runtime/buffers.js';
 import { createFaultBuffer, FAULT_FAN_WALK, throwOnFault } from '../src/runtime/kernel-fault.js';
 import { BufferUsage } from '../src/runtime/usage.js';
@@ -42,13 +42,18 @@ async function planCells(halfedges: number[], starts: number[]) {
         encoder,
         'plan-cells test',
         [
-          {
-            kernel: PLAN_CELLS_KERNEL as never,
-            constants: {},
+          planned(PLAN_CELLS_KERNEL, {
             params: [sites],
-            entries: [...buffers, faults].map((buffer, i) => ({ binding: i + 1, buffer })),
+            buffers: {
+              halfedges: buffers[0],
+              start: buffers[1],
+              ccFlags: buffers[2],
+              kind: buffers[3],
+              slots: buffers[4],
+              fault_flags: faults,
+            },
             workgroups: 1,
-          },
+          }),
         ],
         ctx.limits.maxComputeWorkgroupsPerDimension,
       );

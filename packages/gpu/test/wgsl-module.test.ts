@@ -1,6 +1,10 @@
 import { describe, expect, test } from 'vitest';
+import { STAR_COMMON } from '../src/delaunay/star-common-wgsl.js';
+import { starSearchModule } from '../src/delaunay/star-search-wgsl.js';
 import { EXACT_FIXED, FIXED_WGSL } from '../src/exact/fixed-wgsl.js';
 import { DELAUNAY_PREDICATES } from '../src/exact/predicates/predicates-wgsl.js';
+import { HALFEDGE } from '../src/mesh/halfedge-wgsl.js';
+import { F64_BITS } from '../src/resident/f64-bits-wgsl.js';
 import { linkOrder, linkWgsl, type WgslModule, wgslModule } from '../src/runtime/wgsl-module.js';
 
 /** Names of the functions a WGSL source defines, in order. */
@@ -49,5 +53,25 @@ describe('WGSL modules (adr/0016)', () => {
       }
     }
     expect(FIXED_WGSL).toBe(linkWgsl(EXACT_FIXED));
+  });
+
+  test('the star, half-edge and f64-bits libraries: each module once, no function defined twice, a pass shape one module', () => {
+    const first = starSearchModule(12, 64, false);
+    expect(starSearchModule(12, 64, false)).toBe(first);
+    expect(starSearchModule(48, 1, true)).not.toBe(first);
+    for (const root of [first, starSearchModule(48, 1, true), F64_BITS]) {
+      const order = linkOrder(root);
+      expect(new Set(order.map((m) => m.name)).size).toBe(order.length);
+      const defined = functions(linkWgsl(root));
+      expect(new Set(defined).size, `${root.name}: a function defined twice`).toBe(defined.length);
+    }
+    const search = linkOrder(first).map((m) => m.name);
+    // the libraries before the star code, the pass's shape before the bindings and state over it
+    expect(search.slice(0, 2)).toEqual([HALFEDGE.name, 'exact/wide-int']);
+    expect(search.indexOf(STAR_COMMON.name)).toBeLessThan(search.indexOf('delaunay/star-shape(12,64,false)'));
+    expect(search.indexOf('delaunay/star-shape(12,64,false)')).toBeLessThan(
+      search.indexOf('delaunay/star-bindings'),
+    );
+    expect(search.at(-1)).toBe('delaunay/star-search(12,64,false)');
   });
 });

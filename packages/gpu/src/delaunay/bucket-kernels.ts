@@ -1,13 +1,13 @@
-import { FIXED_WGSL } from '../exact/fixed-wgsl.js';
-import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { EXACT_FIXED } from '../exact/fixed-wgsl.js';
+import { HALFEDGE } from '../mesh/halfedge-wgsl.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /** Threads per workgroup of the bucket kernels. */
 export const BUCKET_WORKGROUP_SIZE = 256;
 
 const HEADER = /* wgsl */ `
-${HALFEDGE_WGSL}
-${FIXED_WGSL}
+${linkWgsl(HALFEDGE, EXACT_FIXED)}
 struct Params {
   sites: u32, grid_w: u32, shift: u32, limit: u32,
   min_x: vec2u, min_y: vec2u,
@@ -30,8 +30,9 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  * entries), 4 guard words: word 2 counts the cells that reach `limit` sites (0: no limit), the
  * clusters the star search would take too long over (adr/0020).
  */
-export const CELL_COUNT_KERNEL: KernelSpec<Record<string, never>> = {
+export const CELL_COUNT_KERNEL = defineKernel({
   name: 'delaunay/cell-count',
+  bindings: { sites: 1, cell_of: 2, counts: 3, guard: 4 },
   source: () => /* wgsl */ `${HEADER}
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
 @group(0) @binding(2) var<storage, read_write> cell_of: array<u32>;
@@ -49,15 +50,16 @@ ${MAIN}
   }
 }
 `,
-};
+});
 
 /**
  * Bucket grid, pass 2: each site's index at its cell's scanned offset (order within a cell is
  * unspecified; the stars do not depend on it). Bindings: 1 cell of each site, 2 cell starts,
  * 3 cursors (cleared), 4 site indices by cell.
  */
-export const CELL_SCATTER_KERNEL: KernelSpec<Record<string, never>> = {
+export const CELL_SCATTER_KERNEL = defineKernel({
   name: 'delaunay/cell-scatter',
+  bindings: { cell_of: 1, cell_start: 2, cursor: 3, cell_sites: 4 },
   source: () => /* wgsl */ `${HEADER}
 @group(0) @binding(1) var<storage, read> cell_of: array<u32>;
 @group(0) @binding(2) var<storage, read> cell_start: array<u32>;
@@ -68,4 +70,4 @@ ${MAIN}
   cell_sites[cell_start[c] + atomicAdd(&cursor[c], 1u)] = i;
 }
 `,
-};
+});

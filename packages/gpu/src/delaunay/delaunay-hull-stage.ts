@@ -44,11 +44,17 @@ export async function hullStage(run: DelaunayRun, g: GridStage): Promise<HullSta
   let from = buffer('extremes-a', 32 * groups);
   let to = buffer('extremes-b', 32 * groups);
   const extremePlans: PlannedDispatch[] = [];
-  extremePlans.push({ ...plan(EXTREMES_KERNEL, [n, 0], [fixed, fixed, from], 1, 1), workgroups: groups });
+  extremePlans.push({
+    ...plan(EXTREMES_KERNEL, [n, 0], { sites: fixed, candidates: fixed, out: from }, 1, 1),
+    workgroups: groups,
+  });
   while (groups > 1) {
     const items = 8 * groups;
     groups = Math.ceil(items / chunk);
-    extremePlans.push({ ...plan(EXTREMES_KERNEL, [items, 1], [fixed, from, to], 1, 1), workgroups: groups });
+    extremePlans.push({
+      ...plan(EXTREMES_KERNEL, [items, 1], { sites: fixed, candidates: from, out: to }, 1, 1),
+      workgroups: groups,
+    });
     [from, to] = [to, from];
   }
   const flags = buffer('hull-flags', 4 * n);
@@ -60,7 +66,7 @@ export async function hullStage(run: DelaunayRun, g: GridStage): Promise<HullSta
     ctx,
     first,
     'delaunay/hull-filter',
-    [plan(OCTAGON_FILTER_KERNEL, [n], [fixed, from, flags], n, EXTREMES_WORKGROUP_SIZE)],
+    [plan(OCTAGON_FILTER_KERNEL, [n], { sites: fixed, extremes: from, flags }, n, EXTREMES_WORKGROUP_SIZE)],
     maxPerDimension,
   );
   await encodeCompact(ctx, first, { flags, count: n, indicesOut: candidates, countOut: candidateCount });
@@ -77,7 +83,7 @@ export async function hullStage(run: DelaunayRun, g: GridStage): Promise<HullSta
       plan(
         HULL_GATHER_KERNEL,
         [head],
-        [fixed, candidates, candidateCount, headGrid],
+        { fixed, candidates, candidate_count: candidateCount, out: headGrid },
         head,
         EXTREMES_WORKGROUP_SIZE,
       ),

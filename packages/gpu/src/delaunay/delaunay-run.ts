@@ -8,7 +8,13 @@ import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-r
 import { scratchBuffer } from '../primitives/scratch.js';
 import { uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
+import { type BindingLayout, type BoundBuffers, bindingEntries } from '../runtime/kernel-bindings.js';
+import {
+  type ConstantsArg,
+  type KernelConstants,
+  kernelUse,
+  type NamedKernel,
+} from '../runtime/pipeline-cache.js';
 import { BUCKET_WORKGROUP_SIZE, CELL_COUNT_KERNEL } from './bucket-kernels.js';
 import type { DelaunayGpuOptions } from './delaunay-options.js';
 import { CLUSTER_LIMIT, GUARD_BYTES } from './guard.js';
@@ -64,14 +70,14 @@ export interface DelaunayRun {
   /** The sites in the triangulation's order (only a CPU fallback needs them all). */
   ordered(): Promise<Float64Array>;
   maxPerDimension: number;
-  /** A dispatch of `threads` threads in workgroups of `size`, `buffers` bound from binding 1 on. */
-  plan<C extends KernelConstants>(
-    kernel: KernelSpec<C>,
+  /** A dispatch of `threads` threads in workgroups of `size`, binding `buffers` by name. */
+  plan<C extends KernelConstants, L extends BindingLayout>(
+    kernel: NamedKernel<C, L>,
     params: ArrayLike<number>,
-    buffers: GPUBuffer[],
+    buffers: BoundBuffers<L>,
     threads: number,
     size: number,
-    constants?: C,
+    ...constants: ConstantsArg<C>
   ): PlannedDispatch;
   /** The context's scratch buffer `delaunay/<name>` of at least `bytes`. */
   buffer(name: string, bytes: number): GPUBuffer;
@@ -99,18 +105,17 @@ export function startRun(ctx: GpuContext, sites: Float64Array, options: Delaunay
   const ordered = async (): Promise<Float64Array> =>
     given === undefined ? sites : sitesInOrder(sites, await orderOf());
   const maxPerDimension = ctx.limits.maxComputeWorkgroupsPerDimension;
-  const plan = <C extends KernelConstants>(
-    kernel: KernelSpec<C>,
+  const plan = <C extends KernelConstants, L extends BindingLayout>(
+    kernel: NamedKernel<C, L>,
     params: ArrayLike<number>,
-    buffers: GPUBuffer[],
+    buffers: BoundBuffers<L>,
     threads: number,
     size: number,
-    constants: C = {} as C,
+    ...constants: ConstantsArg<C>
   ): PlannedDispatch => ({
-    kernel: kernel as KernelSpec<never>,
-    constants,
+    kernel: kernelUse(kernel, constants[0]),
     params,
-    entries: buffers.map((buffer, i) => ({ binding: i + 1, buffer })),
+    entries: bindingEntries(kernel.bindings, buffers),
     workgroups: Math.ceil(threads / size),
   });
   const buffer = (name: string, bytes: number): GPUBuffer => scratchBuffer(ctx, `delaunay/${name}`, bytes);
@@ -156,7 +161,7 @@ export async function recordGrid(run: DelaunayRun): Promise<GridStage> {
       ctx,
       first,
       'delaunay/to-grid',
-      [plan(TO_GRID_KERNEL, [n, grid.exponent >>> 0], [xy, fixed], n, CELL_WORKGROUP_SIZE)],
+      [plan(TO_GRID_KERNEL, [n, grid.exponent >>> 0], { xy, fixed }, n, CELL_WORKGROUP_SIZE)],
       maxPerDimension,
     );
   }
@@ -183,7 +188,15 @@ export async function recordGrid(run: DelaunayRun): Promise<GridStage> {
     ctx,
     first,
     'delaunay/cell-count',
-    [plan(CELL_COUNT_KERNEL, gridParams, [fixed, cellOf, cellStart, guardOut], n, BUCKET_WORKGROUP_SIZE)],
+    [
+      plan(
+        CELL_COUNT_KERNEL,
+        gridParams,
+        { sites: fixed, cell_of: cellOf, counts: cellStart, guard: guardOut },
+        n,
+        BUCKET_WORKGROUP_SIZE,
+      ),
+    ],
     maxPerDimension,
   );
 

@@ -117,37 +117,10 @@ export async function recordStarPasses(
   b: StarBuffers,
 ): Promise<void> {
   const { ctx, n, options, plan } = run;
-  const { cells, cellStart, gridParams, cellOf, star, fixed } = g;
+  const { cells, cellStart, star, fixed } = g;
   const { h, triplesBuffer } = hull;
-  const {
-    encoder,
-    pass,
-    record,
-    hullNbr,
-    cursor,
-    cellSites,
-    stars,
-    starInfo,
-    stats,
-    tailList,
-    tailCount,
-    exactArgs,
-    counts,
-    nt,
-    triangles,
-    halfedges,
-  } = b;
-  await record(
-    'delaunay/buckets',
-    [plan(HULL_SCATTER_KERNEL, [h], [triplesBuffer, hullNbr], h, EXTREMES_WORKGROUP_SIZE)],
-    'hull + cell count',
-  );
-  await encodeScan(ctx, encoder, { input: cellStart, output: cellStart, count: cells + 1 });
-  await record(
-    'delaunay/cell-scatter',
-    [plan(CELL_SCATTER_KERNEL, gridParams, [cellOf, cellStart, cursor, cellSites], n, BUCKET_WORKGROUP_SIZE)],
-    'cell scatter',
-  );
+  const { encoder, record, hullNbr, cellSites, stars, starInfo, stats, tailList, tailCount, exactArgs } = b;
+  await recordBuckets(run, g, hull, b);
   const ringLimit = Math.min(options.ringLimit ?? Infinity, Math.max(star.width, star.height));
   const lanes = options.firstPass !== 'threads';
   const defaultRings = lanes ? laneRings(n / cells) : 3;
@@ -161,12 +134,22 @@ export async function recordStarPasses(
   ];
   // stars unfinished after the first pass's rings go on in the tail pass (over its capacity: always)
   const tail = firstRings < ringLimit;
-  const starBindings = [fixed, cellStart, cellSites, hullNbr, stars, starInfo, stats, triplesBuffer];
   const shape = firstPassShape(
     options.firstPassCapacity ?? STAR_FIRST_CAPACITY,
     ctx.limits.maxComputeWorkgroupStorageSize,
   );
-  const listBuffers = [...starBindings, tailList, tailCount];
+  const listBuffers = {
+    sites: fixed,
+    cell_start: cellStart,
+    cell_sites: cellSites,
+    hull_nbr: hullNbr,
+    stars,
+    star_info: starInfo,
+    stats,
+    hull_triples: triplesBuffer,
+    tail_list: tailList,
+    tail_count: tailCount,
+  };
   const perThread = (listed: boolean): PlannedDispatch =>
     plan(STAR_KERNEL, starParams(firstRings, tail), listBuffers, n, shape.lanes, { ...shape, listed });
   if (lanes) {
@@ -208,15 +191,65 @@ export async function recordStarPasses(
     [{ ...tailPlan, indirect: { buffer: tailCount, offset: tailCountsOffset('tailArgs') } }],
     'stars tail',
   );
+  await recordTriangles(run, b);
+}
+
+/** The hull sites' neighbours and the sites by bucket cell (the cells' counts scanned first). */
+async function recordBuckets(run: DelaunayRun, g: GridStage, hull: HullStage, b: StarBuffers): Promise<void> {
+  const { ctx, n, plan } = run;
+  const { cells, cellStart, gridParams, cellOf } = g;
+  const { h, triplesBuffer } = hull;
+  const { encoder, record, hullNbr, cursor, cellSites } = b;
+  await record(
+    'delaunay/buckets',
+    [
+      plan(
+        HULL_SCATTER_KERNEL,
+        [h],
+        { triples: triplesBuffer, hull_nbr: hullNbr },
+        h,
+        EXTREMES_WORKGROUP_SIZE,
+      ),
+    ],
+    'hull + cell count',
+  );
+  await encodeScan(ctx, encoder, { input: cellStart, output: cellStart, count: cells + 1 });
+  await record(
+    'delaunay/cell-scatter',
+    [
+      plan(
+        CELL_SCATTER_KERNEL,
+        gridParams,
+        { cell_of: cellOf, cell_start: cellStart, cursor, cell_sites: cellSites },
+        n,
+        BUCKET_WORKGROUP_SIZE,
+      ),
+    ],
+    'cell scatter',
+  );
+}
+
+/** The final stars' triangles: counted, scanned, emitted, and their half-edge twins. */
+async function recordTriangles(run: DelaunayRun, b: StarBuffers): Promise<void> {
+  const { ctx, n, plan } = run;
+  const { encoder, pass, record, stars, starInfo, stats, counts, nt, triangles, halfedges } = b;
   await record(
     'delaunay/star-count',
-    [plan(STAR_COUNT_KERNEL, [n], [stars, starInfo, counts, stats], n, STAR_WORKGROUP_SIZE)],
+    [plan(STAR_COUNT_KERNEL, [n], { stars, star_info: starInfo, counts, stats }, n, STAR_WORKGROUP_SIZE)],
     'star count',
   );
   await encodeScan(ctx, encoder, { input: counts, output: counts, count: n + 1 });
   await record(
     'delaunay/star-emit',
-    [plan(STAR_EMIT_KERNEL, [n], [stars, starInfo, counts, triangles], n, STAR_WORKGROUP_SIZE)],
+    [
+      plan(
+        STAR_EMIT_KERNEL,
+        [n],
+        { stars, star_info: starInfo, offsets: counts, triangles },
+        n,
+        STAR_WORKGROUP_SIZE,
+      ),
+    ],
     'emit',
   );
   // half-edge twins for the expected count; checked against the emitted count below

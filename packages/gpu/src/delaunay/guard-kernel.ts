@@ -1,7 +1,7 @@
 import { FIXED_POINT } from '../exact/fixed-point-wgsl.js';
 import { PREDICATE_SUPPORT } from '../exact/predicates/predicate-support-wgsl.js';
-import { HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { HALFEDGE, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /** Words of one guard record: kind (0 triangle, 1 hull turn), three sites, three opposite sites. */
@@ -27,11 +27,11 @@ export const GUARD_CAPACITY = 4096;
  * then records of caller indices), 8 grid uniforms. Params: triangles, hull size, exponent,
  * capacity, use order, geometry, tolerance in grid units (f32 bits).
  */
-export const GUARD_KERNEL: KernelSpec<Record<string, never>> = {
+export const GUARD_KERNEL = defineKernel({
   name: 'delaunay/guard',
+  bindings: { fixed: 1, triangles: 2, halfedges: 3, triples: 4, xy: 5, order: 6, out: 7, grid_uniforms: 8 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
-${linkWgsl(FIXED_POINT, PREDICATE_SUPPORT)}
+${linkWgsl(HALFEDGE, FIXED_POINT, PREDICATE_SUPPORT)}
 struct Params {
   triangles: u32, hull: u32, exponent: i32, capacity: u32,
   use_order: u32, geometry: u32, tol_bits: u32,
@@ -241,4 +241,4 @@ ${threadEntry('i', 'params.triangles + params.hull', 'grid_init(grid_uniforms);'
   }
 }
 `,
-};
+});

@@ -2,12 +2,11 @@ import type { Box } from '@geoframe/core';
 import type { FixedGrid } from '../exact/fixed-grid.js';
 import { gridUniformWords } from '../exact/fixed-point-wgsl.js';
 import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
-import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { readback } from '../runtime/buffers.js';
 import { GpuPrecisionError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { uniformBlock } from '../runtime/uniform-block.js';
 import { certifyRecords, GUARD_TOLERANCE } from './grid-certificate.js';
 import { GUARD_CAPACITY, GUARD_HEADER_WORDS, GUARD_KERNEL, GUARD_RECORD_WORDS } from './guard-kernel.js';
@@ -53,9 +52,7 @@ export async function recordGuard(
   const tolUnits = input.box === null ? 0 : GUARD_TOLERANCE * diagonal(input.box) * 2 ** -input.grid.exponent;
   const tolBits = new Uint32Array(new Float32Array([Math.min(tolUnits, 3e38)]).buffer)[0];
   const gridUniform = uniformBlock(ctx, gridUniformWords(input.grid), 'delaunay/guard-grid');
-  const plan: PlannedDispatch = {
-    kernel: GUARD_KERNEL as KernelSpec<never>,
-    constants: {},
+  const plan = planned(GUARD_KERNEL, {
     params: [
       nt,
       h,
@@ -65,18 +62,18 @@ export async function recordGuard(
       input.box === null ? 0 : 1,
       tolBits,
     ],
-    entries: [
-      input.fixed,
-      buffers.triangles,
-      buffers.halfedges,
-      buffers.triples,
-      input.xy,
-      input.order ?? input.xy,
-      buffers.out,
-      gridUniform,
-    ].map((buffer, i) => ({ binding: i + 1, buffer })),
+    buffers: {
+      fixed: input.fixed,
+      triangles: buffers.triangles,
+      halfedges: buffers.halfedges,
+      triples: buffers.triples,
+      xy: input.xy,
+      order: input.order ?? input.xy,
+      out: buffers.out,
+      grid_uniforms: gridUniform,
+    },
     workgroups: Math.ceil((nt + h) / CELL_WORKGROUP_SIZE),
-  };
+  });
   await recordDispatches(
     ctx,
     encoder,

@@ -1,7 +1,7 @@
-import { EXACT_FIXED, FIXED_WGSL } from '../exact/fixed-wgsl.js';
+import { EXACT_FIXED } from '../exact/fixed-wgsl.js';
 import { DELAUNAY_PREDICATES } from '../exact/predicates/predicates-wgsl.js';
-import { HALFEDGE_WGSL } from '../mesh/halfedge-wgsl.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { HALFEDGE } from '../mesh/halfedge-wgsl.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /*
@@ -56,11 +56,11 @@ fn further(k: u32, p: vec4u, ip: u32, q: vec4u, iq: u32) -> bool {
  * mode (0: item k is site k; 1: item k is site `candidates[k]`, NONE skipped). Bindings: 1 fixed
  * sites, 2 candidates (any buffer in mode 0), 3 out.
  */
-export const EXTREMES_KERNEL: KernelSpec<Record<string, never>> = {
+export const EXTREMES_KERNEL = defineKernel({
   name: 'delaunay/hull-extremes',
+  bindings: { sites: 1, candidates: 2, out: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
-${FIXED_WGSL}
+${linkWgsl(HALFEDGE, EXACT_FIXED)}
 ${DIRECTIONS}
 struct Params { items: u32, mode: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
@@ -116,18 +116,18 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }
 }
 `,
-};
+});
 
 /**
  * Flags every site not strictly inside the octagon of the 8 extremes (1: maybe on the hull).
  * A degenerate octagon (fewer than two distinct vertices) keeps every site. Params: sites.
  * Bindings: 1 fixed sites, 2 the 8 extremes, 3 flags.
  */
-export const OCTAGON_FILTER_KERNEL: KernelSpec<Record<string, never>> = {
+export const OCTAGON_FILTER_KERNEL = defineKernel({
   name: 'delaunay/hull-octagon-filter',
+  bindings: { sites: 1, extremes: 2, flags: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
-${linkWgsl(EXACT_FIXED, DELAUNAY_PREDICATES)}
+${linkWgsl(HALFEDGE, EXACT_FIXED, DELAUNAY_PREDICATES)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -156,16 +156,17 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   flags[i] = select(1u, 0u, inside && edges >= 2u);
 }
 `,
-};
+});
 
 /**
  * Scatters the hull's neighbours: `hull_nbr[site] = (prev + 1, next + 1)` for each of `count`
  * triples (site, prev, next). Params: count. Bindings: 1 triples, 2 hull neighbours (cleared).
  */
-export const HULL_SCATTER_KERNEL: KernelSpec<Record<string, never>> = {
+export const HULL_SCATTER_KERNEL = defineKernel({
   name: 'delaunay/hull-scatter',
+  bindings: { triples: 1, hull_nbr: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> triples: array<u32>;
@@ -180,7 +181,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }
 }
 `,
-};
+});
 
 /**
  * The grid values of the first `params.count` hull candidates (as many as there are):
@@ -188,10 +189,11 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  * needs neither the caller's f64 sites nor their order. Bindings: 1 fixed sites, 2 candidates,
  * 3 their count, 4 out.
  */
-export const HULL_GATHER_KERNEL: KernelSpec<Record<string, never>> = {
+export const HULL_GATHER_KERNEL = defineKernel({
   name: 'delaunay/hull-gather',
+  bindings: { fixed: 1, candidates: 2, candidate_count: 3, out: 4 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
@@ -208,4 +210,4 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }
 }
 `,
-};
+});

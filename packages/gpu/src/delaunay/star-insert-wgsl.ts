@@ -1,10 +1,15 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { STAR_COMMON } from './star-common-wgsl.js';
+
 /**
  * Inserting a candidate into a star (Bowyer–Watson restricted to the star): the neighbours strictly
  * inside the run of conflicting triangles leave, the candidate takes their place; each new pair's
- * conflict region is computed when it forms. Part of the star module (`starSearchWgsl` assembles
+ * conflict region is computed when it forms. Part of the star module (`starSearchModule` links
  * it): it uses the star's state declared there (`star_s`, `reg_of_s`, `len`, `slot`, …).
  */
-export const STAR_INSERT_WGSL = /* wgsl */ `
+export const STAR_INSERT: WgslModule = wgslModule(
+  'delaunay/star-insert',
+  /* wgsl */ `
 fn nxt(t: u32) -> u32 {
   return select(t + 1u, 0u, t + 1u == len);
 }
@@ -239,4 +244,6 @@ fn edit_star(i: u32, pi: vec4u, l: u32, pl: vec4u, candidates: vec2u) -> vec3u {
   edits++;
   return vec3u(0u, fresh, 2u);
 }
-`;
+`,
+  [STAR_COMMON],
+);

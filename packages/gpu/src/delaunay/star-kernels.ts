@@ -1,5 +1,7 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_COMMON_WGSL, STAR_WORKGROUP_SIZE, starSearchWgsl } from './star-search-wgsl.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl, type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { STAR_BINDINGS, STAR_COMMON, STAR_WORKGROUP_SIZE } from './star-common-wgsl.js';
+import { starSearchModule } from './star-search-wgsl.js';
 
 /**
  * Workgroup memory a first-pass thread needs for a star of `capacity` entries: the star (u32s)
@@ -39,7 +41,7 @@ export {
   STAR_RING_LIMIT,
   STAR_STATS_WORDS,
   STAR_WORKGROUP_SIZE,
-} from './star-search-wgsl.js';
+} from './star-common-wgsl.js';
 
 const MAIN = /* wgsl */ `@compute @workgroup_size(${STAR_WORKGROUP_SIZE})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -51,7 +53,7 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
 
 /**
  * Per-thread pass: builds a star a thread (`lanes` a workgroup), up to the ring limit of the
- * params with at most `capacity` entries (see {@link starSearchWgsl} for params and bindings
+ * params with at most `capacity` entries (see {@link starSearchModule} for params and bindings
  * 0–8): every site's (the `'threads'` first pass), or (`listed`) those the pass by lanes handed
  * over, listed in binding 9 after its first n entries and counted in binding 10 (the tail
  * counts, see `TAIL_COUNTS`: `tiedStars`; the dispatch is indirect, `tiedArgs`). With
@@ -59,11 +61,16 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
  * the tail list (binding 9, its first n entries), counted at `tailStars` with the tail pass's
  * workgroups at `tailArgs`, for the tail kernel.
  */
+/** The star passes' bindings with the tail list's (9, 10), as {@link STAR_TAIL_APPEND} adds them. */
+export const STAR_LIST_BINDINGS = { ...STAR_BINDINGS, tail_list: 9, tail_count: 10 } as const;
+
 /**
  * Bindings 9–10 of the passes that hand stars on (the per-thread pass, the pass by lanes): the
  * lists and their counts (see {@link STAR_KERNEL}), and the tail list's append.
  */
-export const STAR_TAIL_APPEND_WGSL = /* wgsl */ `
+export const STAR_TAIL_APPEND: WgslModule = wgslModule(
+  'delaunay/star-tail-append',
+  /* wgsl */ `
 @group(0) @binding(9) var<storage, read_write> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read_write> tail_count: array<atomic<u32>>;
 const TAIL_GROUPS: u32 = ${STAR_TAIL_GROUPS}u;
@@ -77,12 +84,16 @@ fn to_tail(i: u32) {
   }
   atomicAdd(&wg_stats[STAT_TAIL_SITES], 1u);
 }
-`;
+`,
+  // it counts into `wg_stats`, which the kernel links (STAR_STATS_MODULE) where it needs it
+  [STAR_COMMON],
+);
 
-export const STAR_KERNEL: KernelSpec<{ capacity: number; lanes: number; listed: boolean }> = {
+export const STAR_KERNEL = defineKernel({
   name: 'delaunay/stars',
-  source: ({ capacity, lanes, listed }) => /* wgsl */ `${starSearchWgsl(capacity, lanes, false)}
-${STAR_TAIL_APPEND_WGSL}
+  bindings: STAR_LIST_BINDINGS,
+  source: ({ capacity, lanes, listed }: { capacity: number; lanes: number; listed: boolean }) => /* wgsl */ `
+${linkWgsl(starSearchModule(capacity, lanes, false), STAR_TAIL_APPEND)}
 
 @compute @workgroup_size(${lanes})
 fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
@@ -260,9 +271,12 @@ fn build_star(i: u32) {
   }
 }
 `,
-};
+});
 
-const STAR_READ = /* wgsl */ `
+/** Reading the stars: params, bindings 1–2 and the pair test of the count and emit kernels. */
+const STAR_READ: WgslModule = wgslModule(
+  'delaunay/star-read',
+  /* wgsl */ `
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> stars: array<u32>;
@@ -286,7 +300,9 @@ fn has_pair(s: u32, x: u32, y: u32) -> bool {
   }
   return false;
 }
-`;
+`,
+  [STAR_COMMON],
+);
 
 /**
  * Checks each final star against its neighbours' (every finite triangle (i, a, b) of i's star
@@ -294,10 +310,11 @@ fn has_pair(s: u32, x: u32, y: u32) -> bool {
  * those whose other two vertices have larger indices. Params: sites. Bindings: 1 stars, 2 star
  * info, 3 counts (one more entry, for the scan), 4 statistics (word 6: disagreeing sites).
  */
-export const STAR_COUNT_KERNEL: KernelSpec<Record<string, never>> = {
+export const STAR_COUNT_KERNEL = defineKernel({
   name: 'delaunay/star-count',
-  source: () => /* wgsl */ `${STAR_COMMON_WGSL}
-${STAR_READ}
+  bindings: { stars: 1, star_info: 2, counts: 3, stats: 4 },
+  source: () => /* wgsl */ `
+${linkWgsl(STAR_READ)}
 @group(0) @binding(3) var<storage, read_write> counts: array<u32>;
 @group(0) @binding(4) var<storage, read_write> stats: array<atomic<u32>>;
 ${MAIN}
@@ -324,17 +341,18 @@ ${MAIN}
   counts[i] = select(0u, count, agree);
 }
 `,
-};
+});
 
 /**
  * Writes each site's triangles at its scanned offset, three site indices each, clockwise in a
  * y-up frame (delaunator's convention): the star's counter-clockwise (i, a, b) becomes (i, b, a).
  * Params: sites. Bindings: 1 stars, 2 star info, 3 offsets (scanned counts), 4 triangles.
  */
-export const STAR_EMIT_KERNEL: KernelSpec<Record<string, never>> = {
+export const STAR_EMIT_KERNEL = defineKernel({
   name: 'delaunay/star-emit',
-  source: () => /* wgsl */ `${STAR_COMMON_WGSL}
-${STAR_READ}
+  bindings: { stars: 1, star_info: 2, offsets: 3, triangles: 4 },
+  source: () => /* wgsl */ `
+${linkWgsl(STAR_READ)}
 @group(0) @binding(3) var<storage, read> offsets: array<u32>;
 @group(0) @binding(4) var<storage, read_write> triangles: array<u32>;
 ${MAIN}
@@ -354,4 +372,4 @@ ${MAIN}
   }
 }
 `,
-};
+});

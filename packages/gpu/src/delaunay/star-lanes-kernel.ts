@@ -1,10 +1,18 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_TAIL_APPEND_WGSL } from './star-kernels.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
+import { STAR_BINDINGS_MODULE, STAR_STATS_MODULE } from './star-common-wgsl.js';
+import { STAR_LIST_BINDINGS, STAR_TAIL_APPEND } from './star-kernels.js';
 import { STAR_LANES } from './star-lanes-shape.js';
-import { LANE_BLOCK_WGSL, LANE_BOUNDS_WGSL, LANE_LINK_WGSL } from './star-lanes-wgsl.js';
-import { STAR_REGION_WGSL } from './star-region-wgsl.js';
-import { STAR_CELL_WGSL } from './star-ring-wgsl.js';
-import { STAR_BINDINGS_WGSL, STAR_COMMON_WGSL, STAR_STATS_WGSL } from './star-search-wgsl.js';
+import {
+  LANE_BLOCK_WGSL,
+  LANE_BOUNDS_WGSL,
+  LANE_COUNTERS,
+  LANE_LINK_WGSL,
+  LANE_STATE,
+  lanesShape,
+} from './star-lanes-wgsl.js';
+import { STAR_REGION } from './star-region-wgsl.js';
+import { STAR_CELL } from './star-ring-wgsl.js';
 
 /**
  * First pass of the stars (ADR 0013, "A lane a candidate"): a workgroup builds one site's star
@@ -26,69 +34,33 @@ import { STAR_BINDINGS_WGSL, STAR_COMMON_WGSL, STAR_STATS_WGSL } from './star-se
  * A star not final (or open where it should not be) goes on in the tail pass from the next ring;
  * a block of more candidates than the pass holds, even with fewer rings, a star over
  * \`STAR_CAPACITY\` or one whose links do not close starts again there.
- * Params and bindings 0–10 as the tail pass's and `starSearchWgsl`'s; one workgroup a site (in
+ * Params and bindings 0–10 as the tail pass's and `starSearchModule`'s; one workgroup a site (in
  * cell order), `candidates` candidates at most.
  */
-export const STAR_LANES_KERNEL: KernelSpec<{
-  candidates: number;
-  rows: number;
-  exactLanes: number;
-  slots: number;
-}> = {
+export const STAR_LANES_KERNEL = defineKernel({
   name: 'delaunay/stars-lanes',
-  source: ({ candidates, rows, exactLanes, slots }) => /* wgsl */ `${STAR_COMMON_WGSL}
-const EXACT_LANES: u32 = ${exactLanes}u; // threads a workgroup of the per-thread pass
-const L: u32 = ${STAR_LANES}u; // lanes a star
-const SLOTS: u32 = ${slots}u; // stars a workgroup
-const KCAP: u32 = ${candidates}u;
-const ROWS: u32 = ${rows}u; // rows of the largest block (2 · rings + 1)
-${STAR_BINDINGS_WGSL}
-${STAR_TAIL_APPEND_WGSL}
-
-// counted by the region code
-var<private> half_planes: u32;
-var<private> hull_clips: u32;
-${STAR_CELL_WGSL}
-${STAR_REGION_WGSL}
-
-const NO_SLOT: u32 = 0xffffffffu; // no bound on that side: an open wedge
-const DEAD: u32 = 0xfffffffeu; // not a neighbour
-// float error bounds (ADR 0013): the candidates' offsets carry a relative error below 2^-23 a
-// coordinate, each operation below one ulp; 2^-19 covers the sums of products several times over,
-// the floor the products' underflow
-const REL: f32 = 1.9073486328125e-6; // 2^-19
-const ROUND: f32 = 4.76837158203125e-7; // 2^-21
-const MARGIN: f32 = 1.0009765625;
-const FLOOR: f32 = 1e-35;
-
-// per star (SLOTS a workgroup, KCAP entries each): the candidates nearest first (entry 0: the site itself): site, offset from the site in cells,
-// squared length of the offset
-var<workgroup> cand_id: array<u32, SLOTS * KCAP>;
-var<workgroup> cand_d: array<vec2f, SLOTS * KCAP>;
-var<workgroup> cand_r: array<f32, SLOTS * KCAP>;
-// in block order while sorting (site, squared length's bits), then the lane results: the
-// neighbours' slots before and after each candidate, NO_SLOT or DEAD
-var<workgroup> cand_prev: array<u32, SLOTS * KCAP>;
-var<workgroup> cand_next: array<u32, SLOTS * KCAP>;
-var<workgroup> row_first: array<u32, SLOTS * ROWS>; // the block's rows: first entry in cell_sites
-var<workgroup> row_base: array<u32, SLOTS * (ROWS + 1u)>; // candidates before the row
-// a star's (slot's) block: rings, candidates (the block's, then its hull neighbours)
-var<workgroup> s_ring: array<i32, SLOTS>;
-var<workgroup> s_k: array<u32, SLOTS>;
-var<workgroup> s_block: array<u32, SLOTS>;
-var<workgroup> s_neighbours: array<atomic<u32>, SLOTS>;
-var<workgroup> s_open_before: array<atomic<u32>, SLOTS>; // neighbours with no bound before them
-var<workgroup> s_open_after: array<atomic<u32>, SLOTS>;
-var<workgroup> s_first: array<atomic<u32>, SLOTS>; // walk start: the lowest neighbour slot with none before
-var<workgroup> s_not_final: array<atomic<u32>, SLOTS>;
-var<workgroup> s_status: array<u32, SLOTS>;
-var<workgroup> s_tests: array<atomic<u32>, SLOTS>;
-var<workgroup> s_uncertain: array<atomic<u32>, SLOTS>;
-// this thread's star (its slot in the workgroup), lane, and the slot's first candidate entry
-var<private> slot: u32;
-var<private> lane: u32;
-var<private> kb: u32;
-${STAR_STATS_WGSL}
+  bindings: STAR_LIST_BINDINGS,
+  source: ({
+    candidates,
+    rows,
+    exactLanes,
+    slots,
+  }: {
+    candidates: number;
+    rows: number;
+    exactLanes: number;
+    slots: number;
+  }) => /* wgsl */ `
+${linkWgsl(
+  lanesShape(exactLanes, slots, candidates, rows),
+  STAR_BINDINGS_MODULE,
+  STAR_TAIL_APPEND,
+  LANE_COUNTERS,
+  STAR_CELL,
+  STAR_REGION,
+  LANE_STATE,
+  STAR_STATS_MODULE,
+)}
 
 ${LANE_BOUNDS_WGSL}
 @compute @workgroup_size(${STAR_LANES * slots})
@@ -368,4 +340,4 @@ fn build_star(i: u32, has_star: bool) {
 
 ${LANE_LINK_WGSL}
 `,
-};
+});

@@ -1,3 +1,7 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { STAR_COMMON } from './star-common-wgsl.js';
+import { STAR_LANES } from './star-lanes-shape.js';
+
 /*
  * Pieces of the first pass by lanes (STAR_LANES_KERNEL) that need none of its constants: WGSL over
  * the names the kernel declares (its bounds, block rows and slots), so only it includes them.
@@ -148,3 +152,70 @@ fn wg_open_wrong(hull: vec2u) -> bool {
   }
   return open != 1u || cand_id[kb + atomicLoad(&s_first[slot])] != hull.y - 1u || star_last != hull.x - 1u;
 }`;
+
+/** The shape of a pass by lanes: its lanes and slots, candidates and rows. */
+export function lanesShape(exactLanes: number, slots: number, candidates: number, rows: number): WgslModule {
+  return wgslModule(
+    `delaunay/lanes-shape(${exactLanes},${slots},${candidates},${rows})`,
+    /* wgsl */ `const EXACT_LANES: u32 = ${exactLanes}u; // threads a workgroup of the per-thread pass
+const L: u32 = ${STAR_LANES}u; // lanes a star
+const SLOTS: u32 = ${slots}u; // stars a workgroup
+const KCAP: u32 = ${candidates}u;
+const ROWS: u32 = ${rows}u; // rows of the largest block (2 · rings + 1)`,
+    [STAR_COMMON],
+  );
+}
+
+/** The counters the region code adds to (the search keeps them with a star's state). */
+export const LANE_COUNTERS: WgslModule = wgslModule(
+  'delaunay/lane-counters',
+  /* wgsl */ `
+// counted by the region code
+var<private> half_planes: u32;
+var<private> hull_clips: u32;`,
+  [STAR_COMMON],
+);
+
+/** A pass by lanes' workgroup state: bounds, flags and counts a slot. */
+export const LANE_STATE: WgslModule = wgslModule(
+  'delaunay/lane-state',
+  /* wgsl */ `
+const NO_SLOT: u32 = 0xffffffffu; // no bound on that side: an open wedge
+const DEAD: u32 = 0xfffffffeu; // not a neighbour
+// float error bounds (ADR 0013): the candidates' offsets carry a relative error below 2^-23 a
+// coordinate, each operation below one ulp; 2^-19 covers the sums of products several times over,
+// the floor the products' underflow
+const REL: f32 = 1.9073486328125e-6; // 2^-19
+const ROUND: f32 = 4.76837158203125e-7; // 2^-21
+const MARGIN: f32 = 1.0009765625;
+const FLOOR: f32 = 1e-35;
+
+// per star (SLOTS a workgroup, KCAP entries each): the candidates nearest first (entry 0: the site itself): site, offset from the site in cells,
+// squared length of the offset
+var<workgroup> cand_id: array<u32, SLOTS * KCAP>;
+var<workgroup> cand_d: array<vec2f, SLOTS * KCAP>;
+var<workgroup> cand_r: array<f32, SLOTS * KCAP>;
+// in block order while sorting (site, squared length's bits), then the lane results: the
+// neighbours' slots before and after each candidate, NO_SLOT or DEAD
+var<workgroup> cand_prev: array<u32, SLOTS * KCAP>;
+var<workgroup> cand_next: array<u32, SLOTS * KCAP>;
+var<workgroup> row_first: array<u32, SLOTS * ROWS>; // the block's rows: first entry in cell_sites
+var<workgroup> row_base: array<u32, SLOTS * (ROWS + 1u)>; // candidates before the row
+// a star's (slot's) block: rings, candidates (the block's, then its hull neighbours)
+var<workgroup> s_ring: array<i32, SLOTS>;
+var<workgroup> s_k: array<u32, SLOTS>;
+var<workgroup> s_block: array<u32, SLOTS>;
+var<workgroup> s_neighbours: array<atomic<u32>, SLOTS>;
+var<workgroup> s_open_before: array<atomic<u32>, SLOTS>; // neighbours with no bound before them
+var<workgroup> s_open_after: array<atomic<u32>, SLOTS>;
+var<workgroup> s_first: array<atomic<u32>, SLOTS>; // walk start: the lowest neighbour slot with none before
+var<workgroup> s_not_final: array<atomic<u32>, SLOTS>;
+var<workgroup> s_status: array<u32, SLOTS>;
+var<workgroup> s_tests: array<atomic<u32>, SLOTS>;
+var<workgroup> s_uncertain: array<atomic<u32>, SLOTS>;
+// this thread's star (its slot in the workgroup), lane, and the slot's first candidate entry
+var<private> slot: u32;
+var<private> lane: u32;
+var<private> kb: u32;`,
+  [STAR_COMMON],
+);

@@ -1,3 +1,6 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { STAR_COMMON } from './star-common-wgsl.js';
+
 /**
  * The error margins of a conflict region's disk (see `disk_from` below; the tests replay it under
  * adversarial f32 rounding with these values).
@@ -18,9 +21,11 @@ export const REGION_BOUNDS = {
 /**
  * Conflict regions of a star's triangles (float supersets of their circumdisks, or half-planes
  * for large circles) and the tests of cells and boxes against them; they only decide where to
- * search, never the topology. Part of the star module (`starSearchWgsl` assembles it).
+ * search, never the topology. Part of the star module (`starSearchModule` links it).
  */
-export const STAR_REGION_WGSL = /* wgsl */ `
+export const STAR_REGION: WgslModule = wgslModule(
+  'delaunay/star-region',
+  /* wgsl */ `
 const RADIUS_SLACK: f32 = ${REGION_BOUNDS.radiusSlack};
 const RADIUS_MARGIN: f32 = ${REGION_BOUNDS.radiusMargin};
 const CELL_MARGIN: f32 = ${REGION_BOUNDS.cellMargin};
@@ -292,4 +297,6 @@ fn unsearched_box(region: vec4f, disk_box: vec4f, pi: vec4u, f: vec2f, r: i32, c
   }
   return box;
 }
-`;
+`,
+  [STAR_COMMON],
+);

@@ -1,8 +1,13 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { STAR_COMMON } from './star-common-wgsl.js';
+
 /**
  * A site's bucket cell and the block of rings around it: what every star pass needs of the grid
  * (params: `min_x`, `min_y`, `shift`, `grid_w`, `grid_h`).
  */
-export const STAR_CELL_WGSL = /* wgsl */ `
+export const STAR_CELL: WgslModule = wgslModule(
+  'delaunay/star-cell',
+  /* wgsl */ `
 // the site's bucket cell, and its position inside it in cells (the low bits below the shift)
 struct SiteCell { c: vec2i, f: vec2f }
 
@@ -21,15 +26,18 @@ fn site_cell(pi: vec4u) -> SiteCell {
 fn ring_covers_grid(r: i32, cx: i32, cy: i32) -> bool {
   return cx <= r && cy <= r && cx + r + 1 >= i32(params.grid_w) && cy + r + 1 >= i32(params.grid_h);
 }
-`;
+`,
+  [STAR_COMMON],
+);
 
 /**
  * The rings of bucket cells around a site's cell (cut to the grid, the pending regions' box and
  * the spans they cross on each side) and the finality check after a ring. Part of the star module
- * (`starSearchWgsl` assembles it).
+ * (`starSearchModule` links it).
  */
-export const STAR_RING_WGSL = /* wgsl */ `${STAR_CELL_WGSL}
-// The cells of ring r around the site's cell (cx, cy) to visit: inside the grid and, once the star
+export const STAR_RING: WgslModule = wgslModule(
+  'delaunay/star-ring',
+  /* wgsl */ `// The cells of ring r around the site's cell (cx, cy) to visit: inside the grid and, once the star
 // is closed, inside the bounding box of the pending regions and, on each side of the ring, within
 // the span of cells the pending regions cross there. In visiting order: row −r (top), row r
 // (bottom), column −r (left) and column r (right) without their corners; each side a run of cells
@@ -180,4 +188,6 @@ fn verdict_status(verdict: i32) -> u32 {
   }
   return select(0u, STATUS_INCONSISTENT, verdict < 0);
 }
-`;
+`,
+  [STAR_CELL],
+);

@@ -1,10 +1,16 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+import { STAR_COMMON } from './star-common-wgsl.js';
+
 /**
- * The steps of a star's search that `starSearchWgsl` strings together: the finality checks (full
+ * The steps of a star's search that `starSearchModule` links together: the finality checks (full
  * and narrowed), which cells a ring still needs, the pending-region and candidate tests, a star's
  * start, a cell's visit, its store and the per-site counters. WGSL over the names the search
  * declares (its params, bindings, a star's private and workgroup state), so only it includes this.
  */
-export const STAR_SEARCH_STEPS_WGSL = /* wgsl */ `// 1 final, 0 not yet, -1 impossible (a complete star of the wrong shape)
+export const STAR_SEARCH_STEPS: WgslModule = wgslModule(
+  'delaunay/star-search-steps',
+  /* wgsl */ `
+// 1 final, 0 not yet, -1 impossible (a complete star of the wrong shape)
 fn star_final(pi: vec4u, r: i32, cx: i32, cy: i32, f: vec2f, hull: vec2u, complete: bool) -> i32 {
   final_checks++;
   var infinite = 0u;
@@ -193,5 +199,6 @@ fn clear_counters() {
   hull_clips = 0u;
   exact_steps = 0u;
 }
-
-`;
+`,
+  [STAR_COMMON],
+);

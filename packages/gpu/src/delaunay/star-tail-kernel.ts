@@ -1,5 +1,8 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { STAR_CAPACITY, starSearchWgsl } from './star-search-wgsl.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
+import { STAR_CAPACITY } from './star-common-wgsl.js';
+import { STAR_LIST_BINDINGS } from './star-kernels.js';
+import { starSearchModule } from './star-search-wgsl.js';
 
 /** Threads of a tail workgroup (one star at a time), by default. */
 export const STAR_TAIL_WORKGROUP_SIZE = 64;
@@ -25,9 +28,11 @@ const TAIL_BAND = 128;
  * Workgroups take the stars in turn (stride of the dispatch), so any count of workgroups covers
  * the list.
  */
-export const STAR_TAIL_KERNEL: KernelSpec<{ size: number }> = {
+export const STAR_TAIL_KERNEL = defineKernel({
   name: 'delaunay/stars-tail',
-  source: ({ size }) => /* wgsl */ `${starSearchWgsl(STAR_CAPACITY, 1, true)}
+  bindings: STAR_LIST_BINDINGS,
+  source: ({ size }: { size: number }) => /* wgsl */ `
+${linkWgsl(starSearchModule(STAR_CAPACITY, 1, true))}
 @group(0) @binding(9) var<storage, read> tail_list: array<u32>;
 @group(0) @binding(10) var<storage, read> tail_count: array<u32>;
 
@@ -352,4 +357,4 @@ fn leader_inserts(i: u32, pi: vec4u, f: vec2f, cx: i32, cy: i32, phase: u32, bas
   return s;
 }
 `,
-};
+});

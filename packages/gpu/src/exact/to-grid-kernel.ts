@@ -1,11 +1,12 @@
 import type { Box } from '@geoframe/core';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
-import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { type PlannedDispatch, planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { type FixedGrid, floorLog2, GRID_VALUE_BITS, toGrid } from './fixed-grid.js';
 
 /**
@@ -48,10 +49,11 @@ export function gridOfBounds(sites: Float64Array, box: Box, extent?: Box): Fixed
  * toward +∞ like `Math.round` — the host's `toGrid`, in integer operations only. The exponent
  * guarantees |v / 2^e| < 2^58, so a left shift never overflows.
  */
-export const TO_GRID_KERNEL: KernelSpec<Record<string, never>> = {
+export const TO_GRID_KERNEL = defineKernel({
   name: 'voronoi/to-grid',
+  bindings: { xy: 1, fixed: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32, exponent: i32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> xy: array<vec4u>;
@@ -116,7 +118,7 @@ ${threadEntry('i', 'params.sites')}
   fixed[i] = vec4u(to_grid(v.xy, params.exponent), to_grid(v.zw, params.exponent));
 }
 `,
-};
+});
 
 /** The {@link TO_GRID_KERNEL} dispatch of `n` f64 sites in `input` to `vec4u` grid values in `fixed`. */
 export function toGridDispatch(
@@ -125,16 +127,11 @@ export function toGridDispatch(
   input: GPUBuffer,
   fixed: GPUBuffer,
 ): PlannedDispatch {
-  return {
-    kernel: TO_GRID_KERNEL as KernelSpec<never>,
-    constants: {},
+  return planned(TO_GRID_KERNEL, {
     params: [n, grid.exponent >>> 0],
-    entries: [
-      { binding: 1, buffer: input },
-      { binding: 2, buffer: fixed },
-    ],
+    buffers: { xy: input, fixed },
     workgroups: Math.ceil(n / CELL_WORKGROUP_SIZE),
-  };
+  });
 }
 
 /**

@@ -1,12 +1,13 @@
-import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { createStorage, readback, uploadStorage } from '../runtime/buffers.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { runExclusive } from '../runtime/run-queue.js';
 import { BufferUsage } from '../runtime/usage.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from './halfedge-wgsl.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE, threadEntry } from './halfedge-wgsl.js';
 
 /*
  * The half-edge twins of a triangulation rebuilt on the device from its triangles alone, so only
@@ -16,7 +17,7 @@ import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from './halfedge-wgsl
  */
 
 const HEADER = /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 `;
@@ -24,8 +25,9 @@ struct Params { halfedges: u32 }
 const MAIN = threadEntry('e', 'params.halfedges');
 
 /** Counts the half-edges leaving each site (`counts` cleared first; one more entry for the scan). */
-export const COUNT_OUTGOING_KERNEL: KernelSpec<Record<string, never>> = {
+export const COUNT_OUTGOING_KERNEL = defineKernel({
   name: 'voronoi/count-outgoing',
+  bindings: { triangles: 1, counts: 2 },
   source: () => /* wgsl */ `${HEADER}
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
 @group(0) @binding(2) var<storage, read_write> counts: array<atomic<u32>>;
@@ -33,11 +35,12 @@ ${MAIN}
   atomicAdd(&counts[triangles[e]], 1u);
 }
 `,
-};
+});
 
 /** Lists each half-edge under its origin, from the scanned counts (`cursor` cleared first). */
-export const LIST_OUTGOING_KERNEL: KernelSpec<Record<string, never>> = {
+export const LIST_OUTGOING_KERNEL = defineKernel({
   name: 'voronoi/list-outgoing',
+  bindings: { triangles: 1, offsets: 2, cursor: 3, outgoing: 4 },
   source: () => /* wgsl */ `${HEADER}
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
 @group(0) @binding(2) var<storage, read> offsets: array<u32>;
@@ -48,11 +51,12 @@ ${MAIN}
   outgoing[offsets[a] + atomicAdd(&cursor[a], 1u)] = e;
 }
 `,
-};
+});
 
 /** Per half-edge a→b: its twin b→a from b's list, or −1 (a hull edge). */
-export const FIND_TWINS_KERNEL: KernelSpec<Record<string, never>> = {
+export const FIND_TWINS_KERNEL = defineKernel({
   name: 'voronoi/find-twins',
+  bindings: { triangles: 1, offsets: 2, outgoing: 3, halfedges: 4 },
   source: () => /* wgsl */ `${HEADER}
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
 @group(0) @binding(2) var<storage, read> offsets: array<u32>;
@@ -72,7 +76,7 @@ ${MAIN}
   halfedges[e] = twin;
 }
 `,
-};
+});
 
 /**
  * Records the twin rebuild of `triangles` (`halfedgeCount` u32 site indices of `sites` sites) into
@@ -97,18 +101,17 @@ export async function encodeTwins(
   encoder.clearBuffer(cursor, 0, 4 * n);
   const maxPerDimension = ctx.limits.maxComputeWorkgroupsPerDimension;
   const workgroups = Math.ceil(nh / CELL_WORKGROUP_SIZE);
-  const plan = (kernel: KernelSpec<Record<string, never>>, bound: GPUBuffer[]): PlannedDispatch => ({
-    kernel: kernel as KernelSpec<never>,
-    constants: {},
-    params: [nh],
-    entries: bound.map((buffer, i) => ({ binding: i + 1, buffer })),
-    workgroups,
-  });
   await recordDispatches(
     ctx,
     encoder,
     'voronoi/count-outgoing',
-    [plan(COUNT_OUTGOING_KERNEL, [args.triangles, offsets])],
+    [
+      planned(COUNT_OUTGOING_KERNEL, {
+        params: [nh],
+        buffers: { triangles: args.triangles, counts: offsets },
+        workgroups,
+      }),
+    ],
     maxPerDimension,
   );
   await encodeScan(ctx, encoder, { input: offsets, output: offsets, count: n + 1 });
@@ -117,8 +120,16 @@ export async function encodeTwins(
     encoder,
     'voronoi/twins',
     [
-      plan(LIST_OUTGOING_KERNEL, [args.triangles, offsets, cursor, outgoing]),
-      plan(FIND_TWINS_KERNEL, [args.triangles, offsets, outgoing, args.halfedges]),
+      planned(LIST_OUTGOING_KERNEL, {
+        params: [nh],
+        buffers: { triangles: args.triangles, offsets, cursor, outgoing },
+        workgroups,
+      }),
+      planned(FIND_TWINS_KERNEL, {
+        params: [nh],
+        buffers: { triangles: args.triangles, offsets, outgoing, halfedges: args.halfedges },
+        workgroups,
+      }),
     ],
     maxPerDimension,
     args.pass,

@@ -1,8 +1,12 @@
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+
 /** Threads per workgroup of the kernels with one thread per item (see {@link threadEntry}). */
 export const CELL_WORKGROUP_SIZE = 128;
 
 /** Half-edge arithmetic and the linear thread index, shared by the kernels that walk a triangulation. */
-export const HALFEDGE_WGSL = /* wgsl */ `
+export const HALFEDGE: WgslModule = wgslModule(
+  'mesh/halfedge',
+  /* wgsl */ `
 const NONE: u32 = 0xffffffffu;
 
 fn next_halfedge(e: u32) -> u32 {
@@ -16,7 +20,8 @@ fn prev_halfedge(e: u32) -> u32 {
 fn thread_index(wid: vec3u, nwg: vec3u, lid: u32, size: u32) -> u32 {
   return (wid.y * nwg.x + wid.x) * size + lid;
 }
-`;
+`,
+);
 
 /**
  * The entry point of a kernel with one thread per item, up to its first statement: `index` names

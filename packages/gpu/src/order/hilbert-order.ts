@@ -1,7 +1,7 @@
 import { type FixedGrid, floorLog2, toGrid } from '../exact/fixed-grid.js';
 import { toGridDispatch } from '../exact/to-grid-kernel.js';
-import { CELL_WORKGROUP_SIZE, HALFEDGE_WGSL, threadEntry } from '../mesh/halfedge-wgsl.js';
-import { recordDispatches } from '../primitives/dispatch-recorder.js';
+import { CELL_WORKGROUP_SIZE, HALFEDGE, threadEntry } from '../mesh/halfedge-wgsl.js';
+import { planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeHilbertKeys } from '../primitives/hilbert/hilbert.js';
 import { type HilbertBounds, hilbertBounds } from '../primitives/hilbert/hilbert-grid.js';
 import { scratchBuffer } from '../primitives/scratch.js';
@@ -9,14 +9,16 @@ import { encodeRadixSort } from '../primitives/sort/radix-sort.js';
 import { readback } from '../runtime/buffers.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { remapUploads, uploadParts } from '../runtime/staging.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 
 /** `order[i] = i` for the first `params.x` elements. */
-const IOTA_KERNEL: KernelSpec<Record<string, never>> = {
+const IOTA_KERNEL = defineKernel({
   name: 'voronoi/iota',
+  bindings: { order: 1 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> order: array<u32>;
@@ -25,17 +27,18 @@ ${threadEntry('i', 'params.count')}
   order[i] = i;
 }
 `,
-};
+});
 
 /**
  * Cells of a 2^16 × 2^16 grid over the sites' bounding box, from their fixed-point grid values:
  * (q − min) shifted right so the span fits 16 bits, packed as x | y << 16 for the Hilbert kernel.
  * Integer operations only, so the order does not depend on the device's float rounding.
  */
-const QUANTIZE_KERNEL: KernelSpec<Record<string, never>> = {
+const QUANTIZE_KERNEL = defineKernel({
   name: 'voronoi/hilbert-quantize',
+  bindings: { fixed: 1, cells: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32, shift_x: u32, shift_y: u32, _pad: u32, min: vec4u }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
@@ -61,7 +64,7 @@ ${threadEntry('i', 'params.count')}
   cells[i] = cell(q.xy, params.min.xy, params.shift_x) | (cell(q.zw, params.min.zw, params.shift_y) << 16u);
 }
 `,
-};
+});
 
 /** What stage 1 leaves: the order on the device, and on the host on demand. */
 export interface DeviceSites {
@@ -144,23 +147,16 @@ export async function hilbertOrderGpu(
     'voronoi/hilbert-prepare',
     [
       toGridDispatch(n, grid, input, fixed),
-      {
-        kernel: QUANTIZE_KERNEL as KernelSpec<never>,
-        constants: {},
+      planned(QUANTIZE_KERNEL, {
         params: [n, shifts[0], shifts[1], 0, ...min],
-        entries: [
-          { binding: 1, buffer: fixed },
-          { binding: 2, buffer: cells },
-        ],
+        buffers: { fixed, cells },
         workgroups,
-      },
-      {
-        kernel: IOTA_KERNEL as KernelSpec<never>,
-        constants: {},
+      }),
+      planned(IOTA_KERNEL, {
         params: [n],
-        entries: [{ binding: 1, buffer: values, offset: 0, size: 4 * n }],
+        buffers: { order: { buffer: values, offset: 0, size: 4 * n } },
         workgroups,
-      },
+      }),
     ],
     maxPerDimension,
   );
@@ -180,10 +176,11 @@ export async function hilbertOrderGpu(
 }
 
 /** `out[k] = fixed[order[k]]`: the grid sites in curve order, gathered on the device. */
-export const GATHER_SITES_KERNEL: KernelSpec<Record<string, never>> = {
+export const GATHER_SITES_KERNEL = defineKernel({
   name: 'voronoi/gather-sites',
+  bindings: { fixed: 1, order: 2, curve: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { count: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> fixed: array<vec4u>;
@@ -194,7 +191,7 @@ ${threadEntry('k', 'params.count')}
   curve[k] = fixed[order[k]];
 }
 `,
-};
+});
 
 /** The sites in curve order: `sites[order[k]]` for k = 0, 1, … (interleaved xy). */
 export function sitesInOrder(sites: Float64Array, order: Uint32Array): Float64Array {

@@ -1,9 +1,9 @@
-import { recordDispatches } from '../primitives/dispatch-recorder.js';
+import { planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { nonFinite } from '../primitives/hilbert/hilbert-grid.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { remapUploads, submitAndRead, uploadParts } from '../runtime/staging.js';
 
 /** Threads of a bounds workgroup; the second pass is one workgroup over the first's partials. */
@@ -86,8 +86,9 @@ fn words_of(e: Extremes) -> array<u32, ${BOUNDS_WORDS}> {
 `;
 
 /** First pass: each workgroup's extremes of the sites it strides over, into `partials`. */
-const SITE_BOUNDS_KERNEL: KernelSpec<Record<string, never>> = {
+const SITE_BOUNDS_KERNEL = defineKernel({
   name: 'voronoi/site-bounds',
+  bindings: { xy: 1, partials: 2 },
   source: () => /* wgsl */ `
 ${BOUNDS_WGSL}
 struct Params { count: u32 }
@@ -115,11 +116,12 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
   }
 }
 `,
-};
+});
 
 /** Second pass: one workgroup merges the partials into the result (the first 9 words of `out`). */
-const MERGE_BOUNDS_KERNEL: KernelSpec<Record<string, never>> = {
+const MERGE_BOUNDS_KERNEL = defineKernel({
   name: 'voronoi/site-bounds-merge',
+  bindings: { partials: 1, out: 2 },
   source: () => /* wgsl */ `
 ${BOUNDS_WGSL}
 struct Params { count: u32 }
@@ -147,7 +149,7 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   }
 }
 `,
-};
+});
 
 /** The sites on the device and their bounding box: what {@link sitesUp} leaves. */
 export interface SitesUp {
@@ -186,26 +188,8 @@ export async function sitesUp(ctx: GpuContext, xy: Float64Array): Promise<SitesU
     encoder,
     'voronoi/site-bounds',
     [
-      {
-        kernel: SITE_BOUNDS_KERNEL as KernelSpec<never>,
-        constants: {},
-        params: [n],
-        entries: [
-          { binding: 1, buffer: input },
-          { binding: 2, buffer: partials },
-        ],
-        workgroups: groups,
-      },
-      {
-        kernel: MERGE_BOUNDS_KERNEL as KernelSpec<never>,
-        constants: {},
-        params: [groups],
-        entries: [
-          { binding: 1, buffer: partials },
-          { binding: 2, buffer: result },
-        ],
-        workgroups: 1,
-      },
+      planned(SITE_BOUNDS_KERNEL, { params: [n], buffers: { xy: input, partials }, workgroups: groups }),
+      planned(MERGE_BOUNDS_KERNEL, { params: [groups], buffers: { partials, out: result }, workgroups: 1 }),
     ],
     DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
   );

@@ -1,20 +1,23 @@
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
+import {
+  type BindingEntry,
+  type BindingLayout,
+  type BoundBuffers,
+  bindingEntries,
+  groupEntry,
+} from '../runtime/kernel-bindings.js';
+import {
+  type KernelConstants,
+  type KernelUse,
+  kernelUse,
+  type NamedKernel,
+} from '../runtime/pipeline-cache.js';
 import { BufferUsage } from '../runtime/usage.js';
 
-/** One buffer binding of a recorded dispatch (whole buffer when offset and size are absent). */
-export interface BindingEntry {
-  binding: number;
-  buffer: GPUBuffer;
-  offset?: number;
-  size?: number;
-}
-
-/** A compute dispatch waiting to be recorded: kernel, constants, u32 parameters, bindings, grid. */
+/** A compute dispatch waiting to be recorded: kernel with its constants, u32 parameters, bindings, grid. */
 export interface PlannedDispatch {
-  kernel: KernelSpec<never>;
-  constants: KernelConstants;
+  kernel: KernelUse;
   /** Up to 64 u32 parameters, bound as binding 0 (a uniform block). */
   params: ArrayLike<number>;
   entries: BindingEntry[];
@@ -22,6 +25,28 @@ export interface PlannedDispatch {
   workgroups: number;
   /** Arguments (x, y, z workgroups, written by earlier GPU work) instead of `workgroups`. */
   indirect?: { buffer: GPUBuffer; offset: number };
+}
+
+/** What {@link planned} needs besides the kernel; `constants` may be left out by a kernel without any. */
+export type DispatchPlan<C extends KernelConstants, L extends BindingLayout> = {
+  params: ArrayLike<number>;
+  buffers: BoundBuffers<L>;
+  workgroups: number;
+  indirect?: { buffer: GPUBuffer; offset: number };
+} & (Record<string, never> extends C ? { constants?: C } : { constants: C });
+
+/** A dispatch of `kernel` binding `plan.buffers` by name. */
+export function planned<C extends KernelConstants, L extends BindingLayout>(
+  kernel: NamedKernel<C, L>,
+  plan: DispatchPlan<C, L>,
+): PlannedDispatch {
+  return {
+    kernel: kernelUse(kernel, plan.constants),
+    params: plan.params,
+    entries: bindingEntries(kernel.bindings, plan.buffers),
+    workgroups: plan.workgroups,
+    indirect: plan.indirect,
+  };
 }
 
 /** Bytes between parameter blocks in a uniform buffer (WebGPU's largest offset alignment). */
@@ -89,9 +114,7 @@ export async function recordDispatches(
     if (descriptor?.timestampWrites) encoder.beginComputePass(descriptor).end();
     return;
   }
-  const pipelines = await Promise.all(
-    active.map((d) => ctx.pipelines.get(d.kernel as KernelSpec<KernelConstants>, d.constants)),
-  );
+  const pipelines = await Promise.all(active.map((d) => d.kernel.pipeline(ctx.pipelines)));
   ctx.assertUsable();
   const device = ctx.device;
   const { buffer: uniforms, first } = encoderParams(device, encoder, label, active.length);
@@ -105,13 +128,7 @@ export async function recordDispatches(
     const pipeline = pipelines[k];
     const entries: GPUBindGroupEntry[] = [
       { binding: 0, resource: { buffer: uniforms, offset: (first + k) * PARAM_STRIDE, size: PARAM_STRIDE } },
-      ...d.entries.map((e) => ({
-        binding: e.binding,
-        resource:
-          e.offset === undefined
-            ? { buffer: e.buffer }
-            : { buffer: e.buffer, offset: e.offset, size: e.size },
-      })),
+      ...d.entries.map(groupEntry),
     ];
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { gridWorkgroup, rasterHeader } from './raster-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
 
@@ -7,9 +7,10 @@ import type { DimsConstants } from './seed-kernels.js';
  * f32 (`sqrt` of the scaled squared distance times the pixel width `extra.x`); +∞ where the label
  * is NONE.
  */
-export const DISTANCE_KERNEL: KernelSpec<DimsConstants> = {
+export const DISTANCE_KERNEL = defineKernel({
   name: 'raster/distance',
-  source: ({ dims }) => {
+  bindings: { sites: 1, labels: 2, distance: 3 },
+  source: ({ dims }: DimsConstants) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
     return /* wgsl */ `
 ${rasterHeader(dims, 1)}
@@ -31,4 +32,4 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
 }
 `;
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { TOLERANCE_WGSL } from './exact-kernel.js';
 import { LIST_BUILTINS, LIST_INDEX, LIST_WORKGROUP, rasterHeader } from './raster-wgsl.js';
 import { ringSearch } from './ring-search-wgsl.js';
@@ -26,9 +26,10 @@ fn coord_bits(i: u32, a: u32) -> vec2u {
  * find it and `atomicMin` their index into it, so the slot ends holding the group's lowest index,
  * whichever thread came first. `slot_of[i]` = the slot of site i's group.
  */
-export const EXACT_DEDUP_KERNEL: KernelSpec<DimsConstants> = {
+export const EXACT_DEDUP_KERNEL = defineKernel({
   name: 'raster/exact-dedup',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { coords: 1, table: 2, slot_of: 3 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(1) var<storage, read> coords: array<u32>;
 @group(0) @binding(2) var<storage, read_write> table: array<atomic<u32>>;
@@ -82,7 +83,7 @@ fn main(${LIST_BUILTINS}) {
   }
 }
 `,
-};
+});
 
 /**
  * Bucket counts, one thread per site: a site that is its group's lowest index (the table's slot
@@ -90,9 +91,10 @@ fn main(${LIST_BUILTINS}) {
  * clamped into the bucket grid (size.xyz buckets, extra = origin, edge); `bucket[i]` = its bucket
  * or NONE for a duplicate; counts per bucket by atomics.
  */
-export const EXACT_BUCKET_COUNT_KERNEL: KernelSpec<DimsConstants> = {
+export const EXACT_BUCKET_COUNT_KERNEL = defineKernel({
   name: 'raster/exact-bucket-count',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { sites: 1, table: 2, slot_of: 3, bucket: 4, counts: 5 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read_write> table: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read> slot_of: array<u32>;
@@ -117,7 +119,7 @@ fn main(${LIST_BUILTINS}) {
   atomicAdd(&counts[b], 1u);
 }
 `,
-};
+});
 
 /**
  * Bucket scatter, one thread per site: each unique site takes a place in its bucket's range
@@ -125,9 +127,10 @@ fn main(${LIST_BUILTINS}) {
  * not depend on: it breaks ties by index), writing its index to `order` and its f32 position to
  * `positions` (vec4).
  */
-export const EXACT_BUCKET_SCATTER_KERNEL: KernelSpec<DimsConstants> = {
+export const EXACT_BUCKET_SCATTER_KERNEL = defineKernel({
   name: 'raster/exact-bucket-scatter',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { sites: 1, bucket: 2, start: 3, cursor: 4, order: 5, positions: 6 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> bucket: array<u32>;
 @group(0) @binding(3) var<storage, read> start: array<u32>;
@@ -150,7 +153,7 @@ fn main(${LIST_BUILTINS}) {
   positions[k] = ${dims === 2 ? 'vec4f(sites[i], 0.0, 0.0)' : 'vec4f(sites[i].xyz, 0.0)'};
 }
 `,
-};
+});
 
 /**
  * Near-tie candidates, one thread per listed near-tie (the first min(tie count, auxu.x)): the
@@ -160,9 +163,10 @@ fn main(${LIST_BUILTINS}) {
  * {@link TIE_CANDIDATES} go to `candidates[t·K …]`; `candidate_count[t]` is the full count (more
  * than K: the host re-decides that pixel from its own buckets).
  */
-export const EXACT_TIE_CANDIDATES_KERNEL: KernelSpec<DimsConstants> = {
+export const EXACT_TIE_CANDIDATES_KERNEL = defineKernel({
   name: 'raster/exact-tie-candidates',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { positions: 1, order: 2, start: 3, ties: 4, tie_count: 5, candidates: 6, candidate_count: 7 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(1) var<storage, read> positions: array<vec4f>;
 @group(0) @binding(2) var<storage, read> order: array<u32>;
@@ -218,4 +222,4 @@ fn main(${LIST_BUILTINS}) {
   candidate_count[t] = listed;
 }
 `,
-};
+});

@@ -52,11 +52,10 @@ export async function buildExactGpu(
   const { dims, count, pixels } = setup;
   const groups = gridWorkgroups(dims, setup.width, setup.height, setup.depth);
   if (count === 0) {
-    program.pass('exact').dispatch({
-      kernel: FILL_KERNEL,
+    program.pass('exact').dispatch(FILL_KERNEL, {
       constants: { dims },
       params: paramBlock([setup.width, setup.height, setup.depth, pixels, pixels, NO_SITE], []),
-      bindings: [{ binding: 1, buffer: labels }],
+      buffers: { out: labels },
       workgroups: { linear: Math.ceil(pixels / LIST_WORKGROUP) },
     });
     return null;
@@ -78,34 +77,28 @@ export async function buildExactGpu(
       [sx, sy, sz, 1, ox, oy, oz, grid.edge, boundMargin(setup, grid), toleranceFloor(setup), TIE_FACTOR, 0],
       [auxu],
     );
-  const searched = [
-    { binding: 1, buffer: bucketed },
-    { binding: 2, buffer: order },
-    { binding: 3, buffer: start },
-  ];
-  program.pass('exact').dispatch({
-    kernel: EXACT_KERNEL,
+  const searched = { positions: bucketed, order, start };
+  program.pass('exact').dispatch(EXACT_KERNEL, {
     constants: { dims },
     params: searchParams(pixels),
-    bindings: [
+    buffers: {
       ...searched,
-      { binding: 4, buffer: labels },
-      { binding: 5, buffer: ties },
-      { binding: 6, buffer: tieCount },
-    ],
+      labels,
+      ties,
+      tie_count: tieCount,
+    },
     workgroups: { grid: groups },
   });
-  program.pass('exact tie candidates').dispatch({
-    kernel: EXACT_TIE_CANDIDATES_KERNEL,
+  program.pass('exact tie candidates').dispatch(EXACT_TIE_CANDIDATES_KERNEL, {
     constants: { dims },
     params: searchParams(tiePrefix),
-    bindings: [
+    buffers: {
       ...searched,
-      { binding: 4, buffer: ties },
-      { binding: 5, buffer: tieCount },
-      { binding: 6, buffer: candidates },
-      { binding: 7, buffer: candidateCount },
-    ],
+      ties,
+      tie_count: tieCount,
+      candidates,
+      candidate_count: candidateCount,
+    },
     workgroups: { linear: Math.ceil(tiePrefix / LIST_WORKGROUP) },
   });
   return { grid, ties, tieCount, candidates, candidateCount, start, buckets, tiePrefix };
@@ -149,50 +142,46 @@ async function recordBuckets(
   );
   program
     .pass('exact buckets')
-    .dispatch({
-      kernel: FILL_KERNEL,
+    .dispatch(FILL_KERNEL, {
       constants: { dims },
       params: paramBlock([0, 0, 0, 0, tableSize, NO_SITE], []),
-      bindings: [{ binding: 1, buffer: table }],
+      buffers: { out: table },
       workgroups: { linear: Math.ceil(tableSize / LIST_WORKGROUP) },
     })
-    .dispatch({
-      kernel: EXACT_DEDUP_KERNEL,
+    .dispatch(EXACT_DEDUP_KERNEL, {
       constants: { dims },
       params: bucketParams,
-      bindings: [
-        { binding: 1, buffer: coords },
-        { binding: 2, buffer: table },
-        { binding: 3, buffer: slotOf },
-      ],
+      buffers: {
+        coords,
+        table,
+        slot_of: slotOf,
+      },
       workgroups: siteWorkgroups,
     })
-    .dispatch({
-      kernel: EXACT_BUCKET_COUNT_KERNEL,
+    .dispatch(EXACT_BUCKET_COUNT_KERNEL, {
       constants: { dims },
       params: bucketParams,
-      bindings: [
-        { binding: 1, buffer: positions },
-        { binding: 2, buffer: table },
-        { binding: 3, buffer: slotOf },
-        { binding: 4, buffer: bucketOf },
-        { binding: 5, buffer: counts },
-      ],
+      buffers: {
+        sites: positions,
+        table,
+        slot_of: slotOf,
+        bucket: bucketOf,
+        counts,
+      },
       workgroups: siteWorkgroups,
     });
   program.encode((encoder) => encodeScan(ctx, encoder, { input: counts, output: start, count: buckets + 1 }));
-  program.pass('exact scatter').dispatch({
-    kernel: EXACT_BUCKET_SCATTER_KERNEL,
+  program.pass('exact scatter').dispatch(EXACT_BUCKET_SCATTER_KERNEL, {
     constants: { dims },
     params: bucketParams,
-    bindings: [
-      { binding: 1, buffer: positions },
-      { binding: 2, buffer: bucketOf },
-      { binding: 3, buffer: start },
-      { binding: 4, buffer: cursor },
-      { binding: 5, buffer: order },
-      { binding: 6, buffer: bucketed },
-    ],
+    buffers: {
+      sites: positions,
+      bucket: bucketOf,
+      start,
+      cursor,
+      order,
+      positions: bucketed,
+    },
     workgroups: siteWorkgroups,
   });
   return { order, bucketed, start };

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { gridWorkgroup, rasterHeader } from './raster-wgsl.js';
 import { ringSearch } from './ring-search-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
@@ -25,9 +25,10 @@ export const TIE_FACTOR = 32 * 2 ** -24;
  * Parameters: misc.xyz = buckets per axis; extra = (origin x, y, z, bucket edge); aux.x = bound
  * margin, aux.y = tolerance floor term, aux.z = tolerance factor.
  */
-export const EXACT_KERNEL: KernelSpec<DimsConstants> = {
+export const EXACT_KERNEL = defineKernel({
   name: 'raster/exact',
-  source: ({ dims }) => {
+  bindings: { positions: 1, order: 2, start: 3, labels: 4, ties: 5, tie_count: 6 },
+  source: ({ dims }: DimsConstants) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
     return /* wgsl */ `
 ${rasterHeader(dims, null)}
@@ -77,7 +78,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
 }
 `;
   },
-};
+});
 
 /** The f32 near-tie tolerance of {@link TIE_FACTOR} in WGSL (aux.y = floor term, aux.z = factor). */
 export const TOLERANCE_WGSL = /* wgsl */ `

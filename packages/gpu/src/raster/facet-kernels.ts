@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import {
   gatherLoop,
   gridWorkgroup,
@@ -21,9 +21,10 @@ fn parent_of(q: vec3u) -> u32 {
  * its parent's label. A full-grid copy; which pixels are refined comes from the boundary list
  * that the coarser level's marking appended ({@link FACET_MARK_KERNEL}).
  */
-export const FACET_UPSAMPLE_KERNEL: KernelSpec<DimsConstants> = {
+export const FACET_UPSAMPLE_KERNEL = defineKernel({
   name: 'raster/facet-upsample',
-  source: ({ dims }) => {
+  bindings: { coarse_labels: 1, labels: 3 },
+  source: ({ dims }: DimsConstants) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
     return /* wgsl */ `
 ${rasterHeader(dims, null)}
@@ -40,15 +41,16 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
 }
 `;
   },
-};
+});
 
 /**
  * One thread: the indirect dispatch arguments (x, y, 1) of a list kernel over `counts[misc.y]`
  * items (level misc.y's list), split over x and y at `misc.x` workgroups per dimension.
  */
-export const FACET_ARGS_KERNEL: KernelSpec<DimsConstants> = {
+export const FACET_ARGS_KERNEL = defineKernel({
   name: 'raster/facet-args',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { counts: 1, args: 2 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(1) var<storage, read> counts: array<u32>;
 @group(0) @binding(2) var<storage, read_write> args: array<u32>;
@@ -63,16 +65,17 @@ fn main() {
   args[2] = 1u;
 }
 `,
-};
+});
 
 /**
  * Facet-JFA refinement at level j = misc.w, one thread per listed pixel (`list[0 .. counts[j])`): one
  * step-1 pass over its 9 / 27 neighbours, whose labels after upsampling are their parents'
  * labels (read from level j+1, so the level-j labels can be written in place without races).
  */
-export const FACET_REFINE_KERNEL: KernelSpec<DimsConstants> = {
+export const FACET_REFINE_KERNEL = defineKernel({
   name: 'raster/facet-refine',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { sites: 1, list: 2, counts: 3, coarse_labels: 4, labels: 5 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> list: array<u32>;
 @group(0) @binding(3) var<storage, read> counts: array<u32>;
@@ -108,7 +111,7 @@ fn main(${LIST_BUILTINS}) {
   labels[p] = best;
 }
 `,
-};
+});
 
 /** Constants of the marking kernel. */
 export interface MarkConstants extends DimsConstants {
@@ -126,9 +129,10 @@ export interface MarkConstants extends DimsConstants {
  * thread per pixel of the level (the coarse level). Appends take one global atomic per
  * workgroup; their order is arbitrary, which nothing downstream depends on.
  */
-export const FACET_MARK_KERNEL: KernelSpec<MarkConstants> = {
+export const FACET_MARK_KERNEL = defineKernel({
   name: 'raster/facet-mark',
-  source: ({ dims, fromList }) => {
+  bindings: { labels: 1, counts: 2, out_list: 3, list: { binding: 4, optional: true } },
+  source: ({ dims, fromList }: MarkConstants) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
     const head = fromList
       ? /* wgsl */ `@group(0) @binding(4) var<storage, read> list: array<u32>;
@@ -211,4 +215,4 @@ ${head}
 }
 `;
   },
-};
+});

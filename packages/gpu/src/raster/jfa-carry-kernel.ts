@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { JFA_TILE, rasterHeader, tieOrder, unrolledNearest } from './raster-wgsl.js';
 
 /** Constants of {@link JFA_CARRY_KERNEL}. */
@@ -26,9 +26,10 @@ export interface CarryConstants {
  * Workgroups are {@link JFA_TILE} tiles, visited in the order of {@link jfaTileOrder}
  * (`misc.y` = classStride, `misc.z` = perClass); `misc.w` is the last rank.
  */
-export const JFA_CARRY_KERNEL: KernelSpec<CarryConstants> = {
+export const JFA_CARRY_KERNEL = defineKernel({
   name: 'raster/jfa-carry',
-  source: ({ writePositions, toOriginal }) => {
+  bindings: { src_label: 1, src_pos: 2, dst_label: 3, dst_pos: { binding: 4, optional: true }, original: 5 },
+  source: ({ writePositions, toOriginal }: CarryConstants) => {
     const [tw, th] = JFA_TILE;
     const dstPos = writePositions
       ? /* wgsl */ `@group(0) @binding(4) var<storage, read_write> dst_pos: array<vec2f>;`
@@ -61,4 +62,4 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: ve
 }
 `;
   },
-};
+});

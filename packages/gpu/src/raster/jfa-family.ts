@@ -154,60 +154,55 @@ async function recordSeeds(
   const nextPos = anyCarry ? await make.storage(levelPixels * 8, 'raster positions (ping-pong)') : null;
   program
     .pass('seed')
-    .dispatch({
-      kernel: FILL_KERNEL,
+    .dispatch(FILL_KERNEL, {
       constants,
       params: gridParams(setup, level, [levelPixels, NO_SITE]),
-      bindings: [{ binding: 1, buffer: current }],
+      buffers: { out: current },
       workgroups: { linear: Math.ceil(levelPixels / LIST_WORKGROUP) },
     })
-    .dispatch({
-      kernel: SEED_RESET_KERNEL,
+    .dispatch(SEED_RESET_KERNEL, {
       constants,
       params: gridParams(setup, level, seedMisc),
-      bindings: [
-        { binding: 2, buffer: seed },
-        { binding: 3, buffer: next },
-      ],
+      buffers: {
+        seed,
+        best_bits: next,
+      },
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     })
-    .dispatch({
-      kernel: SEED_DISTANCE_KERNEL,
+    .dispatch(SEED_DISTANCE_KERNEL, {
       constants,
       params: gridParams(setup, level, seedMisc),
-      bindings: [
-        { binding: 1, buffer: sitesBuffer },
-        { binding: 2, buffer: seed },
-        { binding: 3, buffer: siteBits },
-        { binding: 4, buffer: next },
-      ],
+      buffers: {
+        sites: sitesBuffer,
+        seed,
+        site_bits: siteBits,
+        best_bits: next,
+      },
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     })
-    .dispatch({
-      kernel: SEED_LABEL_KERNEL,
+    .dispatch(SEED_LABEL_KERNEL, {
       constants: { dims, ranked: ranks ? 1 : 0 },
       params: gridParams(setup, level, seedMisc),
-      bindings: [
-        { binding: 2, buffer: seed },
-        { binding: 3, buffer: siteBits },
-        { binding: 4, buffer: next },
-        { binding: 5, buffer: current },
-        ...(ranks ? [{ binding: 6, buffer: rankBuffer }] : []),
-      ],
+      buffers: {
+        seed,
+        site_bits: siteBits,
+        best_bits: next,
+        labels: current,
+        rank: ranks ? rankBuffer : undefined,
+      },
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     });
   if (pos && carried[0]) {
-    program.dispatch({
-      kernel: SEED_POSITION_KERNEL,
+    program.dispatch(SEED_POSITION_KERNEL, {
       constants,
       params: gridParams(setup, level, seedMisc),
-      bindings: [
-        { binding: 1, buffer: sitesBuffer },
-        { binding: 2, buffer: seed },
-        { binding: 3, buffer: current },
-        { binding: 4, buffer: pos },
-        { binding: 5, buffer: rankBuffer },
-      ],
+      buffers: {
+        sites: sitesBuffer,
+        seed,
+        labels: current,
+        pos,
+        rank: rankBuffer,
+      },
       workgroups: { linear: Math.ceil(count / LIST_WORKGROUP) },
     });
   }
@@ -238,34 +233,32 @@ function recordSteps(
     program.pass(`${passName} step ${step}`);
     const last = k === steps.length - 1 ? 1 : 0;
     const writePositions = !last && carried[k + 1] ? 1 : 0;
-    const posOut = writePositions && nextPos ? [{ binding: 4, buffer: nextPos }] : [];
+    const posOut = writePositions && nextPos ? nextPos : undefined;
     if (carried[k] && pos) {
       const { classStride, perClass } = jfaTileOrder(ch, step);
-      program.dispatch({
-        kernel: JFA_CARRY_KERNEL,
+      program.dispatch(JFA_CARRY_KERNEL, {
         constants: { writePositions, toOriginal: last },
         params: gridParams(setup, level, [step, classStride, perClass, lastRank]),
-        bindings: [
-          { binding: 1, buffer: current },
-          { binding: 2, buffer: pos },
-          { binding: 3, buffer: next },
-          ...posOut,
-          { binding: 5, buffer: original },
-        ],
+        buffers: {
+          src_label: current,
+          src_pos: pos,
+          dst_label: next,
+          dst_pos: posOut,
+          original,
+        },
         workgroups: { grid: [Math.ceil(cw / JFA_TILE[0]), classStride * perClass, 1] },
       });
     } else {
-      program.dispatch({
-        kernel: JFA_STEP_KERNEL,
+      program.dispatch(JFA_STEP_KERNEL, {
         constants: { dims, ranked: 1, toOriginal: last, writePositions },
         params: gridParams(setup, level, [step, lastRank]),
-        bindings: [
-          { binding: 1, buffer: rankedSites },
-          { binding: 2, buffer: current },
-          { binding: 3, buffer: next },
-          { binding: 4, buffer: original },
-          ...posOut.map((b) => ({ ...b, binding: 5 })),
-        ],
+        buffers: {
+          sites: rankedSites,
+          src: current,
+          dst: next,
+          original,
+          dst_pos: posOut,
+        },
         workgroups: { grid: groups },
       });
     }
@@ -307,15 +300,14 @@ async function recordFacet(
   const args = await make.storage(12, 'facet args', BufferUsage.INDIRECT);
   counters.stats = counts;
   program.encode((encoder) => encoder.clearBuffer(counts));
-  program.pass(`facet mark ${level}`).dispatch({
-    kernel: FACET_MARK_KERNEL,
+  program.pass(`facet mark ${level}`).dispatch(FACET_MARK_KERNEL, {
     constants: { dims, fromList: 0 },
     params: gridParams(setup, level, [level], [], levelSize(setup, level - 1)),
-    bindings: [
-      { binding: 1, buffer: current },
-      { binding: 2, buffer: counts },
-      { binding: 3, buffer: lists[(level - 1) % 2] },
-    ],
+    buffers: {
+      labels: current,
+      counts,
+      out_list: lists[(level - 1) % 2],
+    },
     workgroups: { grid: groups },
   });
   const maxGroups = ctx.limits.maxComputeWorkgroupsPerDimension;
@@ -325,53 +317,49 @@ async function recordFacet(
     const coarseLabels = current;
     const fineLabels = next;
     const list = lists[j % 2];
-    program.pass(`facet upsample ${j}`).dispatch({
-      kernel: FACET_UPSAMPLE_KERNEL,
+    program.pass(`facet upsample ${j}`).dispatch(FACET_UPSAMPLE_KERNEL, {
       constants,
       params: gridParams(setup, j, [pw, ph, pd, 0]),
-      bindings: [
-        { binding: 1, buffer: coarseLabels },
-        { binding: 3, buffer: fineLabels },
-      ],
+      buffers: {
+        coarse_labels: coarseLabels,
+        labels: fineLabels,
+      },
       workgroups: { grid: gridWorkgroups(dims, w, h, d) },
     });
     const indirect = { indirect: args, offset: 0 };
     program
       .pass(`facet refine ${j}`)
-      .dispatch({
-        kernel: FACET_ARGS_KERNEL,
+      .dispatch(FACET_ARGS_KERNEL, {
         constants,
         params: gridParams(setup, j, [maxGroups, j]),
-        bindings: [
-          { binding: 1, buffer: counts },
-          { binding: 2, buffer: args },
-        ],
+        buffers: {
+          counts,
+          args,
+        },
         workgroups: { grid: [1, 1, 1] },
       })
-      .dispatch({
-        kernel: FACET_REFINE_KERNEL,
+      .dispatch(FACET_REFINE_KERNEL, {
         constants,
         params: gridParams(setup, j, [pw, ph, pd, j]),
-        bindings: [
-          { binding: 1, buffer: sitesBuffer },
-          { binding: 2, buffer: list },
-          { binding: 3, buffer: counts },
-          { binding: 4, buffer: coarseLabels },
-          { binding: 5, buffer: fineLabels },
-        ],
+        buffers: {
+          sites: sitesBuffer,
+          list,
+          counts,
+          coarse_labels: coarseLabels,
+          labels: fineLabels,
+        },
         workgroups: indirect,
       });
     if (j > 0) {
-      program.dispatch({
-        kernel: FACET_MARK_KERNEL,
+      program.dispatch(FACET_MARK_KERNEL, {
         constants: { dims, fromList: 1 },
         params: gridParams(setup, j, [j], [], levelSize(setup, j - 1)),
-        bindings: [
-          { binding: 1, buffer: fineLabels },
-          { binding: 2, buffer: counts },
-          { binding: 3, buffer: lists[(j - 1) % 2] },
-          { binding: 4, buffer: list },
-        ],
+        buffers: {
+          labels: fineLabels,
+          counts,
+          out_list: lists[(j - 1) % 2],
+          list,
+        },
         workgroups: indirect,
       });
     }

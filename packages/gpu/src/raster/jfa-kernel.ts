@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { gatherLoop, gridWorkgroup, rasterHeader, tieOrder, unrolledNearest } from './raster-wgsl.js';
 
 /**
@@ -45,9 +45,16 @@ export interface StepConstants {
  * (gathers of discarded candidates are clamped to it). With `ranked`, labels are ranks of a
  * Z-order of the sites (`rankSites`), so that neighbouring pixels' gathers hit nearby positions.
  */
-export const JFA_STEP_KERNEL: KernelSpec<StepConstants> = {
+export const JFA_STEP_KERNEL = defineKernel({
   name: 'raster/jfa-step',
-  source: ({ dims, ranked, toOriginal, writePositions }) => {
+  bindings: {
+    sites: 1,
+    src: 2,
+    dst: 3,
+    original: { binding: 4, optional: true },
+    dst_pos: { binding: 5, optional: true },
+  },
+  source: ({ dims, ranked, toOriginal, writePositions }: StepConstants) => {
     const [wx, wy, wz] = gridWorkgroup(dims);
     const out =
       ranked && toOriginal ? 'select(original[min(best, params.misc.y)], NONE, best == NONE)' : 'best';
@@ -74,4 +81,4 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
 }
 `;
   },
-};
+});

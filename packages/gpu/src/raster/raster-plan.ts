@@ -233,28 +233,26 @@ export class RasterPlan {
         await buildJfaFamily(ctx, program, setup, options, positions, labels, make, counters, stats);
       }
       if (distance) {
-        program.pass('distance').dispatch({
-          kernel: DISTANCE_KERNEL,
+        program.pass('distance').dispatch(DISTANCE_KERNEL, {
           constants: { dims },
           params: gridParams(setup, 0, [0, 0, 0, 0], [setup.pixelSize[0]]),
-          bindings: [
-            { binding: 1, buffer: positions },
-            { binding: 2, buffer: labels },
-            { binding: 3, buffer: distance },
-          ],
+          buffers: {
+            sites: positions,
+            labels,
+            distance,
+          },
           workgroups: { grid: groups },
         });
       }
       if (options.labelOf) {
         const labelOf = await make.upload(checkedLabelOf(options.labelOf, setup.count), 'raster label of');
-        program.pass('relabel').dispatch({
-          kernel: RELABEL_KERNEL,
+        program.pass('relabel').dispatch(RELABEL_KERNEL, {
           constants: { dims },
           params: gridParams(setup, 0, [setup.pixels]),
-          bindings: [
-            { binding: 1, buffer: labels },
-            { binding: 2, buffer: labelOf },
-          ],
+          buffers: {
+            labels,
+            label_of: labelOf,
+          },
           workgroups: { linear: Math.ceil(setup.pixels / LIST_WORKGROUP) },
         });
       }

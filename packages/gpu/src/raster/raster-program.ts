@@ -1,11 +1,24 @@
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelConstants, KernelSpec } from '../runtime/pipeline-cache.js';
+import {
+  type BindingEntry,
+  type BindingLayout,
+  type BoundBuffers,
+  bindingEntries,
+  groupEntry,
+} from '../runtime/kernel-bindings.js';
+import {
+  type KernelConstants,
+  type KernelSpec,
+  type KernelUse,
+  kernelUse,
+  type NamedKernel,
+} from '../runtime/pipeline-cache.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { PARAM_WORDS } from './raster-wgsl.js';
 
-/** A buffer binding (whole buffer unless `size` is given). */
+/** A buffer binding by number (whole buffer unless `size` is given). */
 export interface RasterBinding {
   binding: number;
   buffer: GPUBuffer;
@@ -19,12 +32,30 @@ export type RasterWorkgroups =
   | { linear: number }
   | { indirect: GPUBuffer; offset: number };
 
-/** One dispatch of a raster program: kernel, constants, parameter block (`paramBlock`), bindings. */
+/**
+ * One dispatch by binding numbers: kernel, constants, parameter block (`paramBlock`), bindings.
+ * The form of the kernels that do not name their bindings yet (cvt's, adr/0016).
+ */
 export interface RasterDispatch {
   kernel: KernelSpec<never>;
   constants: KernelConstants;
   params: Uint32Array;
   bindings: RasterBinding[];
+  workgroups: RasterWorkgroups;
+}
+
+/** What a dispatch of a kernel naming its bindings needs besides the kernel. */
+export type RasterDispatchPlan<C extends KernelConstants, L extends BindingLayout> = {
+  params: Uint32Array;
+  buffers: BoundBuffers<L>;
+  workgroups: RasterWorkgroups;
+} & (Record<string, never> extends C ? { constants?: C } : { constants: C });
+
+/** A dispatch as the program keeps it: the kernel with its constants, and its bindings. */
+interface PlannedRasterDispatch {
+  kernel: KernelUse;
+  params: Uint32Array;
+  bindings: BindingEntry[];
   workgroups: RasterWorkgroups;
 }
 
@@ -35,7 +66,7 @@ interface ReadyDispatch {
 }
 
 type Stage =
-  | { kind: 'pass'; name: string; dispatches: RasterDispatch[] }
+  | { kind: 'pass'; name: string; dispatches: PlannedRasterDispatch[] }
   | { kind: 'encode'; run: (encoder: GPUCommandEncoder) => Promise<void> | void };
 
 type ReadyStage =
@@ -68,11 +99,36 @@ export class RasterProgram {
     return this;
   }
 
-  /** Adds a dispatch to the current pass. */
-  dispatch(d: RasterDispatch): this {
+  /** Adds a dispatch of `kernel` to the current pass, binding `plan.buffers` by name. */
+  dispatch<C extends KernelConstants, L extends BindingLayout>(
+    kernel: NamedKernel<C, L>,
+    plan: RasterDispatchPlan<C, L>,
+  ): this;
+  /** Adds a dispatch by binding numbers (kernels that do not name their bindings yet). */
+  dispatch(d: RasterDispatch): this;
+  dispatch<C extends KernelConstants, L extends BindingLayout>(
+    first: NamedKernel<C, L> | RasterDispatch,
+    plan?: RasterDispatchPlan<C, L>,
+  ): this {
     const last = this.stages.at(-1);
     if (last?.kind !== 'pass') throw new Error('RasterProgram: dispatch() before pass()');
-    last.dispatches.push(d);
+    if ('kernel' in first) {
+      // the numbered form's kernel type is erased, so its constants are taken as given
+      const kernel = kernelUse(first.kernel as KernelSpec<KernelConstants>, first.constants);
+      last.dispatches.push({
+        kernel,
+        params: first.params,
+        bindings: first.bindings,
+        workgroups: first.workgroups,
+      });
+    } else if (plan !== undefined) {
+      last.dispatches.push({
+        kernel: kernelUse(first, plan.constants),
+        params: plan.params,
+        bindings: bindingEntries(first.bindings, plan.buffers),
+        workgroups: plan.workgroups,
+      });
+    }
     return this;
   }
 
@@ -96,9 +152,7 @@ export class RasterProgram {
   async finish(): Promise<void> {
     const ctx = this.ctx;
     const all = this.stages.flatMap((s) => (s.kind === 'pass' ? s.dispatches : []));
-    const pipelines = await Promise.all(
-      all.map((d) => ctx.pipelines.get(d.kernel as KernelSpec<KernelConstants>, d.constants)),
-    );
+    const pipelines = await Promise.all(all.map((d) => d.kernel.pipeline(ctx.pipelines)));
     ctx.assertUsable();
     const device = ctx.device;
     const uniforms = device.createBuffer({
@@ -123,13 +177,9 @@ export class RasterProgram {
           const pipeline = pipelines[k];
           const entries: GPUBindGroupEntry[] = [
             { binding: 0, resource: { buffer: uniforms, offset: k * PARAM_STRIDE, size: PARAM_WORDS * 4 } },
-            ...d.bindings.map((b) => ({
-              binding: b.binding,
-              resource:
-                b.size === undefined
-                  ? { buffer: b.buffer }
-                  : { buffer: b.buffer, offset: b.offset ?? 0, size: b.size },
-            })),
+            ...d.bindings.map((b) =>
+              groupEntry({ ...b, offset: b.size === undefined ? undefined : (b.offset ?? 0) }),
+            ),
           ];
           k++;
           return {

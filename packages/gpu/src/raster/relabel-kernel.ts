@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { LIST_BUILTINS, LIST_INDEX, LIST_WORKGROUP, rasterHeader } from './raster-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
 
@@ -7,9 +7,10 @@ import type { DimsConstants } from './seed-kernels.js';
  * labelOf[labels[p]]` (NONE stays NONE). The last pass of a run with `labelOf`, so that the
  * host copies the labels it returns and never rewrites them (16M pixels at 4096²).
  */
-export const RELABEL_KERNEL: KernelSpec<DimsConstants> = {
+export const RELABEL_KERNEL = defineKernel({
   name: 'raster/relabel',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { labels: 1, label_of: 2 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(1) var<storage, read_write> labels: array<u32>;
 @group(0) @binding(2) var<storage, read> label_of: array<u32>;
@@ -26,4 +27,4 @@ fn main(${LIST_BUILTINS}) {
   }
 }
 `,
-};
+});

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { LIST_BUILTINS, LIST_INDEX, LIST_WORKGROUP, rasterHeader } from './raster-wgsl.js';
 
 /** Constants of the raster kernels that depend on the dimension only. */
@@ -23,9 +23,10 @@ fn main(${LIST_BUILTINS}) {
   }`;
 
 /** Writes `misc.y` into `out[0 .. misc.x)` (labels to "no site", distance bits to +∞ bits). */
-export const FILL_KERNEL: KernelSpec<DimsConstants> = {
+export const FILL_KERNEL = defineKernel({
   name: 'raster/fill',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { out: 1 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 
@@ -37,7 +38,7 @@ fn main(${LIST_BUILTINS}) {
   }
 }
 `,
-};
+});
 
 /** Level coordinates of full-resolution pixel `p`: misc.y, misc.z = full width, height; misc.w = level. */
 const LEVEL_COORDS = /* wgsl */ `
@@ -51,9 +52,10 @@ fn level_coords(p: u32) -> vec3u {
  * Seeding, before the first half: every seeded pixel's distance bits (`best_bits`) to +∞ bits —
  * one thread per site (misc.x sites) rather than a fill of the whole level.
  */
-export const SEED_RESET_KERNEL: KernelSpec<DimsConstants> = {
+export const SEED_RESET_KERNEL = defineKernel({
   name: 'raster/seed-reset',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { seed: 2, best_bits: 3 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(2) var<storage, read> seed: array<u32>;
 @group(0) @binding(3) var<storage, read_write> best_bits: array<u32>;
@@ -63,16 +65,17 @@ ${SEEDED_SITE_ENTRY}
   best_bits[linear_of(level_coords(p))] = 0xffffffffu;
 }
 `,
-};
+});
 
 /**
  * Seeding, first half: one thread per site (misc.x sites) with a seed pixel; the squared distance
  * from the centre of its pixel at the current level to the site, as f32 bits (non-negative floats
  * order like their bits), goes to `site_bits[i]` and is `atomicMin`ed into `best_bits[pixel]`.
  */
-export const SEED_DISTANCE_KERNEL: KernelSpec<DimsConstants> = {
+export const SEED_DISTANCE_KERNEL = defineKernel({
   name: 'raster/seed-distance',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { sites: 1, seed: 2, site_bits: 3, best_bits: 4 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> seed: array<u32>;
 @group(0) @binding(3) var<storage, read_write> site_bits: array<u32>;
@@ -86,7 +89,7 @@ ${SEEDED_SITE_ENTRY}
   atomicMin(&best_bits[linear_of(q)], bits);
 }
 `,
-};
+});
 
 /** Constants of {@link SEED_LABEL_KERNEL}. */
 export interface SeedLabelConstants extends DimsConstants {
@@ -100,9 +103,10 @@ export interface SeedLabelConstants extends DimsConstants {
  * `ranked`, the label is the winner's rank, and the lowest rank is the lowest index because
  * `rankSites` orders the sites of one pixel by index.
  */
-export const SEED_LABEL_KERNEL: KernelSpec<SeedLabelConstants> = {
+export const SEED_LABEL_KERNEL = defineKernel({
   name: 'raster/seed-label',
-  source: ({ dims, ranked }) => /* wgsl */ `
+  bindings: { seed: 2, site_bits: 3, best_bits: 4, labels: 5, rank: { binding: 6, optional: true } },
+  source: ({ dims, ranked }: SeedLabelConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(2) var<storage, read> seed: array<u32>;
 @group(0) @binding(3) var<storage, read> site_bits: array<u32>;
@@ -118,7 +122,7 @@ ${SEEDED_SITE_ENTRY}
   }
 }
 `,
-};
+});
 
 /**
  * Seeding for a first pass that carries positions ({@link JFA_CARRY_KERNEL}; 2D): one thread per
@@ -126,9 +130,10 @@ ${SEEDED_SITE_ENTRY}
  * position into `pos[pixel]`. Pixels without a site keep whatever `pos` holds: their NONE label
  * discards it.
  */
-export const SEED_POSITION_KERNEL: KernelSpec<DimsConstants> = {
+export const SEED_POSITION_KERNEL = defineKernel({
   name: 'raster/seed-position',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { sites: 1, seed: 2, labels: 3, pos: 4, rank: 5 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> seed: array<u32>;
 @group(0) @binding(3) var<storage, read> labels: array<u32>;
@@ -143,4 +148,4 @@ ${SEEDED_SITE_ENTRY}
   }
 }
 `,
-};
+});

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { LIST_BUILTINS, LIST_INDEX, LIST_WORKGROUP, rasterHeader } from './raster-wgsl.js';
 import type { DimsConstants } from './seed-kernels.js';
 
@@ -8,9 +8,10 @@ import type { DimsConstants } from './seed-kernels.js';
  * so codes stay below 2^30), or 0xFFFFFFFF for a site that seeds nothing (sorted last); and its
  * index as the value. misc.y, misc.z = full-resolution width, height.
  */
-export const RANK_KEYS_KERNEL: KernelSpec<DimsConstants> = {
+export const RANK_KEYS_KERNEL = defineKernel({
   name: 'raster/rank-keys',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { seed: 1, keys: 2, values: 3 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, null)}
 @group(0) @binding(1) var<storage, read> seed: array<u32>;
 @group(0) @binding(2) var<storage, read_write> keys: array<u32>;
@@ -56,15 +57,16 @@ fn main(${LIST_BUILTINS}) {
   }
 }
 `,
-};
+});
 
 /**
  * Per rank r below misc.x (the seeded sites, first after the sort): `rank[site] = r` and the
  * site's position copied to `ranked[r]` (vec2f in 2D, vec4f in 3D).
  */
-export const RANK_SCATTER_KERNEL: KernelSpec<DimsConstants> = {
+export const RANK_SCATTER_KERNEL = defineKernel({
   name: 'raster/rank-scatter',
-  source: ({ dims }) => /* wgsl */ `
+  bindings: { sites: 1, order: 2, rank: 3, ranked: 4 },
+  source: ({ dims }: DimsConstants) => /* wgsl */ `
 ${rasterHeader(dims, 1)}
 @group(0) @binding(2) var<storage, read> order: array<u32>;
 @group(0) @binding(3) var<storage, read_write> rank: array<u32>;
@@ -81,4 +83,4 @@ fn main(${LIST_BUILTINS}) {
   ranked[r] = sites[i];
 }
 `,
-};
+});

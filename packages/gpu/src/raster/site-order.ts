@@ -50,37 +50,34 @@ export async function rankSites(
   const sites = { linear: Math.ceil(count / LIST_WORKGROUP) };
   program
     .pass('rank')
-    .dispatch({
-      kernel: FILL_KERNEL,
+    .dispatch(FILL_KERNEL, {
       constants,
       params: paramBlock([0, 0, 0, 0, count, NO_SITE], []),
-      bindings: [{ binding: 1, buffer: rank }],
+      buffers: { out: rank },
       workgroups: sites,
     })
-    .dispatch({
-      kernel: RANK_KEYS_KERNEL,
+    .dispatch(RANK_KEYS_KERNEL, {
       constants,
       params: paramBlock([0, 0, 0, 0, count, width, height, shift], []),
-      bindings: [
-        { binding: 1, buffer: seedPixels },
-        { binding: 2, buffer: keys },
-        { binding: 3, buffer: original },
-      ],
+      buffers: {
+        seed: seedPixels,
+        keys,
+        values: original,
+      },
       workgroups: sites,
     });
   program.encode((encoder) =>
     encodeRadixSort(ctx, encoder, { keys, values: original, count, scratchPrefix: 'raster/rank' }),
   );
-  program.pass('rank scatter').dispatch({
-    kernel: RANK_SCATTER_KERNEL,
+  program.pass('rank scatter').dispatch(RANK_SCATTER_KERNEL, {
     constants,
     params: paramBlock([0, 0, 0, 0, seeded], []),
-    bindings: [
-      { binding: 1, buffer: positions },
-      { binding: 2, buffer: original },
-      { binding: 3, buffer: rank },
-      { binding: 4, buffer: ranked },
-    ],
+    buffers: {
+      sites: positions,
+      order: original,
+      rank,
+      ranked,
+    },
     workgroups: { linear: Math.ceil(seeded / LIST_WORKGROUP) },
   });
   return { rank, original, positions: ranked, lastRank: Math.max(0, seeded - 1) };

@@ -1,15 +1,20 @@
+import { WIDE_INT } from '../exact/wide-int-wgsl.js';
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+
 /**
  * f64 values held as their bits (`vec2<u32>`: low word, high word) in WGSL, which has no f64:
  * decoded exactly into an integer and a power of two, compared in their total order, and
- * produced from a wide integer with one correct rounding (to nearest, ties to even). Needs
- * `WIDE_INT_WGSL` (i64, i128, W8).
+ * produced from a wide integer with one correct rounding (to nearest, ties to even), over the
+ * wide integers (`WIDE_INT`: i64, i128, W8).
  *
  * - `f64_parts(b) -> F64Parts`: `b = ±m · 2^k` with `m` odd (or 0), `finite` false for NaN/±∞
  * - `f64_key(b) -> vec2<u32>`: a u64 key ordered as the values are (−0 below +0)
  * - `w8_to_f64(a, e) -> vec3<u32>`: `a · 2^e` for a non-negative W8 `a`, correctly rounded;
  *   `.z` is 1 when the result would be infinite or subnormal (the caller declines), else 0
  */
-export const F64_BITS_WGSL = /* wgsl */ `
+export const F64_BITS: WgslModule = wgslModule(
+  'resident/f64-bits',
+  /* wgsl */ `
 struct F64Parts {
   m: vec2<u32>,
   k: i32,
@@ -117,4 +122,9 @@ fn w8_to_f64(value: W8, e: i32) -> vec3<u32> {
   // a carry out of 2^1024 gives the infinity pattern: declined as well
   return vec3<u32>(mant.x, hi, select(0u, 1u, (hi >> 20u) >= 0x7ffu));
 }
-`;
+`,
+  [WIDE_INT],
+);
+
+/** {@link F64_BITS}' own source, for kernels that interpolate it after `WIDE_INT_WGSL` (cvt-exact's). */
+export const F64_BITS_WGSL = F64_BITS.source;

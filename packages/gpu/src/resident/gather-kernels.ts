@@ -1,12 +1,13 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { residentEntry } from './measure-kernels.js';
 
 /**
  * Pass 1 of a gather of rows: the point count of each picked row (`lengths[j]` for pick j), to be
  * scanned into the new ring offsets. Params: picks.
  */
-export const PICKED_LENGTHS_KERNEL: KernelSpec<Record<string, never>> = {
+export const PICKED_LENGTHS_KERNEL = defineKernel({
   name: 'resident/picked-lengths',
+  bindings: { offsets: 1, picks: 2, lengths: 3 },
   source: () => /* wgsl */ `
 struct Params { picks: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
@@ -19,14 +20,15 @@ ${residentEntry('j', 'params.picks')}
   lengths[j] = offsets[r + 1u] - offsets[r];
 }
 `,
-};
+});
 
 /**
  * Pass 2 of a gather of rows: one thread per pick copies its row's points to the scanned offset.
  * Params: picks.
  */
-export const COPY_PICKED_KERNEL: KernelSpec<Record<string, never>> = {
+export const COPY_PICKED_KERNEL = defineKernel({
   name: 'resident/copy-picked',
+  bindings: { offsets: 1, coords: 2, picks: 3, placed: 4, out: 5 },
   source: () => /* wgsl */ `
 struct Params { picks: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
@@ -46,4 +48,4 @@ ${residentEntry('j', 'params.picks')}
   }
 }
 `,
-};
+});

@@ -1,6 +1,6 @@
-import { WIDE_INT_WGSL } from '../exact/index.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
-import { F64_BITS_WGSL } from './f64-bits-wgsl.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
+import { F64_BITS } from './f64-bits-wgsl.js';
 
 /** Threads per workgroup of the kernels over device-resident rings. */
 export const RESIDENT_WORKGROUP_SIZE = 128;
@@ -38,11 +38,11 @@ struct Params { rows: u32 }
  * as on the host (`area` of @geoframe/core, which sums the same polygon in f64 and so may differ
  * from this in the last bits).
  */
-export const RING_AREA_KERNEL: KernelSpec<Record<string, never>> = {
+export const RING_AREA_KERNEL = defineKernel({
   name: 'resident/ring-area',
+  bindings: { offsets: 1, coords: 2, area: 3, declined: 4 },
   source: () => /* wgsl */ `
-${WIDE_INT_WGSL}
-${F64_BITS_WGSL}
+${linkWgsl(F64_BITS)}
 ${RINGS_BINDINGS}
 @group(0) @binding(3) var<storage, read_write> area: array<vec2<u32>>;
 @group(0) @binding(4) var<storage, read_write> declined: array<atomic<u32>>;
@@ -126,18 +126,18 @@ ${residentEntry('r', 'params.rows')}
   area[r] = rounded.xy;
 }
 `,
-};
+});
 
 /**
  * Each row's bounds `[minx, miny, maxx, maxy]` as f64 bits (two vec4 a row), exact: the extremes
  * are picked by the values' total order on their bits. An empty row gives four NaN, as on the
  * host; a NaN coordinate is counted in `declined`.
  */
-export const RING_BOUNDS_KERNEL: KernelSpec<Record<string, never>> = {
+export const RING_BOUNDS_KERNEL = defineKernel({
   name: 'resident/ring-bounds',
+  bindings: { offsets: 1, coords: 2, bounds: 3, declined: 4 },
   source: () => /* wgsl */ `
-${WIDE_INT_WGSL}
-${F64_BITS_WGSL}
+${linkWgsl(F64_BITS)}
 ${RINGS_BINDINGS}
 @group(0) @binding(3) var<storage, read_write> bounds: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read_write> declined: array<atomic<u32>>;
@@ -170,18 +170,18 @@ ${residentEntry('r', 'params.rows')}
   bounds[2u * r + 1u] = hi;
 }
 `,
-};
+});
 
 /**
  * The bounds of every ring point of the rows, in chunks of {@link TOTAL_BOUNDS_CHUNK} points a
  * thread: chunk t writes its `[minx, miny | maxx, maxy]` as f64 bits (two vec4), and the host
  * takes the extremes of the chunks. Params: first point, point count.
  */
-export const TOTAL_BOUNDS_KERNEL: KernelSpec<Record<string, never>> = {
+export const TOTAL_BOUNDS_KERNEL = defineKernel({
   name: 'resident/total-bounds',
+  bindings: { coords: 1, chunks: 2 },
   source: () => /* wgsl */ `
-${WIDE_INT_WGSL}
-${F64_BITS_WGSL}
+${linkWgsl(F64_BITS)}
 struct Params { first: u32, points: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> coords: array<vec4<u32>>;
@@ -203,4 +203,4 @@ ${residentEntry('t', `(params.points + ${TOTAL_BOUNDS_CHUNK - 1}u) / ${TOTAL_BOU
   chunks[2u * t + 1u] = hi;
 }
 `,
-};
+});

@@ -2,7 +2,13 @@ import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-r
 import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { type BindingLayout, type BoundBuffers, bindingEntries } from '../runtime/kernel-bindings.js';
+import {
+  type KernelConstants,
+  type KernelSpec,
+  kernelUse,
+  type NamedKernel,
+} from '../runtime/pipeline-cache.js';
 import { submitForRead } from '../runtime/staging.js';
 import { type DevicePolygons, residentRun } from './device-polygons.js';
 import {
@@ -20,18 +26,36 @@ import {
  */
 export type ResidentMeasure<T> = { values: T; seconds: number } | null;
 
-/** One dispatch of `kernel` over `items` threads. */
+/** One dispatch of `kernel` over `items` threads, binding `buffers` by name. */
+export function residentDispatch<L extends BindingLayout>(
+  kernel: NamedKernel<KernelConstants, L>,
+  params: number[],
+  items: number,
+  buffers: BoundBuffers<L>,
+): PlannedDispatch;
+/**
+ * One dispatch of a kernel that does not name its bindings yet (cvt-exact's, adr/0016): `buffers`
+ * bound from binding 1 on, in order.
+ */
 export function residentDispatch(
   kernel: KernelSpec<Record<string, never>>,
   params: number[],
   items: number,
   buffers: GPUBuffer[],
+): PlannedDispatch;
+export function residentDispatch(
+  kernel: KernelSpec<Record<string, never>>,
+  params: number[],
+  items: number,
+  buffers: GPUBuffer[] | BoundBuffers<BindingLayout>,
 ): PlannedDispatch {
+  const entries = Array.isArray(buffers)
+    ? buffers.map((buffer, k) => ({ binding: k + 1, buffer }))
+    : bindingEntries(kernel.bindings ?? {}, buffers);
   return {
-    kernel: kernel as KernelSpec<never>,
-    constants: {},
+    kernel: kernelUse(kernel),
     params,
-    entries: buffers.map((buffer, k) => ({ binding: k + 1, buffer })),
+    entries,
     workgroups: Math.ceil(items / RESIDENT_WORKGROUP_SIZE),
   };
 }
@@ -59,20 +83,20 @@ export async function recordResident(
  */
 async function perRow(
   polygons: DevicePolygons,
-  kernel: KernelSpec<Record<string, never>>,
+  kernel: { name: string },
   wordsPerRow: number,
+  dispatch: (
+    input: { offsets: GPUBuffer; coords: GPUBuffer },
+    out: GPUBuffer,
+    declined: GPUBuffer,
+  ) => PlannedDispatch,
 ): Promise<Float64Array | null> {
   const { ctx, rows } = polygons;
   return polygons.use((buffers) =>
     residentRun(ctx, kernel.name, Math.max(rows, polygons.points), async () => {
       const out = scratchBuffer(ctx, `${kernel.name}/out`, 4 * wordsPerRow * Math.max(1, rows));
       const declined = scratchBuffer(ctx, 'resident/declined', 4);
-      const encoder = await recordResident(
-        ctx,
-        kernel.name,
-        [residentDispatch(kernel, [rows], rows, [buffers.offsets, buffers.coords, out, declined])],
-        [declined],
-      );
+      const encoder = await recordResident(ctx, kernel.name, [dispatch(buffers, out, declined)], [declined]);
       const values = new Float64Array((wordsPerRow / 2) * rows);
       const pending = await submitForRead(ctx, encoder, kernel.name, [
         { source: declined, bytes: 4 },
@@ -93,7 +117,10 @@ async function perRow(
  * `RING_AREA_KERNEL`); null when a row could not be answered there.
  */
 export function residentArea(polygons: DevicePolygons): Promise<Float64Array | null> {
-  return perRow(polygons, RING_AREA_KERNEL, 2);
+  const { rows } = polygons;
+  return perRow(polygons, RING_AREA_KERNEL, 2, ({ offsets, coords }, area, declined) =>
+    residentDispatch(RING_AREA_KERNEL, [rows], rows, { offsets, coords, area, declined }),
+  );
 }
 
 /**
@@ -101,7 +128,10 @@ export function residentArea(polygons: DevicePolygons): Promise<Float64Array | n
  * null when a coordinate is NaN.
  */
 export function residentBounds(polygons: DevicePolygons): Promise<Float64Array | null> {
-  return perRow(polygons, RING_BOUNDS_KERNEL, 8);
+  const { rows } = polygons;
+  return perRow(polygons, RING_BOUNDS_KERNEL, 8, ({ offsets, coords }, bounds, declined) =>
+    residentDispatch(RING_BOUNDS_KERNEL, [rows], rows, { offsets, coords, bounds, declined }),
+  );
 }
 
 /**
@@ -117,7 +147,7 @@ export function residentTotalBounds(polygons: DevicePolygons): Promise<[number, 
       const chunks = Math.ceil(points / TOTAL_BOUNDS_CHUNK);
       const out = scratchBuffer(ctx, 'resident/total-bounds', 32 * chunks);
       const encoder = await recordResident(ctx, 'resident/total-bounds', [
-        residentDispatch(TOTAL_BOUNDS_KERNEL, [0, points], chunks, [buffers.coords, out]),
+        residentDispatch(TOTAL_BOUNDS_KERNEL, [0, points], chunks, { coords: buffers.coords, chunks: out }),
       ]);
       const pending = await submitForRead(ctx, encoder, 'resident/total-bounds', [
         { source: out, bytes: 32 * chunks },

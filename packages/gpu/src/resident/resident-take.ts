@@ -23,7 +23,7 @@ export function residentTake(polygons: DevicePolygons, picks: Uint32Array): Prom
       await uploadParts(ctx, count, 'resident/picks', [{ data: picks, target: picked }]);
       count.clearBuffer(lengths, 4 * n, 4);
       const lengthPass = await recordResident(ctx, 'resident/picked-lengths', [
-        residentDispatch(PICKED_LENGTHS_KERNEL, [n], n, [source.offsets, picked, lengths]),
+        residentDispatch(PICKED_LENGTHS_KERNEL, [n], n, { offsets: source.offsets, picks: picked, lengths }),
       ]);
       await encodeScan(ctx, lengthPass, { input: lengths, output: lengths, count: n + 1 });
       ctx.device.queue.submit([count.finish()]);
@@ -45,13 +45,13 @@ export function residentTake(polygons: DevicePolygons, picks: Uint32Array): Prom
         usage: RESIDENT_USAGE,
       });
       const copy = await recordResident(ctx, 'resident/copy-picked', [
-        residentDispatch(COPY_PICKED_KERNEL, [n], n, [
-          source.offsets,
-          source.coords,
-          picked,
-          lengths,
-          coords,
-        ]),
+        residentDispatch(COPY_PICKED_KERNEL, [n], n, {
+          offsets: source.offsets,
+          coords: source.coords,
+          picks: picked,
+          placed: lengths,
+          out: coords,
+        }),
       ]);
       copy.copyBufferToBuffer(lengths, 0, offsets, 0, 4 * (n + 1));
       ctx.device.queue.submit([copy.finish()]);

@@ -1,16 +1,65 @@
 import { GpuValidationError } from './errors.js';
+import { type BindingLayout, bindingMismatch } from './kernel-bindings.js';
 
 /** Values a kernel's WGSL source is generated from (workgroup size, …); part of the cache key. */
 export type KernelConstants = Readonly<Record<string, number | string | boolean>>;
 
-/** A compute kernel: a name, and its WGSL source as a function of its constants. */
-export interface KernelSpec<C extends KernelConstants = KernelConstants> {
+/**
+ * A compute kernel: a name, its WGSL source as a function of its constants, and its buffers by
+ * name (checked against the WGSL when the pipeline is created; see `kernel-bindings.ts`).
+ */
+export interface KernelSpec<
+  C extends KernelConstants = KernelConstants,
+  L extends BindingLayout = BindingLayout,
+> {
   /** Unique among kernels, e.g. `'scan/reduce'`; names the kernel in errors. */
   name: string;
   /** WGSL with the constants interpolated. Called once per distinct constants. */
   source: (constants: C) => string;
   /** Entry point; default `'main'`. */
   entryPoint?: string;
+  /** `{name: binding}` of its buffers (binding 0 only where it is not the parameter block); absent on kernels not converted yet. */
+  bindings?: L;
+}
+
+/** A kernel that names its bindings. */
+export type NamedKernel<C extends KernelConstants, L extends BindingLayout> = KernelSpec<C, L> & {
+  bindings: L;
+};
+
+/**
+ * `spec` with its binding names kept as literal types, so call sites are checked against them;
+ * the constants' type comes from `source`'s parameter.
+ */
+export function defineKernel<C extends KernelConstants, const L extends BindingLayout>(spec: {
+  name: string;
+  source: (constants: C) => string;
+  entryPoint?: string;
+  bindings: L;
+}): NamedKernel<C, L> {
+  return spec;
+}
+
+/** A kernel's constants as a trailing argument: optional for a kernel without any. */
+export type ConstantsArg<C extends KernelConstants> =
+  Record<string, never> extends C ? [constants?: C] : [constants: C];
+
+/** A kernel with the constants it runs with: what a recorded dispatch needs of it. */
+export interface KernelUse {
+  readonly name: string;
+  pipeline(cache: PipelineCache): Promise<GPUComputePipeline>;
+}
+
+/**
+ * `kernel` with `constants`, its pipeline taken from a cache when recorded. Constants may be
+ * left out only where the type says the kernel has none (see `planned`'s `DispatchPlan`).
+ */
+export function kernelUse<C extends KernelConstants>(
+  kernel: KernelSpec<C, BindingLayout>,
+  constants?: C,
+): KernelUse {
+  const given = constants ?? ({} as C);
+  return { name: kernel.name, pipeline: (cache) => cache.get(kernel, given) };
 }
 
 /**
@@ -84,7 +133,10 @@ export class PipelineCache {
    * @throws GpuValidationError naming the kernel when the WGSL does not compile or the pipeline is
    *   invalid; the compiler's messages are in the error message. Failures are not cached.
    */
-  get<C extends KernelConstants>(kernel: KernelSpec<C>, constants: C): Promise<GPUComputePipeline> {
+  get<C extends KernelConstants>(
+    kernel: KernelSpec<C, BindingLayout>,
+    constants: C,
+  ): Promise<GPUComputePipeline> {
     const key = cacheKey(kernel.name, constants);
     let pipeline = this.pipelines.get(key);
     if (!pipeline) {
@@ -117,13 +169,16 @@ export class PipelineCache {
   }
 
   private async create<C extends KernelConstants>(
-    kernel: KernelSpec<C>,
+    kernel: KernelSpec<C, BindingLayout>,
     constants: C,
   ): Promise<GPUComputePipeline> {
     const device = this.device;
+    const code = kernel.source(constants);
+    const mismatch = kernel.bindings === undefined ? null : bindingMismatch(kernel.bindings, code);
+    if (mismatch !== null) throw new GpuValidationError(kernel.name, `bindings: ${mismatch}`);
     // a shader that does not compile is reported here, not as an uncaptured error
     device.pushErrorScope('validation');
-    const module = device.createShaderModule({ label: kernel.name, code: kernel.source(constants) });
+    const module = device.createShaderModule({ label: kernel.name, code });
     const moduleError = await device.popErrorScope();
     if (moduleError)
       throw new GpuValidationError(kernel.name, await compileErrors(module, moduleError.message));

@@ -2,7 +2,6 @@ import type { PolygonBuffers } from '../delaunay/delaunay-stage.js';
 import { recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { createFaultBuffer, throwOnFault } from '../runtime/kernel-fault.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { remapUploads, submitAndRead, submitForRead } from '../runtime/staging.js';
 import { EMIT_RINGS_KERNEL, RING_KERNEL, RING_LENGTHS_KERNEL } from './cells/ring-kernel.js';
 import { HULL_START_KERNEL, PLAN_CELLS_KERNEL, WALK_START_KERNEL } from './cells/walk-kernels.js';
@@ -47,18 +46,18 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
   encoder.clearBuffer(lengths, 4 * n, 4);
 
   await run.record(encoder, 'walk starts', [
-    run.dispatch(WALK_START_KERNEL as KernelSpec<never>, {}, nh, [front.triangles, start]),
-    run.dispatch(HULL_START_KERNEL as KernelSpec<never>, {}, nh, [front.triangles, front.halfedges, start]),
+    run.dispatch(WALK_START_KERNEL, nh, { triangles: front.triangles, start }),
+    run.dispatch(HULL_START_KERNEL, nh, { triangles: front.triangles, halfedges: front.halfedges, start }),
   ]);
   await run.record(encoder, 'plan cells', [
-    run.dispatch(PLAN_CELLS_KERNEL as KernelSpec<never>, {}, n, [
-      front.halfedges,
+    run.dispatch(PLAN_CELLS_KERNEL, n, {
+      halfedges: front.halfedges,
       start,
-      front.ccFlags,
+      ccFlags: front.ccFlags,
       kind,
       slots,
-      faults,
-    ]),
+      fault_flags: faults,
+    }),
   ]);
   await encodeScan(ctx, encoder, { input: slots, output: slots, count: n + 1 });
   // the scratch ring is sized by the slots' total (about 6 points a site), read back first
@@ -79,25 +78,25 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
     ringEncoder = ctx.device.createCommandEncoder({ label: 'voronoi/rings' });
   }
   const ring = run.buffer('ring', ringBytes);
-  const rings = run.dispatch(RING_KERNEL as KernelSpec<never>, {}, n, [
-    front.sites,
-    front.triangles,
-    front.halfedges,
+  const rings = run.dispatch(RING_KERNEL, n, {
+    sites: front.sites,
+    triangles: front.triangles,
+    halfedges: front.halfedges,
     start,
     kind,
-    front.cc,
-    front.ccFlags,
-    slots,
+    cc: front.cc,
+    ccFlags: front.ccFlags,
+    slotOffset: slots,
     ring,
     ringInfo,
-  ]);
-  run.withGrid(rings, front);
-  const ringLengths = run.dispatch(RING_LENGTHS_KERNEL as KernelSpec<never>, {}, n, [
+    grid_uniforms: front.gridUniform,
+  });
+  const ringLengths = run.dispatch(RING_LENGTHS_KERNEL, n, {
     ringInfo,
-    front.order,
+    order: front.order,
     lengths,
-    faults,
-  ]);
+    fault_flags: faults,
+  });
   await run.record(ringEncoder, 'rings', [rings, ringLengths]);
   await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
   return { ring, ringInfo, slots, lengths, faults, ringEncoder, guess, early };
@@ -197,17 +196,15 @@ export async function recordEmit(
   again = false,
 ): Promise<void> {
   const dispatches = [
-    run.withGrid(
-      run.dispatch(EMIT_RINGS_KERNEL as KernelSpec<never>, {}, front.n, [
-        ring,
-        ringInfo,
-        slots,
-        front.order,
-        lengths,
-        out,
-      ]),
-      front,
-    ),
+    run.dispatch(EMIT_RINGS_KERNEL, front.n, {
+      ring,
+      ringInfo,
+      slotOffset: slots,
+      order: front.order,
+      ringOffsets: lengths,
+      coords: out,
+      grid_uniforms: front.gridUniform,
+    }),
   ];
   if (again) {
     await recordDispatches(run.ctx, encoder, 'voronoi/emit', dispatches, run.maxPerDimension, {

@@ -1,6 +1,5 @@
 import type { LineBuffers } from '../delaunay/delaunay-stage.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { remapUploads, submitAndRead } from '../runtime/staging.js';
 import { CLIP_EDGES_KERNEL, EMIT_EDGES_KERNEL } from './edges/edge-kernels.js';
 
@@ -14,17 +13,17 @@ export async function edgesStage(run: PipelineRun, front: Front): Promise<LineBu
   const segments = run.buffer('segments', 32 * nh);
   const place = run.buffer('edge-place', 4 * (nh + 1));
   encoder.clearBuffer(place, 4 * nh, 4);
-  const clip = run.dispatch(CLIP_EDGES_KERNEL as KernelSpec<never>, {}, nh, [
-    front.sites,
-    front.triangles,
-    front.halfedges,
-    front.cc,
-    front.ccFlags,
-    front.order,
+  const clip = run.dispatch(CLIP_EDGES_KERNEL, nh, {
+    sites: front.sites,
+    triangles: front.triangles,
+    halfedges: front.halfedges,
+    cc: front.cc,
+    ccFlags: front.ccFlags,
+    order: front.order,
     segments,
-    place,
-  ]);
-  run.withGrid(clip, front);
+    keep: place,
+    grid_uniforms: front.gridUniform,
+  });
   await run.record(encoder, 'clip edges', [clip]);
   await encodeScan(ctx, encoder, { input: place, output: place, count: nh + 1 });
   const total = new Uint32Array(1);
@@ -39,7 +38,7 @@ export async function edgesStage(run: PipelineRun, front: Front): Promise<LineBu
   const out = run.buffer('edge-coords', 32 * parts);
   const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit-edges' });
   await run.record(emit, 'emit edges', [
-    run.withGrid(run.dispatch(EMIT_EDGES_KERNEL as KernelSpec<never>, {}, nh, [segments, place, out]), front),
+    run.dispatch(EMIT_EDGES_KERNEL, nh, { segments, place, coords: out, grid_uniforms: front.gridUniform }),
   ]);
   run.options.profiler?.resolve(emit);
   await submitAndRead(ctx, emit, 'voronoi/edge-coords', [{ source: out, target: coords }]);

@@ -8,13 +8,14 @@ import { encodeTwins } from '../mesh/halfedge-kernels.js';
 import { CELL_WORKGROUP_SIZE } from '../mesh/halfedge-wgsl.js';
 import { GATHER_SITES_KERNEL, hilbertOrderGpu, sitesInOrder } from '../order/hilbert-order.js';
 import { sitesUp } from '../order/site-bounds.js';
-import { type PlannedDispatch, recordDispatches } from '../primitives/dispatch-recorder.js';
+import { type PlannedDispatch, planned, recordDispatches } from '../primitives/dispatch-recorder.js';
 import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import { GpuOutOfMemoryError, GpuPrecisionError, GpuUnavailableError } from '../runtime/errors.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
+import type { BindingLayout, BoundBuffers } from '../runtime/kernel-bindings.js';
 import type { MemoryScope } from '../runtime/memory-scope.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import type { KernelConstants, NamedKernel } from '../runtime/pipeline-cache.js';
 import { type UploadPart, uploadParts } from '../runtime/staging.js';
 import { uniformBlock } from '../runtime/uniform-block.js';
 import { encodeCircumcenters } from './circumcenters/circumcenters.js';
@@ -119,25 +120,13 @@ export class PipelineRun {
     return this.options.profiler?.passDescriptor(name);
   }
 
-  dispatch(
-    kernel: KernelSpec<never>,
-    constants: Record<string, number>,
+  /** A dispatch of `kernel` over `count` threads, binding `buffers` by name. */
+  dispatch<L extends BindingLayout>(
+    kernel: NamedKernel<KernelConstants, L>,
     count: number,
-    bound: GPUBuffer[],
+    buffers: BoundBuffers<L>,
   ): PlannedDispatch {
-    return {
-      kernel,
-      constants,
-      params: [count],
-      entries: bound.map((b, i) => ({ binding: i + 1, buffer: b })),
-      workgroups: Math.ceil(count / CELL_WORKGROUP_SIZE),
-    };
-  }
-
-  /** Adds the grid uniforms as the binding after the dispatch's last one. */
-  withGrid(d: PlannedDispatch, front: Front): PlannedDispatch {
-    d.entries.push({ binding: d.entries.length + 1, buffer: front.gridUniform });
-    return d;
+    return planned(kernel, { params: [count], buffers, workgroups: Math.ceil(count / CELL_WORKGROUP_SIZE) });
   }
 
   record(encoder: GPUCommandEncoder, name: string, dispatches: PlannedDispatch[]): Promise<void> {
@@ -197,11 +186,11 @@ export class PipelineRun {
       curveSites = this.buffer('sites', 16 * n);
       const encoder = ctx.device.createCommandEncoder({ label: 'voronoi/gather' });
       await this.record(encoder, 'gather sites', [
-        this.dispatch(GATHER_SITES_KERNEL as KernelSpec<never>, {}, n, [
-          device.fixed,
-          device.orderBuffer,
-          curveSites,
-        ]),
+        this.dispatch(GATHER_SITES_KERNEL, n, {
+          fixed: device.fixed,
+          order: device.orderBuffer,
+          curve: curveSites,
+        }),
       ]);
       ctx.device.queue.submit([encoder.finish()]);
       const result = await gpuDelaunayStage(ctx, sites, {
@@ -295,11 +284,11 @@ export class PipelineRun {
     const encoder = front.encoder;
     if (!prepared.curveSites)
       await this.record(encoder, 'gather sites', [
-        this.dispatch(GATHER_SITES_KERNEL as KernelSpec<never>, {}, n, [
-          device.fixed,
-          device.orderBuffer,
-          front.sites,
-        ]),
+        this.dispatch(GATHER_SITES_KERNEL, n, {
+          fixed: device.fixed,
+          order: device.orderBuffer,
+          curve: front.sites,
+        }),
       ]);
     if (delaunay.halfedges instanceof Int32Array) {
       // only the triangles went up: their twins are found on the device

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 
 /** Constants of the compaction scatter kernel. */
 export interface CompactConstants {
@@ -48,7 +48,8 @@ fn main(
 `;
 
 /** Scatter pass of compaction. */
-export const COMPACT_SCATTER_KERNEL: KernelSpec<CompactConstants> = {
+export const COMPACT_SCATTER_KERNEL = defineKernel({
   name: 'compact/scatter',
+  bindings: { flags: 1, positions: 2, out: 3, count_out: 4, values: { binding: 5, optional: true } },
   source: scatterSource,
-};
+});

@@ -4,7 +4,7 @@ import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
-import { type PlannedDispatch, recordDispatches } from '../dispatch-recorder.js';
+import { planned, recordDispatches } from '../dispatch-recorder.js';
 import { encodeScanWith } from '../scan/encode-scan.js';
 import type { ScanOptions } from '../scan/scan-plan.js';
 import { scratchBuffer } from '../scratch.js';
@@ -95,20 +95,19 @@ async function encodeCompaction(
     { nonzero: true },
   );
   const withValues = args.values !== null;
-  const dispatch: PlannedDispatch = {
-    kernel: COMPACT_SCATTER_KERNEL,
+  const dispatch = planned(COMPACT_SCATTER_KERNEL, {
     constants: { workgroupSize: WORKGROUP_SIZE, withValues },
     params: [n, 0, 0, 0],
-    entries: [
+    buffers: {
       // explicit sizes: a buffer (scratch ones grow geometrically) may exceed one binding
-      { binding: 1, buffer: args.flags, offset: 0, size: n * 4 },
-      { binding: 2, buffer: positions, offset: 0, size: n * 4 },
-      { binding: 3, buffer: args.out, offset: 0, size: n * 4 },
-      { binding: 4, buffer: args.countOut, offset: 0, size: 4 },
-      ...(args.values ? [{ binding: 5, buffer: args.values, offset: 0, size: n * 4 }] : []),
-    ],
+      flags: { buffer: args.flags, offset: 0, size: n * 4 },
+      positions: { buffer: positions, offset: 0, size: n * 4 },
+      out: { buffer: args.out, offset: 0, size: n * 4 },
+      count_out: { buffer: args.countOut, offset: 0, size: 4 },
+      values: args.values ? { buffer: args.values, offset: 0, size: n * 4 } : undefined,
+    },
     workgroups: Math.ceil(n / WORKGROUP_SIZE),
-  };
+  });
   const maxPerDimension = Math.min(
     args.scan?.maxWorkgroupsPerDimension ?? DEFAULT_MAX_WORKGROUPS_PER_DIMENSION,
     ctx.limits.maxComputeWorkgroupsPerDimension,

@@ -2,7 +2,8 @@ import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchThreads } from '../../runtime/dispatch.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { bindingEntries, groupEntry } from '../../runtime/kernel-bindings.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { checkBits, type HilbertBits, type HilbertOptions, quantizeHilbertGrid } from './hilbert-grid.js';
@@ -75,10 +76,11 @@ ${
 `;
 
 /** The Hilbert key kernel (constants: `bits`, `workgroupSize`). */
-export const HILBERT_KERNEL: KernelSpec<HilbertConstants> = {
+export const HILBERT_KERNEL = defineKernel({
   name: 'hilbert/keys',
+  bindings: { grid: 0, keys: 1 },
   source: hilbertSource,
-};
+});
 
 /** u32 words per point of a grid or key buffer: 1 for 16 bits, 2 for 32. */
 export function hilbertWordsPerPoint(bits: HilbertBits): 1 | 2 {
@@ -151,10 +153,10 @@ function encodeWithPipeline(
       0,
       ctx.device.createBindGroup({
         layout: pipeline.getBindGroupLayout(0),
-        entries: [
-          { binding: 0, resource: { buffer: options.grid, offset: options.gridOffset ?? 0, size: bytes } },
-          { binding: 1, resource: { buffer: options.keys, offset: options.keysOffset ?? 0, size: bytes } },
-        ],
+        entries: bindingEntries(HILBERT_KERNEL.bindings, {
+          grid: { buffer: options.grid, offset: options.gridOffset ?? 0, size: bytes },
+          keys: { buffer: options.keys, offset: options.keysOffset ?? 0, size: bytes },
+        }).map(groupEntry),
       }),
     );
     dispatchThreads(pass, count, WORKGROUP_SIZE, maxPerDimension);

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 
 /** Constants of the histogram kernels. */
 export interface HistogramConstants {
@@ -86,16 +86,18 @@ fn main(
 `;
 
 /** Histogram with workgroup-private counts. */
-export const HISTOGRAM_PRIVATE_KERNEL: KernelSpec<HistogramConstants> = {
+export const HISTOGRAM_PRIVATE_KERNEL = defineKernel({
   name: 'histogram/private',
+  bindings: { keys: 1, counts: 2 },
   source: privateSource,
-};
+});
 
 /** Histogram with global atomics only. */
-export const HISTOGRAM_GLOBAL_KERNEL: KernelSpec<HistogramConstants> = {
+export const HISTOGRAM_GLOBAL_KERNEL = defineKernel({
   name: 'histogram/global',
+  bindings: { keys: 1, counts: 2 },
   source: globalSource,
-};
+});
 
 /** Constants of the count-scatter kernels. */
 export interface CountScatterConstants {
@@ -187,13 +189,15 @@ fn main(
 `;
 
 /** Count-scatter pass 1: per-block counts of each key. */
-export const COUNT_SCATTER_COUNTS_KERNEL: KernelSpec<CountScatterConstants> = {
+export const COUNT_SCATTER_COUNTS_KERNEL = defineKernel({
   name: 'count-scatter/counts',
+  bindings: { keys: 1, matrix: 2 },
   source: blockCountsSource,
-};
+});
 
 /** Count-scatter pass 2: stable scatter and bin offsets. */
-export const COUNT_SCATTER_SCATTER_KERNEL: KernelSpec<CountScatterConstants> = {
+export const COUNT_SCATTER_SCATTER_KERNEL = defineKernel({
   name: 'count-scatter/scatter',
+  bindings: { keys: 1, slots: 2, order: 3, offsets: 4 },
   source: scatterSource,
-};
+});

@@ -4,7 +4,7 @@ import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import { runExclusive } from '../../runtime/run-queue.js';
 import { BufferUsage } from '../../runtime/usage.js';
-import { type PlannedDispatch, recordDispatches } from '../dispatch-recorder.js';
+import { planned, recordDispatches } from '../dispatch-recorder.js';
 import { encodeScan } from '../scan/encode-scan.js';
 import type { ScanOptions } from '../scan/scan-plan.js';
 import { scratchBuffer } from '../scratch.js';
@@ -76,18 +76,17 @@ export async function encodeHistogram(
   if (usePrivate && bins > MAX_PRIVATE_BINS)
     throw new RangeError(`histogram: ${bins} bins exceed private histograms`);
   const privateBins = Math.max(64, 2 ** Math.ceil(Math.log2(bins)));
-  const dispatch: PlannedDispatch = {
-    kernel: usePrivate ? HISTOGRAM_PRIVATE_KERNEL : HISTOGRAM_GLOBAL_KERNEL,
+  const dispatch = planned(usePrivate ? HISTOGRAM_PRIVATE_KERNEL : HISTOGRAM_GLOBAL_KERNEL, {
     constants: usePrivate
       ? { workgroupSize: WORKGROUP_SIZE, items: ITEMS, privateBins }
       : { workgroupSize: WORKGROUP_SIZE, items: 1, privateBins: 0 },
     params: [count, (byte - offset) / 4, bins, 0],
-    entries: [
-      { binding: 1, buffer: args.keys, offset, size },
-      { binding: 2, buffer: args.countsOut, offset: 0, size: bins * 4 },
-    ],
+    buffers: {
+      keys: { buffer: args.keys, offset, size },
+      counts: { buffer: args.countsOut, offset: 0, size: bins * 4 },
+    },
     workgroups: Math.ceil(count / (WORKGROUP_SIZE * (usePrivate ? ITEMS : 1))),
-  };
+  });
   await recordDispatches(
     ctx,
     encoder,
@@ -178,16 +177,12 @@ async function countScatterAlone(
         encoder,
         'count-scatter',
         [
-          {
-            kernel: COUNT_SCATTER_COUNTS_KERNEL,
+          planned(COUNT_SCATTER_COUNTS_KERNEL, {
             constants,
             params,
-            entries: [
-              { binding: 1, buffer: keyBuffer },
-              { binding: 2, ...matrixEntry },
-            ],
+            buffers: { keys: keyBuffer, matrix: matrixEntry },
             workgroups: blocks,
-          },
+          }),
         ],
         mp,
       );
@@ -197,18 +192,12 @@ async function countScatterAlone(
         encoder,
         'count-scatter',
         [
-          {
-            kernel: COUNT_SCATTER_SCATTER_KERNEL,
+          planned(COUNT_SCATTER_SCATTER_KERNEL, {
             constants,
             params,
-            entries: [
-              { binding: 1, buffer: keyBuffer },
-              { binding: 2, ...matrixEntry },
-              { binding: 3, buffer: order },
-              { binding: 4, buffer: offsets },
-            ],
+            buffers: { keys: keyBuffer, slots: matrixEntry, order, offsets },
             workgroups: blocks,
-          },
+          }),
         ],
         mp,
       );

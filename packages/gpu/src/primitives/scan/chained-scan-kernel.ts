@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 import { IGNORE_PUBLISHED_WGSL } from './ignore-published-wgsl.js';
 import type { ScanKernelConstants } from './scan-kernels.js';
 import { scanAndStoreTile, stageAndScanTile } from './tile-scan-wgsl.js';
@@ -165,7 +165,8 @@ fn main(${scanBuiltins(c)}) {
 `;
 
 /** The single-pass chained scan (see the source's comment). */
-export const CHAINED_SCAN_KERNEL: KernelSpec<ScanKernelConstants> = {
+export const CHAINED_SCAN_KERNEL = defineKernel({
   name: 'scan/chained',
+  bindings: { src: 1, dst: 2, status: 3, carry: 4 },
   source: chainedSource,
-};
+});

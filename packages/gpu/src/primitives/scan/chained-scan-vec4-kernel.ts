@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 import { IGNORE_PUBLISHED_WGSL } from './ignore-published-wgsl.js';
 
 /** Constants of the vectorized chained scan. */
@@ -299,7 +299,8 @@ ${rounds
 };
 
 /** The vectorized single-pass chained scan (subgroups required; see the source's comment). */
-export const CHAINED_VEC4_SCAN_KERNEL: KernelSpec<ChainedVec4Constants> = {
+export const CHAINED_VEC4_SCAN_KERNEL = defineKernel({
   name: 'scan/chained-vec4',
+  bindings: { src: 1, dst: 2, status: 3, carry: 4 },
   source,
-};
+});

@@ -1,5 +1,5 @@
 import type { GpuContext } from '../../runtime/gpu-context.js';
-import { elementRange, type PlannedDispatch, recordDispatches } from '../dispatch-recorder.js';
+import { elementRange, type PlannedDispatch, planned, recordDispatches } from '../dispatch-recorder.js';
 import { scratchBuffer } from '../scratch.js';
 import { CHAINED_SCAN_KERNEL } from './chained-scan-kernel.js';
 import { CHAINED_VEC4_SCAN_KERNEL, type ChainedVec4Constants } from './chained-scan-vec4-kernel.js';
@@ -62,18 +62,14 @@ export async function encodeChainedScan(
       args.inclusive ? 1 : 0,
       spins,
     ];
-    const common = [
-      { binding: 3, buffer: status, offset: 0, size: statusBytes },
-      { binding: 4, buffer: carry },
-    ];
+    const common = { status: { buffer: status, offset: 0, size: statusBytes }, carry };
     let dispatch: PlannedDispatch;
     if (subgroups) {
       const vecSrc = vec4Range(ctx, input, inputOffset + s, n);
       const vecDst = vec4Range(ctx, args.output, outputOffset + s, n);
       const src = vecSrc ?? elementRange(ctx, input, inputOffset + s, n);
       const dst = vecDst ?? elementRange(ctx, args.output, outputOffset + s, n);
-      dispatch = {
-        kernel: CHAINED_VEC4_SCAN_KERNEL,
+      dispatch = planned(CHAINED_VEC4_SCAN_KERNEL, {
         constants: {
           workgroupSize: SCAN_WORKGROUP_SIZE,
           vectors,
@@ -83,18 +79,17 @@ export async function encodeChainedScan(
           ...knob,
         } satisfies ChainedVec4Constants,
         params: params(src, dst),
-        entries: [
-          { binding: 1, buffer: input, offset: src.offset, size: src.size },
-          { binding: 2, buffer: args.output, offset: dst.offset, size: dst.size },
+        buffers: {
+          src: { buffer: input, offset: src.offset, size: src.size },
+          dst: { buffer: args.output, offset: dst.offset, size: dst.size },
           ...common,
-        ],
+        },
         workgroups: tiles,
-      };
+      });
     } else {
       const src = elementRange(ctx, input, inputOffset + s, n);
       const dst = elementRange(ctx, args.output, outputOffset + s, n);
-      dispatch = {
-        kernel: CHAINED_SCAN_KERNEL,
+      dispatch = planned(CHAINED_SCAN_KERNEL, {
         constants: {
           workgroupSize: SCAN_WORKGROUP_SIZE,
           subgroups: false,
@@ -104,13 +99,13 @@ export async function encodeChainedScan(
           ...knob,
         },
         params: params(src, dst),
-        entries: [
-          { binding: 1, buffer: input, offset: src.offset, size: src.size },
-          { binding: 2, buffer: args.output, offset: dst.offset, size: dst.size },
+        buffers: {
+          src: { buffer: input, offset: src.offset, size: src.size },
+          dst: { buffer: args.output, offset: dst.offset, size: dst.size },
           ...common,
-        ],
+        },
         workgroups: tiles,
-      };
+      });
     }
     await recordDispatches(ctx, encoder, 'scan/chained', [dispatch], plan.maxPerDimension);
   }

@@ -1,6 +1,6 @@
 import type { GpuContext } from '../../runtime/gpu-context.js';
 import { BufferUsage } from '../../runtime/usage.js';
-import { elementRange, type PlannedDispatch, recordDispatches } from '../dispatch-recorder.js';
+import { elementRange, type PlannedDispatch, planned, recordDispatches } from '../dispatch-recorder.js';
 import { scratchBuffer } from '../scratch.js';
 import { DEFAULT_CHAINED_VECTORS, encodeChainedScan } from './chained-scan.js';
 import { SCAN_DOWNSWEEP_KERNEL, SCAN_REDUCE_KERNEL, type ScanKernelConstants } from './scan-kernels.js';
@@ -124,16 +124,14 @@ export async function encodeScanWith(
     let prefixes: GPUBuffer = zero;
     if (blocks > 1) {
       prefixes = scratchBuffer(ctx, `scan/sums/${level}`, blocks * 4);
-      dispatches.push({
-        kernel: SCAN_REDUCE_KERNEL,
-        constants: { ...base, nonzero, inPlace: false } satisfies ScanKernelConstants,
-        params: [n, src.base, 0, blocks, 0, 0, 0, 0],
-        entries: [
-          { binding: 1, ...src.entry },
-          { binding: 2, buffer: prefixes, offset: 0, size: blocks * 4 },
-        ],
-        workgroups: blocks,
-      });
+      dispatches.push(
+        planned(SCAN_REDUCE_KERNEL, {
+          constants: { ...base, nonzero, inPlace: false } satisfies ScanKernelConstants,
+          params: [n, src.base, 0, blocks, 0, 0, 0, 0],
+          buffers: { src: src.entry, sums: { buffer: prefixes, offset: 0, size: blocks * 4 } },
+          workgroups: blocks,
+        }),
+      );
       const sums: Bound = {
         buffer: prefixes,
         base: 0,
@@ -141,33 +139,25 @@ export async function encodeScanWith(
       };
       planLevel(blocks, sums, sums, level + 1, [2, 3], false, false);
     }
-    dispatches.push({
-      kernel: SCAN_DOWNSWEEP_KERNEL,
-      constants: { ...base, nonzero, inPlace: same } satisfies ScanKernelConstants,
-      params: [
-        n,
-        src.base,
-        dst.base,
-        blocks,
-        carrySlots[0],
-        carrySlots[1],
-        inclusive ? 1 : 0,
-        blocks > 1 ? 1 : 0,
-      ],
-      entries: same
-        ? [
-            { binding: 1, ...src.entry },
-            { binding: 3, buffer: prefixes },
-            { binding: 4, buffer: carry },
-          ]
-        : [
-            { binding: 1, ...src.entry },
-            { binding: 2, ...dst.entry },
-            { binding: 3, buffer: prefixes },
-            { binding: 4, buffer: carry },
-          ],
-      workgroups: blocks,
-    });
+    dispatches.push(
+      planned(SCAN_DOWNSWEEP_KERNEL, {
+        constants: { ...base, nonzero, inPlace: same } satisfies ScanKernelConstants,
+        params: [
+          n,
+          src.base,
+          dst.base,
+          blocks,
+          carrySlots[0],
+          carrySlots[1],
+          inclusive ? 1 : 0,
+          blocks > 1 ? 1 : 0,
+        ],
+        buffers: same
+          ? { data: src.entry, prefixes, carry }
+          : { src: src.entry, dst: dst.entry, prefixes, carry },
+        workgroups: blocks,
+      }),
+    );
   };
 
   for (let s = 0, k = 0; s < count; s += plan.segment, k++) {
@@ -203,7 +193,7 @@ export function resolveScanVariant(ctx: GpuContext, args: ScanArgs): ScanVariant
 interface Bound {
   buffer: GPUBuffer;
   base: number;
-  entry: { buffer: GPUBuffer; offset?: number; size?: number };
+  entry: { buffer: GPUBuffer; offset: number; size: number };
 }
 
 function bindRange(ctx: GpuContext, buffer: GPUBuffer, first: number, count: number): Bound {

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 import { scanAndStoreTile, stageAndScanTile } from './tile-scan-wgsl.js';
 import {
   enableDirective,
@@ -126,13 +126,21 @@ fn main(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u, 
 };
 
 /** Reduce pass of the reduce-then-scan: tile sums. */
-export const SCAN_REDUCE_KERNEL: KernelSpec<ScanKernelConstants> = {
+export const SCAN_REDUCE_KERNEL = defineKernel({
   name: 'scan/reduce',
+  bindings: { src: 1, sums: 2 },
   source: reduceSource,
-};
+});
 
 /** Downsweep pass of the reduce-then-scan: tile scans plus block prefixes and carry. */
-export const SCAN_DOWNSWEEP_KERNEL: KernelSpec<ScanKernelConstants> = {
+export const SCAN_DOWNSWEEP_KERNEL = defineKernel({
   name: 'scan/downsweep',
+  bindings: {
+    data: { binding: 1, optional: true },
+    src: { binding: 1, optional: true },
+    dst: { binding: 2, optional: true },
+    prefixes: 3,
+    carry: 4,
+  },
   source: downsweepSource,
-};
+});

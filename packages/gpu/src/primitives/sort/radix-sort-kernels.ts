@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 
 /** Threads per workgroup of every radix kernel; equals the number of buckets of an 8-bit digit. */
 export const RADIX_WORKGROUP = 256;
@@ -297,19 +297,29 @@ fn main(
 };
 
 /** Upsweep of one radix pass: per-tile digit histograms. */
-export const RADIX_UPSWEEP_KERNEL: KernelSpec<Record<string, never>> = {
+export const RADIX_UPSWEEP_KERNEL = defineKernel({
   name: 'radix-sort/upsweep',
+  bindings: { keys: 1, hist: 2 },
   source: upsweepSource,
-};
+});
 
 /** Scan of one radix pass: per-digit exclusive prefix over tiles, and digit totals. */
-export const RADIX_SCAN_KERNEL: KernelSpec<Record<string, never>> = {
+export const RADIX_SCAN_KERNEL = defineKernel({
   name: 'radix-sort/scan',
+  bindings: { hist: 1, totals: 2 },
   source: scanSource,
-};
+});
 
 /** Downsweep of one radix pass: stable in-tile split by digit, then scatter. */
-export const RADIX_DOWNSWEEP_KERNEL: KernelSpec<RadixConstants> = {
+export const RADIX_DOWNSWEEP_KERNEL = defineKernel({
   name: 'radix-sort/downsweep',
+  bindings: {
+    keys_in: 1,
+    hist: 2,
+    totals: 3,
+    keys_out: 4,
+    vals_in: { binding: 5, optional: true },
+    vals_out: { binding: 6, optional: true },
+  },
   source: downsweepSource,
-};
+});

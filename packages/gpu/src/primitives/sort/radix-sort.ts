@@ -12,7 +12,7 @@ import {
   RADIX_UPSWEEP_KERNEL,
   RADIX_WORKGROUP_BYTES,
 } from './radix-sort-kernels.js';
-import { assertWords, bindBuffers, paramBlocks, submitChecked } from './sort-gpu-util.js';
+import { assertWords, bindKernel, paramBlocks, submitChecked } from './sort-gpu-util.js';
 import { planDigitPasses } from './sort-plan.js';
 
 /** What {@link encodeRadixSort} sorts. */
@@ -95,17 +95,16 @@ export async function encodeRadixSort(
     const p = { params, index };
     const [keysIn, keysOut] = index % 2 === 0 ? [keys, altKeys] : [altKeys, keys];
     pass.setPipeline(upsweep);
-    pass.setBindGroup(0, bindBuffers(device, upsweep, [p, keysIn, hist]));
+    pass.setBindGroup(0, bindKernel(device, upsweep, RADIX_UPSWEEP_KERNEL, p, { keys: keysIn, hist }));
     pass.dispatchWorkgroups(x, y);
     pass.setPipeline(scan);
-    pass.setBindGroup(0, bindBuffers(device, scan, [p, hist, totals]));
+    pass.setBindGroup(0, bindKernel(device, scan, RADIX_SCAN_KERNEL, p, { hist, totals }));
     pass.dispatchWorkgroups(256);
     pass.setPipeline(downsweep);
-    const bound = [p, keysIn, hist, totals, keysOut];
-    if (values && altValues) {
-      bound.push(...(index % 2 === 0 ? [values, altValues] : [altValues, values]));
-    }
-    pass.setBindGroup(0, bindBuffers(device, downsweep, bound));
+    const [valsIn, valsOut] = index % 2 === 0 ? [values, altValues] : [altValues, values];
+    const moved = values && altValues ? { vals_in: valsIn, vals_out: valsOut } : {};
+    const bound = { keys_in: keysIn, hist, totals, keys_out: keysOut, ...moved };
+    pass.setBindGroup(0, bindKernel(device, downsweep, RADIX_DOWNSWEEP_KERNEL, p, bound));
     pass.dispatchWorkgroups(x, y);
   });
   pass.end();

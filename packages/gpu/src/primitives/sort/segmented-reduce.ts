@@ -10,7 +10,7 @@ import {
   SEGMENT_REDUCE_ZERO_KERNEL,
   SEGMENT_WORKGROUP,
 } from './segmented-sort-kernels.js';
-import { assertWords, bindBuffers, paramBlocks, submitChecked } from './sort-gpu-util.js';
+import { assertWords, bindKernel, paramBlocks, submitChecked } from './sort-gpu-util.js';
 
 /** What {@link encodeSegmentedReduce} adds up. */
 export interface SegmentedReduceArgs {
@@ -65,11 +65,21 @@ export async function encodeSegmentedReduce(
   const device = ctx.device;
   const pass = encoder.beginComputePass({ label: 'segmented-reduce' });
   pass.setPipeline(zero);
-  pass.setBindGroup(0, bindBuffers(device, zero, [params, segmentOffsets, output]));
+  pass.setBindGroup(
+    0,
+    bindKernel(device, zero, SEGMENT_REDUCE_ZERO_KERNEL, params, { offsets: segmentOffsets, sums: output }),
+  );
   pass.dispatchWorkgroups(...dispatchSize(Math.ceil(segments / SEGMENT_WORKGROUP), maxPerDimension));
   if (chunks > 0) {
     pass.setPipeline(reduce);
-    pass.setBindGroup(0, bindBuffers(device, reduce, [params, segmentOffsets, values, output]));
+    pass.setBindGroup(
+      0,
+      bindKernel(device, reduce, SEGMENT_REDUCE_KERNEL, params, {
+        offsets: segmentOffsets,
+        values,
+        sums: output,
+      }),
+    );
     pass.dispatchWorkgroups(...dispatchSize(Math.ceil(chunks / SEGMENT_WORKGROUP), maxPerDimension));
   }
   pass.end();

@@ -1,4 +1,4 @@
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
 
 /** Threads per workgroup of the segmented kernels. */
 export const SEGMENT_WORKGROUP = 256;
@@ -348,35 +348,39 @@ fn main(
 }
 `;
 
-type NoConstants = Record<string, never>;
-
 /** In-workgroup sort of the segments starting in each tile. */
-export const SEGMENT_TILE_KERNEL: KernelSpec<NoConstants> = {
+export const SEGMENT_TILE_KERNEL = defineKernel({
   name: 'segmented-sort/tile',
+  bindings: { offsets: 1, keys: 2, vals: 3 },
   source: tileSource,
-};
+});
 /** Composite path: copies and sort inputs. */
-export const SEGMENT_INIT_KERNEL: KernelSpec<NoConstants> = {
+export const SEGMENT_INIT_KERNEL = defineKernel({
   name: 'segmented-sort/init',
+  bindings: { offsets: 1, keys: 2, vals: 3, keys_copy: 4, vals_copy: 5, sort_keys: 6, sort_index: 7 },
   source: initSource,
-};
+});
 /** Composite path: segment rank of each key-sorted element. */
-export const SEGMENT_ID_KERNEL: KernelSpec<NoConstants> = {
+export const SEGMENT_ID_KERNEL = defineKernel({
   name: 'segmented-sort/segment-id',
+  bindings: { offsets: 1, sort_index: 2, sort_keys: 3 },
   source: segmentIdSource,
-};
+});
 /** Composite path: gather into the caller's buffers. */
-export const SEGMENT_GATHER_KERNEL: KernelSpec<NoConstants> = {
+export const SEGMENT_GATHER_KERNEL = defineKernel({
   name: 'segmented-sort/gather',
+  bindings: { offsets: 1, sort_index: 2, keys_copy: 3, vals_copy: 4, keys: 5, vals: 6 },
   source: gatherSource,
-};
+});
 /** Segmented reduce: zero the sums. */
-export const SEGMENT_REDUCE_ZERO_KERNEL: KernelSpec<NoConstants> = {
+export const SEGMENT_REDUCE_ZERO_KERNEL = defineKernel({
   name: 'segmented-reduce/zero',
+  bindings: { offsets: 1, sums: 2 },
   source: reduceZeroSource,
-};
+});
 /** Segmented reduce: per-chunk runs added atomically. */
-export const SEGMENT_REDUCE_KERNEL: KernelSpec<NoConstants> = {
+export const SEGMENT_REDUCE_KERNEL = defineKernel({
   name: 'segmented-reduce/sum',
+  bindings: { offsets: 1, values: 2, sums: 3 },
   source: reduceSource,
-};
+});

@@ -14,7 +14,7 @@ import {
   SEGMENT_WORKGROUP,
   SEGMENT_WORKGROUP_BYTES,
 } from './segmented-sort-kernels.js';
-import { assertWords, bindBuffers, paramBlocks, submitChecked } from './sort-gpu-util.js';
+import { assertWords, bindKernel, paramBlocks, submitChecked } from './sort-gpu-util.js';
 import { bitsFor } from './sort-plan.js';
 
 /** Longest segment {@link encodeSegmentedSort} sorts inside one workgroup. */
@@ -91,7 +91,20 @@ export async function encodeSegmentedSort(
     const params = paramBlocks(ctx, 'segmented-sort params', [[count, segments, tiles, 0]]);
     const pass = encoder.beginComputePass({ label: 'segmented-sort tiles' });
     pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bindBuffers(device, pipeline, [{ params, index: 0 }, segmentOffsets, keys, values]));
+    pass.setBindGroup(
+      0,
+      bindKernel(
+        device,
+        pipeline,
+        SEGMENT_TILE_KERNEL,
+        { params, index: 0 },
+        {
+          offsets: segmentOffsets,
+          keys,
+          vals: values,
+        },
+      ),
+    );
     pass.dispatchWorkgroups(...dispatchSize(tiles, maxPerDimension));
     pass.end();
     return;
@@ -108,23 +121,51 @@ export async function encodeSegmentedSort(
   const sortIndex = scratchBuffer(ctx, 'segmented-sort/sort-index', bytes);
   const params = { params: paramBlocks(ctx, 'segmented-sort params', [[count, segments, 0, 0]]), index: 0 };
   const grid = dispatchSize(Math.ceil(count / SEGMENT_WORKGROUP), maxPerDimension);
-  const dispatch = (pipeline: GPUComputePipeline, buffers: GPUBuffer[]) => {
+  const dispatch = (pipeline: GPUComputePipeline, group: GPUBindGroup) => {
     const pass = encoder.beginComputePass({ label: pipeline.label });
     pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bindBuffers(device, pipeline, [params, segmentOffsets, ...buffers]));
+    pass.setBindGroup(0, group);
     pass.dispatchWorkgroups(...grid);
     pass.end();
   };
-  dispatch(init, [keys, values, keysCopy, valuesCopy, sortKeys, sortIndex]);
+  const offsets = segmentOffsets;
+  const copies = { keys_copy: keysCopy, vals_copy: valuesCopy };
+  dispatch(
+    init,
+    bindKernel(device, init, SEGMENT_INIT_KERNEL, params, {
+      offsets,
+      keys,
+      vals: values,
+      ...copies,
+      sort_keys: sortKeys,
+      sort_index: sortIndex,
+    }),
+  );
   const radix = { keys: sortKeys, values: sortIndex, count, maxWorkgroupsPerDimension: maxPerDimension };
   await encodeRadixSort(ctx, encoder, { ...radix, scratchPrefix: 'segmented-sort/radix' });
-  dispatch(segmentId, [sortIndex, sortKeys]);
+  dispatch(
+    segmentId,
+    bindKernel(device, segmentId, SEGMENT_ID_KERNEL, params, {
+      offsets,
+      sort_index: sortIndex,
+      sort_keys: sortKeys,
+    }),
+  );
   await encodeRadixSort(ctx, encoder, {
     ...radix,
     keyBits: bitsFor(segments + 1),
     scratchPrefix: 'segmented-sort/radix',
   });
-  dispatch(gather, [sortIndex, keysCopy, valuesCopy, keys, values]);
+  dispatch(
+    gather,
+    bindKernel(device, gather, SEGMENT_GATHER_KERNEL, params, {
+      offsets,
+      sort_index: sortIndex,
+      ...copies,
+      keys,
+      vals: values,
+    }),
+  );
 }
 
 /**

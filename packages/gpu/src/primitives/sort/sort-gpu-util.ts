@@ -1,5 +1,11 @@
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import {
+  type BindingLayout,
+  type BoundBuffers,
+  bindingEntries,
+  groupEntry,
+} from '../../runtime/kernel-bindings.js';
 import { BufferUsage } from '../../runtime/usage.js';
 
 /** WebGPU's `minUniformBufferOffsetAlignment` ceiling: per-dispatch parameter blocks sit this far apart. */
@@ -33,19 +39,26 @@ export function paramBlocks(
 /** A whole buffer, or block `index` (16 bytes) of a {@link paramBlocks} buffer. */
 export type Binding = GPUBuffer | { params: GPUBuffer; index: number };
 
-/** A bind group of group 0 binding `buffers[i]` at binding `i`. */
-export function bindBuffers(
+/** A bind group of group 0: `params` at binding 0, `buffers` by the names `kernel` declares. */
+export function bindKernel<L extends BindingLayout>(
   device: GPUDevice,
   pipeline: GPUComputePipeline,
-  buffers: readonly Binding[],
+  kernel: { bindings: L },
+  params: Binding,
+  buffers: BoundBuffers<L>,
 ): GPUBindGroup {
   return device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
-    entries: buffers.map((b, binding) => ({
-      binding,
-      resource:
-        'params' in b ? { buffer: b.params, offset: b.index * PARAM_STRIDE, size: 16 } : { buffer: b },
-    })),
+    entries: [
+      {
+        binding: 0,
+        resource:
+          'params' in params
+            ? { buffer: params.params, offset: params.index * PARAM_STRIDE, size: 16 }
+            : { buffer: params },
+      },
+      ...bindingEntries(kernel.bindings, buffers).map(groupEntry),
+    ],
   });
 }
 

@@ -1,7 +1,8 @@
-import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
-import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
+import { EXACT_FIXED, gridUniformsBindingWgsl } from '../../exact/index.js';
+import { HALFEDGE, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
+import { linkWgsl } from '../../runtime/wgsl-module.js';
 import { KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
 
 /** `ringInfo.x` of a cell whose fan walk passed its bound (the run is then discarded). */
@@ -154,10 +155,23 @@ fn convexify(base: u32, count: u32) -> u32 {
  * A simple cell (kind bit 1) is its circumcentres in fan order; any other is built edge by edge
  * with the exact clip of each bisector against the box and the box corners in between.
  */
-export const RING_KERNEL: KernelSpec<Record<string, never>> = {
+export const RING_KERNEL = defineKernel({
   name: 'voronoi/cell-rings',
+  bindings: {
+    sites: 1,
+    triangles: 2,
+    halfedges: 3,
+    start: 4,
+    kind: 5,
+    cc: 6,
+    ccFlags: 7,
+    slotOffset: 8,
+    ring: 9,
+    ringInfo: 10,
+    grid_uniforms: 11,
+  },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -170,7 +184,7 @@ struct Params { sites: u32 }
 @group(0) @binding(8) var<storage, read> slotOffset: array<u32>;
 @group(0) @binding(9) var<storage, read_write> ring: array<vec4u>;
 @group(0) @binding(10) var<storage, read_write> ringInfo: array<vec2u>;
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 ${gridUniformsBindingWgsl(0, 11)}
 const RING_FAULTED: u32 = ${RING_FAULTED}u;
 var<private> faulted: bool;
@@ -290,17 +304,18 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   ringInfo[k] = select(vec2u(closed, lowest), vec2u(RING_FAULTED, 0u), faulted);
 }
 `,
-};
+});
 
 /**
  * Per site, after {@link RING_KERNEL}: its closed length at its caller index, for the offset
  * scan; a walk past its bound raises the fault flag (see runtime/kernel-fault.ts) and leaves an
  * empty cell, so that the emit pass copies nothing for it.
  */
-export const RING_LENGTHS_KERNEL: KernelSpec<Record<string, never>> = {
+export const RING_LENGTHS_KERNEL = defineKernel({
   name: 'voronoi/ring-lengths',
+  bindings: { ringInfo: 1, order: 2, lengths: 3, fault_flags: 4 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> ringInfo: array<vec2u>;
@@ -318,7 +333,7 @@ ${threadEntry('k', 'params.sites')}
   lengths[order[k]] = closed;
 }
 `,
-};
+});
 
 /**
  * Per site: copies its finished ring from the scratch slot to its place in the output (the
@@ -326,10 +341,11 @@ ${threadEntry('k', 'params.sites')}
  * closed by repeating the first point. Output points are `vec4u` = the f64 bits of x and y, so
  * the buffer reads as interleaved xy in a Float64Array.
  */
-export const EMIT_RINGS_KERNEL: KernelSpec<Record<string, never>> = {
+export const EMIT_RINGS_KERNEL = defineKernel({
   name: 'voronoi/emit-rings',
+  bindings: { ring: 1, ringInfo: 2, slotOffset: 3, order: 4, ringOffsets: 5, coords: 6, grid_uniforms: 7 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> ring: array<vec4u>;
@@ -338,7 +354,7 @@ struct Params { sites: u32 }
 @group(0) @binding(4) var<storage, read> order: array<u32>;
 @group(0) @binding(5) var<storage, read> ringOffsets: array<u32>;
 @group(0) @binding(6) var<storage, read_write> coords: array<vec4u>;
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 ${gridUniformsBindingWgsl(0, 7)}
 
 ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
@@ -364,4 +380,4 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   coords[dst + m] = coords[dst];
 }
 `,
-};
+});

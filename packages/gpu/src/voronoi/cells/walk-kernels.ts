@@ -1,6 +1,7 @@
-import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
+import { HALFEDGE, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
+import { linkWgsl } from '../../runtime/wgsl-module.js';
 
 /** Bit of a site's kind: its cell is simple (not on the hull, every vertex inside the box). */
 export const KIND_SIMPLE = 1;
@@ -12,10 +13,11 @@ export const KIND_HULL = 2;
  * the lowest index wins, so the result does not depend on scheduling. Starts are stored
  * complemented (`~e`) so that a zero-cleared buffer and `atomicMax` pick the lowest.
  */
-export const WALK_START_KERNEL: KernelSpec<Record<string, never>> = {
+export const WALK_START_KERNEL = defineKernel({
   name: 'voronoi/walk-start',
+  bindings: { triangles: 1, start: 2 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
@@ -25,17 +27,18 @@ ${threadEntry('e', 'params.halfedges')}
   atomicMax(&start[triangles[e]], ~e);
 }
 `,
-};
+});
 
 /**
  * Pass 2 of the walk starts: a hull site must start its walk just after the hull edge that
  * ends at it (so the walk sweeps its fan counter-clockwise from one ray to the other). Each hull
  * site ends exactly one hull edge, so the stores never collide.
  */
-export const HULL_START_KERNEL: KernelSpec<Record<string, never>> = {
+export const HULL_START_KERNEL = defineKernel({
   name: 'voronoi/hull-start',
+  bindings: { triangles: 1, halfedges: 2, start: 3 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> triangles: array<u32>;
@@ -49,7 +52,7 @@ ${threadEntry('e', 'params.halfedges')}
   }
 }
 `,
-};
+});
 
 /**
  * Per site: walks its fan once to find its degree and whether its cell is simple, and sizes its
@@ -60,10 +63,11 @@ ${threadEntry('e', 'params.halfedges')}
  * are then scanned into offsets. A walk longer than the half-edge count raises
  * `FAULT_FAN_WALK` in the fault word (binding 6).
  */
-export const PLAN_CELLS_KERNEL: KernelSpec<Record<string, never>> = {
+export const PLAN_CELLS_KERNEL = defineKernel({
   name: 'voronoi/plan-cells',
+  bindings: { halfedges: 1, start: 2, ccFlags: 3, kind: 4, slots: 5, fault_flags: 6 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { sites: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> halfedges: array<i32>;
@@ -104,4 +108,4 @@ ${threadEntry('k', 'params.sites')}
   slots[k] = select(2u * degree + 8u, degree, simple);
 }
 `,
-};
+});

@@ -1,5 +1,6 @@
-import { FIXED_WGSL } from '../../exact/fixed-wgsl.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { EXACT_FIXED } from '../../exact/fixed-wgsl.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
+import { linkWgsl } from '../../runtime/wgsl-module.js';
 
 /** Constants of {@link CIRCUMCENTER_KERNEL}. */
 export interface CircumcenterConstants {
@@ -19,7 +20,7 @@ export const CC_FAR = 2;
  * The parameter block starts with the `GridUniforms` (box and exponent) and then the count.
  */
 const circumcenterSource = (c: CircumcenterConstants) => /* wgsl */ `
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 struct Params {
   grid: GridUniforms,
   count: u32,
@@ -49,7 +50,8 @@ fn main(
 `;
 
 /** The circumcenter kernel (constant: `workgroupSize`). */
-export const CIRCUMCENTER_KERNEL: KernelSpec<CircumcenterConstants> = {
+export const CIRCUMCENTER_KERNEL = defineKernel({
   name: 'voronoi/circumcenters',
+  bindings: { sites: 1, triangles: 2, cc: 3, ccFlags: 4 },
   source: circumcenterSource,
-};
+});

@@ -4,6 +4,7 @@ import { createStorage, readback, uploadStorage } from '../../runtime/buffers.js
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION, dispatchThreads } from '../../runtime/dispatch.js';
 import { GpuValidationError } from '../../runtime/errors.js';
 import type { GpuContext } from '../../runtime/gpu-context.js';
+import { bindingEntries, groupEntry } from '../../runtime/kernel-bindings.js';
 import { uniformBlock } from '../../runtime/uniform-block.js';
 import { BufferUsage } from '../../runtime/usage.js';
 import { CIRCUMCENTER_KERNEL } from './circumcenter-kernel.js';
@@ -64,10 +65,12 @@ export async function encodeCircumcenters(
         layout: pipeline.getBindGroupLayout(0),
         entries: [
           { binding: 0, resource: { buffer: uniform } },
-          { binding: 1, resource: { buffer: args.sites } },
-          { binding: 2, resource: { buffer: args.triangles, offset: 0, size: 12 * nt } },
-          { binding: 3, resource: { buffer: args.cc, offset: 0, size: 16 * nt } },
-          { binding: 4, resource: { buffer: args.flags, offset: 0, size: 4 * nt } },
+          ...bindingEntries(CIRCUMCENTER_KERNEL.bindings, {
+            sites: args.sites,
+            triangles: { buffer: args.triangles, offset: 0, size: 12 * nt },
+            cc: { buffer: args.cc, offset: 0, size: 16 * nt },
+            ccFlags: { buffer: args.flags, offset: 0, size: 4 * nt },
+          }).map(groupEntry),
         ],
       }),
     );

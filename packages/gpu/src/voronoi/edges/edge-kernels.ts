@@ -1,6 +1,7 @@
-import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
-import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
-import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { EXACT_FIXED, gridUniformsBindingWgsl } from '../../exact/index.js';
+import { HALFEDGE, threadEntry } from '../../mesh/halfedge-wgsl.js';
+import { defineKernel } from '../../runtime/pipeline-cache.js';
+import { linkWgsl } from '../../runtime/wgsl-module.js';
 
 /**
  * Per half-edge: the Voronoi edge it stands for, once per pair of twins (from the lower
@@ -10,10 +11,21 @@ import type { KernelSpec } from '../../runtime/pipeline-cache.js';
  * equal circumcentres) or misses the box is left out. Writes the clipped segment (fixed point)
  * and a 0/1 flag, scanned afterwards into output positions.
  */
-export const CLIP_EDGES_KERNEL: KernelSpec<Record<string, never>> = {
+export const CLIP_EDGES_KERNEL = defineKernel({
   name: 'voronoi/clip-edges',
+  bindings: {
+    sites: 1,
+    triangles: 2,
+    halfedges: 3,
+    cc: 4,
+    ccFlags: 5,
+    order: 6,
+    segments: 7,
+    keep: 8,
+    grid_uniforms: 9,
+  },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> sites: array<vec4u>;
@@ -24,7 +36,7 @@ struct Params { halfedges: u32 }
 @group(0) @binding(6) var<storage, read> order: array<u32>;
 @group(0) @binding(7) var<storage, read_write> segments: array<vec4u>;
 @group(0) @binding(8) var<storage, read_write> keep: array<u32>;
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 ${gridUniformsBindingWgsl(0, 9)}
 
 fn inside(t: u32) -> bool {
@@ -64,19 +76,20 @@ ${threadEntry('e', 'params.halfedges', 'grid_init(grid_uniforms);')}
   }
 }
 `,
-};
+});
 
 /** Per kept half-edge: its segment converted to f64 at its scanned place (two points). */
-export const EMIT_EDGES_KERNEL: KernelSpec<Record<string, never>> = {
+export const EMIT_EDGES_KERNEL = defineKernel({
   name: 'voronoi/emit-edges',
+  bindings: { segments: 1, place: 2, coords: 3, grid_uniforms: 4 },
   source: () => /* wgsl */ `
-${HALFEDGE_WGSL}
+${linkWgsl(HALFEDGE)}
 struct Params { halfedges: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> segments: array<vec4u>;
 @group(0) @binding(2) var<storage, read> place: array<u32>;
 @group(0) @binding(3) var<storage, read_write> coords: array<vec4u>;
-${FIXED_WGSL}
+${linkWgsl(EXACT_FIXED)}
 ${gridUniformsBindingWgsl(0, 4)}
 
 ${threadEntry('e', 'params.halfedges', 'grid_init(grid_uniforms);')}
@@ -90,4 +103,4 @@ ${threadEntry('e', 'params.halfedges', 'grid_init(grid_uniforms);')}
   coords[at + 1u] = fixed_point_to_f64(b);
 }
 `,
-};
+});
