@@ -1,5 +1,6 @@
 import { type CostConnectivity, crossedCells, type NeighbourStep, neighbourSteps } from '@geoframe/core';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { COST_PARAMS, COST_WORKGROUP, stepCost } from './cost-wgsl.js';
 
 /** Constants of {@link BACKLINK_KERNEL}. */
@@ -15,9 +16,10 @@ export interface BacklinkConstants {
  * backlink, so following them always ends, at the source of the cell's label. Each thread writes
  * one word: the bytes of four consecutive cells.
  */
-export const BACKLINK_KERNEL: KernelSpec<BacklinkConstants> = {
+export const BACKLINK_KERNEL = defineKernel({
   name: 'cost/backlink',
-  source: ({ connectivity }) => {
+  bindings: { values: 1, dist: 2, labels: 3, hops: 4, backlink: 5 },
+  source: ({ connectivity }: BacklinkConstants) => {
     const steps = neighbourSteps(connectivity);
     const tries = steps
       .map((step, k) => {
@@ -46,7 +48,7 @@ export const BACKLINK_KERNEL: KernelSpec<BacklinkConstants> = {
       })
       .join('\n      ');
     return /* wgsl */ `
-${COST_PARAMS}
+${linkWgsl(COST_PARAMS)}
 @group(0) @binding(1) var<storage, read> values: array<f32>;
 @group(0) @binding(2) var<storage, read> dist: array<u32>;
 @group(0) @binding(3) var<storage, read> labels: array<u32>;
@@ -81,4 +83,4 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
 }
 `;
   },
-};
+});

@@ -1,4 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { COST_PARAMS, COST_WORKGROUP } from './cost-wgsl.js';
 
 const LINEAR = /* wgsl */ `let i = gid.y * nw.x * ${COST_WORKGROUP}u + gid.x;`;
@@ -17,10 +18,11 @@ export interface PrepareConstants {
  * host can name it; a subnormal value (or 1/v), which a device may flush to 0, puts it into
  * `bad[3]` (the GPU declines: its bound would not hold). Classified on the bits alone.
  */
-export const PREPARE_KERNEL: KernelSpec<PrepareConstants> = {
+export const PREPARE_KERNEL = defineKernel({
   name: 'cost/prepare',
-  source: ({ compliance }) => /* wgsl */ `
-${COST_PARAMS}
+  bindings: { values: 1, bad: 8 },
+  source: ({ compliance }: PrepareConstants) => /* wgsl */ `
+${linkWgsl(COST_PARAMS)}
 @group(0) @binding(1) var<storage, read_write> values: array<f32>;
 @group(0) @binding(8) var<storage, read_write> bad: array<atomic<u32>>;
 
@@ -50,7 +52,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
   values[i] = u;
 }
 `,
-};
+});
 
 /** Constants of {@link CHECK_KERNEL}. */
 export interface CheckConstants {
@@ -67,10 +69,18 @@ export interface CheckConstants {
  * (the label and backlink passes recompute each step's cost; they miss a tight step only if the
  * device rounded one step two ways — an error, never a silently wrong result).
  */
-export const CHECK_KERNEL: KernelSpec<CheckConstants> = {
+export const CHECK_KERNEL = defineKernel({
   name: 'cost/check',
-  source: ({ backlink }) => /* wgsl */ `
-${COST_PARAMS}
+  bindings: {
+    values: 1,
+    dist: 2,
+    labels: 3,
+    backlink: { binding: 4, optional: true },
+    sources: { binding: 5, optional: true },
+    bad: 8,
+  },
+  source: ({ backlink }: CheckConstants) => /* wgsl */ `
+${linkWgsl(COST_PARAMS)}
 @group(0) @binding(1) var<storage, read> values: array<f32>;
 @group(0) @binding(2) var<storage, read> dist: array<u32>;
 @group(0) @binding(3) var<storage, read> labels: array<u32>;
@@ -116,4 +126,4 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
   }
 }
 `,
-};
+});

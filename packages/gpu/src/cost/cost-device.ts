@@ -2,6 +2,7 @@ import type { CostGridProblem } from '@geoframe/core';
 import { createBufferChecked, uploadStorage } from '../runtime/buffers.js';
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
+import { type BindingEntry, bindingEntries, groupEntry } from '../runtime/kernel-bindings.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { remapUploads, submitForRead, uploadParts } from '../runtime/staging.js';
 import { BufferUsage } from '../runtime/usage.js';
@@ -73,15 +74,16 @@ export async function createBuffers(
   };
 }
 
-type Binding = [number, GPUBuffer];
-
-/** Dispatches `pipeline` over `threads` threads of a linear kernel in `pass`, params block 0 bound. */
+/**
+ * Dispatches `pipeline` over `threads` threads of a linear kernel in `pass`, params block 0 bound
+ * and `bindings` (a kernel's `bindingEntries`).
+ */
 function linear(
   ctx: GpuContext,
   pass: GPUComputePassEncoder,
   pipeline: GPUComputePipeline,
   params: GPUBuffer,
-  bindings: Binding[],
+  bindings: BindingEntry[],
   threads: number,
 ): void {
   const [x, y] = dispatchSize(
@@ -91,11 +93,21 @@ function linear(
   if (x === 0) return;
   const entries: GPUBindGroupEntry[] = [
     { binding: 0, resource: { buffer: params, offset: 0, size: COST_PARAM_WORDS * 4 } },
-    ...bindings.map(([binding, buffer]) => ({ binding, resource: { buffer } })),
+    ...bindings.map(groupEntry),
   ];
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, ctx.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));
   pass.dispatchWorkgroups(x, y);
+}
+
+/** The seed kernel's buffers (the seed pass and the labels' reset). */
+function seedEntries(b: CostBuffers): BindingEntry[] {
+  return bindingEntries(SEED_KERNEL.bindings, {
+    values: b.values,
+    dist: b.dist,
+    labels: b.labels,
+    sources: b.sources,
+  });
 }
 
 function cellOrNone(word: number): number {
@@ -131,36 +143,15 @@ export async function prepareAndSeed(
   const pass = encoder.beginComputePass(
     profiler ? profiler.passDescriptor('cost/seed') : { label: 'cost/seed' },
   );
-  linear(
-    ctx,
-    pass,
-    prepare,
-    params,
-    [
-      [1, b.values],
-      [8, b.bad],
-    ],
-    setup.cells,
-  );
-  const fills: Binding[] = [
-    [2, b.dist],
-    [3, b.labels],
-  ];
-  if (b.hops) fills.push([4, b.hops]);
+  const prepared = bindingEntries(PREPARE_KERNEL.bindings, { values: b.values, bad: b.bad });
+  linear(ctx, pass, prepare, params, prepared, setup.cells);
+  const fills = bindingEntries(FILL_KERNEL.bindings, {
+    dist: b.dist,
+    labels: b.labels,
+    ...(b.hops ? { hops: b.hops } : {}),
+  });
   linear(ctx, pass, fill, params, fills, setup.cells);
-  linear(
-    ctx,
-    pass,
-    seeds,
-    params,
-    [
-      [1, b.values],
-      [2, b.dist],
-      [3, b.labels],
-      [5, b.sources],
-    ],
-    setup.sources.length,
-  );
+  linear(ctx, pass, seeds, params, seedEntries(b), setup.sources.length);
   pass.end();
   profiler?.resolve(encoder);
   ctx.device.queue.submit([encoder.finish()]);
@@ -185,14 +176,8 @@ export async function resetLabels(
   ]);
   const encoder = ctx.device.createCommandEncoder({ label: 'cost/reset labels' });
   const pass = encoder.beginComputePass({ label: 'cost/reset labels' });
-  linear(ctx, pass, fill, params, [[3, b.labels]], setup.cells);
-  const seeded: Binding[] = [
-    [1, b.values],
-    [2, b.dist],
-    [3, b.labels],
-    [5, b.sources],
-  ];
-  linear(ctx, pass, seeds, params, seeded, setup.sources.length);
+  linear(ctx, pass, fill, params, bindingEntries(FILL_KERNEL.bindings, { labels: b.labels }), setup.cells);
+  linear(ctx, pass, seeds, params, seedEntries(b), setup.sources.length);
   pass.end();
   ctx.device.queue.submit([encoder.finish()]);
 }
@@ -235,23 +220,23 @@ export async function finish(
   );
   if (b.hops && b.link) {
     const pipeline = await ctx.pipelines.get(BACKLINK_KERNEL, { connectivity: setup.connectivity });
-    const bindings: Binding[] = [
-      [1, b.values],
-      [2, b.dist],
-      [3, b.labels],
-      [4, b.hops],
-      [5, b.link],
-    ];
+    const bindings = bindingEntries(BACKLINK_KERNEL.bindings, {
+      values: b.values,
+      dist: b.dist,
+      labels: b.labels,
+      hops: b.hops,
+      backlink: b.link,
+    });
     linear(ctx, pass, pipeline, params, bindings, words);
   }
   const check = await ctx.pipelines.get(CHECK_KERNEL, { backlink: b.link ? 1 : 0 });
-  const checks: Binding[] = [
-    [1, b.values],
-    [2, b.dist],
-    [3, b.labels],
-    [8, b.bad],
-  ];
-  if (b.link) checks.push([4, b.link], [5, b.sources]);
+  const checks = bindingEntries(CHECK_KERNEL.bindings, {
+    values: b.values,
+    dist: b.dist,
+    labels: b.labels,
+    bad: b.bad,
+    ...(b.link ? { backlink: b.link, sources: b.sources } : {}),
+  });
   linear(ctx, pass, check, params, checks, setup.cells);
   pass.end();
   const bytes = setup.cells * 4;

@@ -2,6 +2,7 @@ import { GeoframeError } from '@geoframe/core';
 import { createBufferChecked } from '../runtime/buffers.js';
 import { dispatchSize } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
+import { type BoundBuffers, bindingEntries, groupEntry } from '../runtime/kernel-bindings.js';
 import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage } from '../runtime/usage.js';
 import type { CostSetup } from './cost-setup.js';
@@ -82,40 +83,44 @@ export async function roundParams(
   return buffer;
 }
 
-/** One bind group of `pipeline` over the phase's buffers (params and flags included). */
+/** The relax kernel's buffers by name. */
+type RelaxBuffers = BoundBuffers<typeof TILE_RELAX_KERNEL.bindings>;
+/** The relax kernel's buffers but its three rotating lists. */
+type PhaseBuffers = Omit<RelaxBuffers, 'list_a' | 'list_b' | 'list_c'>;
+
+/** One bind group of the relax kernel over the phase's buffers (params and flags included). */
 function bindGroup(
   ctx: GpuContext,
   pipeline: GPUComputePipeline,
   label: string,
   params: GPUBuffer,
-  bindings: [number, GPUBuffer][],
+  buffers: RelaxBuffers,
 ): GPUBindGroup {
   return ctx.device.createBindGroup({
     label,
     layout: pipeline.getBindGroupLayout(0),
     entries: [
       { binding: 0, resource: { buffer: params } },
-      ...bindings.map(([binding, buffer]) => ({ binding, resource: { buffer } })),
+      ...bindingEntries(TILE_RELAX_KERNEL.bindings, buffers).map(groupEntry),
     ],
   });
 }
 
 /** The relax pass's buffers: values, costs, flags; labels where read; hops and sources for hops. */
-function relaxBindings(
+function relaxBuffers(
   phase: RelaxPhase,
   carry: boolean,
   ordered: boolean,
   buffers: CostBuffers,
-): [number, GPUBuffer][] {
-  const out: [number, GPUBuffer][] = [
-    [1, buffers.values],
-    [2, buffers.dist],
-    [6, buffers.flags],
-  ];
-  if (phase !== 'cost' || carry) out.push([3, buffers.labels]);
-  if (phase === 'hops') out.push([4, buffers.hops!], [5, buffers.sources]);
-  if (ordered) out.push([9, buffers.keys]);
-  return out;
+): PhaseBuffers {
+  return {
+    values: buffers.values,
+    dist: buffers.dist,
+    flags: buffers.flags,
+    ...(phase !== 'cost' || carry ? { labels: buffers.labels } : {}),
+    ...(phase === 'hops' ? { hops: buffers.hops!, sources: buffers.sources } : {}),
+    ...(ordered ? { keys: buffers.keys } : {}),
+  };
 }
 
 /** The three bind groups of a phase: round r uses group r % 3 (reads list r % 3, fills r + 1, empties r + 2). */
@@ -124,16 +129,16 @@ function rotatingGroups(
   pipeline: GPUComputePipeline,
   label: string,
   params: GPUBuffer,
-  bindings: [number, GPUBuffer][],
+  buffers: PhaseBuffers,
   lists: readonly GPUBuffer[],
 ): GPUBindGroup[] {
   return [0, 1, 2].map((k) =>
-    bindGroup(ctx, pipeline, `${label} ${k}`, params, [
-      ...bindings,
-      [10, lists[k]],
-      [11, lists[(k + 1) % 3]],
-      [12, lists[(k + 2) % 3]],
-    ]),
+    bindGroup(ctx, pipeline, `${label} ${k}`, params, {
+      ...buffers,
+      list_a: lists[k] as GPUBuffer,
+      list_b: lists[(k + 1) % 3] as GPUBuffer,
+      list_c: lists[(k + 2) % 3] as GPUBuffer,
+    }),
   );
 }
 
@@ -213,7 +218,7 @@ export async function runPhase(
     pipeline,
     `cost/${phase}`,
     params,
-    relaxBindings(phase, carry, ordered, buffers),
+    relaxBuffers(phase, carry, ordered, buffers),
     buffers.lists,
   );
   const mark = options.mark ?? (() => {});

@@ -1,4 +1,5 @@
 import { crossedCells, type NeighbourStep } from '@geoframe/core';
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
 
 /** Threads per workgroup of every cost kernel: one interior cell of a tile each. */
 export const COST_WORKGROUP = 256;
@@ -49,7 +50,9 @@ export const COST_PARAM_WORDS = 16 + 28;
  * listed; cost-order.ts). `extra.x`: the
  * number of sources. `lens`: the f32 length of each neighbour step.
  */
-export const COST_PARAMS = /* wgsl */ `
+export const COST_PARAMS: WgslModule = wgslModule(
+  'cost/params',
+  /* wgsl */ `
 struct Params {
   size: vec4u,
   tiles: vec4u,
@@ -60,7 +63,8 @@ struct Params {
 @group(0) @binding(0) var<uniform> params: Params;
 const INF = 0x7f800000u;
 const NONE = 0xffffffffu;
-`;
+`,
+);
 
 /** The f32 length of step `k` (an index into {@link COST_PARAMS}' `lens`). */
 export function lenOf(k: number): string {

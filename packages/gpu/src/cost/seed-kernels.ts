@@ -1,4 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { COST_PARAMS, COST_WORKGROUP } from './cost-wgsl.js';
 
 /** Constants of {@link FILL_KERNEL}. */
@@ -13,10 +14,15 @@ export interface FillConstants {
 const LINEAR = /* wgsl */ `let i = gid.y * nw.x * ${COST_WORKGROUP}u + gid.x;`;
 
 /** Every cell unreached: cost +∞, no label (and ∞ hops). Cheaper than uploading those arrays. */
-export const FILL_KERNEL: KernelSpec<FillConstants> = {
+export const FILL_KERNEL = defineKernel({
   name: 'cost/fill',
-  source: ({ hops, dist }) => /* wgsl */ `
-${COST_PARAMS}
+  bindings: {
+    dist: { binding: 2, optional: true },
+    labels: 3,
+    hops: { binding: 4, optional: true },
+  },
+  source: ({ hops, dist }: FillConstants) => /* wgsl */ `
+${linkWgsl(COST_PARAMS)}
 ${dist ? '@group(0) @binding(2) var<storage, read_write> dist: array<u32>;' : ''}
 @group(0) @binding(3) var<storage, read_write> labels: array<u32>;
 ${hops ? '@group(0) @binding(4) var<storage, read_write> hops: array<u32>;' : ''}
@@ -32,16 +38,17 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
   ${hops ? 'hops[i] = INF;' : ''}
 }
 `,
-};
+});
 
 /**
  * Seeds the sources after {@link FILL_KERNEL}: each source's cell gets cost 0 and the lowest id
  * of the sources in it (an atomic minimum); a source on a barrier cell seeds nothing.
  */
-export const SEED_KERNEL: KernelSpec<Record<string, never>> = {
+export const SEED_KERNEL = defineKernel({
   name: 'cost/seed',
+  bindings: { values: 1, dist: 2, labels: 3, sources: 5 },
   source: () => /* wgsl */ `
-${COST_PARAMS}
+${linkWgsl(COST_PARAMS)}
 @group(0) @binding(1) var<storage, read> values: array<f32>;
 @group(0) @binding(2) var<storage, read_write> dist: array<atomic<u32>>;
 @group(0) @binding(3) var<storage, read_write> labels: array<atomic<u32>>;
@@ -60,4 +67,4 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: 
   }
 }
 `,
-};
+});

@@ -1,5 +1,6 @@
 import { type CostConnectivity, neighbourSteps } from '@geoframe/core';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import {
   COST_PARAMS,
   COST_WORKGROUP,
@@ -66,7 +67,7 @@ function declarations(
   // atomic loads cost the cost pass about half its time on an H200)
   const atomicOr = (name: string) => (work === name ? 'array<atomic<u32>>' : 'array<u32>');
   return /* wgsl */ `
-${COST_PARAMS}
+${linkWgsl(COST_PARAMS)}
 @group(0) @binding(1) var<storage, read> values: array<f32>;
 @group(0) @binding(2) var<storage, ${phase === 'cost' ? 'read_write' : 'read'}> dist: ${atomicOr('dist')};
 ${phase !== 'cost' || carry ? `@group(0) @binding(3) var<storage, ${written ? 'read_write' : 'read'}> labels: ${atomicOr('labels')};` : ''}
@@ -273,9 +274,21 @@ function iterate(phase: RelaxPhase, carry: boolean, body: string, shared: string
  * that fixed point whatever the order; the label pass from carried labels converges to the
  * unique fixed point of an acyclic tight graph (adr/0018).
  */
-export const TILE_RELAX_KERNEL: KernelSpec<TileRelaxConstants> = {
+export const TILE_RELAX_KERNEL = defineKernel({
   name: 'cost/tile-relax',
-  source: ({ connectivity, phase, carry, ordered, marks, picks }) => {
+  bindings: {
+    values: 1,
+    dist: 2,
+    labels: { binding: 3, optional: true },
+    hops: { binding: 4, optional: true },
+    sources: { binding: 5, optional: true },
+    flags: 6,
+    keys: { binding: 9, optional: true },
+    list_a: 10,
+    list_b: 11,
+    list_c: 12,
+  },
+  source: ({ connectivity, phase, carry, ordered, marks, picks }: TileRelaxConstants) => {
     const carried = carry === 1;
     const order = ordered === 1 && phase === 'cost';
     const marking: TileMarks = marks === 1 ? 'parallel' : 'serial';
@@ -345,4 +358,4 @@ ${pickEnd(picking)}
 }
 `;
   },
-};
+});
