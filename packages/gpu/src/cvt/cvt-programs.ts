@@ -3,7 +3,6 @@ import { RasterProgram } from '../raster/raster-program.js';
 import { gridWorkgroups, paramBlock } from '../raster/raster-wgsl.js';
 import { FILL_KERNEL } from '../raster/seed-kernels.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import type { CvtBuffers } from './cvt-buffers.js';
 import type { CvtSetup } from './cvt-setup.js';
 import { FINISH_KERNEL } from './finish-kernel.js';
@@ -44,9 +43,6 @@ export interface CvtPrograms {
   direction: RasterProgram | null;
   destroy(): void;
 }
-
-type Bind = [number, GPUBuffer][];
-const binds = (list: Bind) => list.map(([binding, buffer]) => ({ binding, buffer }));
 
 /** What every kernel of a run shares: the grid's parameter-block pieces and the JFA's plan. */
 interface Shape {
@@ -124,16 +120,17 @@ export async function buildCvtPrograms(
 /** The prologue: NONE into the previous labels and (1+JFA) half 0 of the labels, then the seeding. */
 function prologue(program: RasterProgram, shape: Shape): RasterProgram {
   const { setup, b } = shape;
-  const fill = (buffer: GPUBuffer) => ({
-    kernel: FILL_KERNEL as KernelSpec<never>,
-    constants: { dims: 2 },
-    params: paramBlock([...shape.geometry, setup.pixels, 0xffffffff], shape.scale),
-    bindings: binds([[1, buffer]]),
-    workgroups: { linear: Math.ceil(setup.pixels / 256) },
-  });
-  program.pass('cvt seed').dispatch(fill(b.previous));
+  const fill = (out: GPUBuffer) =>
+    program.dispatch(FILL_KERNEL, {
+      constants: { dims: 2 },
+      params: paramBlock([...shape.geometry, setup.pixels, 0xffffffff], shape.scale),
+      buffers: { out },
+      workgroups: { linear: Math.ceil(setup.pixels / 256) },
+    });
+  program.pass('cvt seed');
+  fill(b.previous);
   if (!shape.jfa) return program;
-  program.dispatch(fill(b.labels)); // only the first `pixels` words: half 0
+  fill(b.labels); // only the first `pixels` words: half 0
   return seedPass(program, shape, null, false);
 }
 
@@ -143,19 +140,22 @@ function prologue(program: RasterProgram, shape: Shape): RasterProgram {
  */
 function seedPass(program: RasterProgram, shape: Shape, name: string | null, trial: boolean): RasterProgram {
   const { setup, b } = shape;
-  const list: Bind = [[1, b.positions]];
-  if (shape.jfa) list.push([2, b.state], [3, b.seedScratch], [4, b.bestBits], [5, b.labels]);
-  if (trial && b.lbfgs) list.push([6, b.lbfgs.accepted], [7, b.lbfgs.direction], [8, b.lbfgs.meta]);
+  const l = trial ? b.lbfgs : null;
   if (name) program.pass(name);
-  return program.dispatch({
-    kernel: SEED_KERNEL as KernelSpec<never>,
+  return program.dispatch(SEED_KERNEL, {
     constants: { trial: trial ? 1 : 0, jfa: shape.jfa ? 1 : 0 },
     params: paramBlock(
       [...shape.geometry, setup.count],
       [...shape.scale, setup.width, setup.height * setup.scaleY],
       planWords(shape.plan),
     ),
-    bindings: binds(list),
+    buffers: {
+      sites: b.positions,
+      ...(shape.jfa
+        ? { state: b.state, seed_scratch: b.seedScratch, best_bits: b.bestBits, labels: b.labels }
+        : {}),
+      ...(l ? { accepted: l.accepted, direction: l.direction, ring_meta: l.meta } : {}),
+    },
     workgroups: { grid: [1, 1, 1] },
   });
 }
@@ -163,21 +163,20 @@ function seedPass(program: RasterProgram, shape: Shape, name: string | null, tri
 function directionProgram(ctx: GpuContext, shape: Shape, first: number): RasterProgram {
   const { b, setup } = shape;
   const l = b.lbfgs!;
-  return new RasterProgram(ctx).pass('cvt direction').dispatch({
-    kernel: DIRECTION_KERNEL as KernelSpec<never>,
+  return new RasterProgram(ctx).pass('cvt direction').dispatch(DIRECTION_KERNEL, {
     constants: { first },
     params: paramBlock([0, 0, 0, 0, setup.count], []),
-    bindings: binds([
-      [1, l.accepted],
-      [2, b.positions],
-      [3, l.gradient],
-      [4, l.trialGradient],
-      [5, l.mass],
-      [6, l.direction],
-      [7, l.sRing],
-      [8, l.yRing],
-      [9, l.meta],
-    ]),
+    buffers: {
+      accepted: l.accepted,
+      trial: b.positions,
+      gradient: l.gradient,
+      trial_gradient: l.trialGradient,
+      mass: l.mass,
+      direction: l.direction,
+      s_ring: l.sRing,
+      y_ring: l.yRing,
+      ring_meta: l.meta,
+    },
     workgroups: { grid: [1, 1, 1] },
   });
 }
@@ -187,28 +186,17 @@ function addEvaluation(program: RasterProgram, shape: Shape): RasterProgram {
   const { setup, b, geometry, scale, grid } = shape;
   const n = setup.count;
   if (!shape.jfa) {
-    program.pass('cvt label').dispatch({
-      kernel: EXACT_LABEL_KERNEL as KernelSpec<never>,
-      constants: {},
+    program.pass('cvt label').dispatch(EXACT_LABEL_KERNEL, {
       params: paramBlock([...geometry, n, n - 1], scale),
-      bindings: binds([
-        [1, b.positions],
-        [2, b.labels],
-      ]),
+      buffers: { sites: b.positions, labels: b.labels },
       workgroups: grid,
     });
   } else {
     program.pass('cvt jfa');
     for (let k = 0; k < shape.plan.passes; k++) {
-      program.dispatch({
-        kernel: JFA_PASS_KERNEL as KernelSpec<never>,
-        constants: {},
+      program.dispatch(JFA_PASS_KERNEL, {
         params: paramBlock([...geometry, n, n - 1, k, setup.firstStep], scale),
-        bindings: binds([
-          [1, b.positions],
-          [2, b.labels],
-          [3, b.state],
-        ]),
+        buffers: { sites: b.positions, labels: b.labels, state: b.state },
         workgroups: grid,
       });
     }
@@ -224,33 +212,30 @@ function addReduction(program: RasterProgram, shape: Shape): void {
   const { setup, b, geometry, scale, grid } = shape;
   const n = setup.count;
   const scales = setup.shifts.map((s) => 2 ** s);
-  program.pass('cvt moments').dispatch({
-    kernel: MOMENTS_KERNEL as KernelSpec<never>,
+  program.pass('cvt moments').dispatch(MOMENTS_KERNEL, {
     constants: { slots: shape.slots },
     params: paramBlock([...geometry, n, shape.jfa ? 1 : 0], [...scale, ...scales]),
-    bindings: binds([
-      [1, b.positions],
-      [2, b.labels],
-      [3, b.weights],
-      [4, b.previous],
-      [5, b.sums],
-      [6, b.state],
-    ]),
+    buffers: {
+      sites: b.positions,
+      labels: b.labels,
+      weights: b.weights,
+      previous: b.previous,
+      sums: b.sums,
+      state: b.state,
+    },
     workgroups: grid,
   });
-  const finishBinds: Bind = [
-    [1, b.positions],
-    [2, b.sums],
-    [3, b.state],
-    [4, b.history],
-  ];
-  if (!shape.lloyd && b.lbfgs)
-    finishBinds.push([5, b.lbfgs.trialGradient], [6, b.lbfgs.direction], [7, b.lbfgs.mass]);
-  program.pass('cvt finish').dispatch({
-    kernel: FINISH_KERNEL as KernelSpec<never>,
+  const l = shape.lloyd ? null : b.lbfgs;
+  program.pass('cvt finish').dispatch(FINISH_KERNEL, {
     constants: { lloyd: shape.lloyd ? 1 : 0 },
     params: paramBlock([0, 0, 0, 0, n, b.historyRows], [0, 0, 0, 0, ...setup.shifts.map((s) => 2 ** -s)]),
-    bindings: binds(finishBinds),
+    buffers: {
+      sites: b.positions,
+      sums: b.sums,
+      state: b.state,
+      history: b.history,
+      ...(l ? { gradient: l.trialGradient, direction: l.direction, mass: l.mass } : {}),
+    },
     workgroups: { grid: [1, 1, 1] },
   });
 }

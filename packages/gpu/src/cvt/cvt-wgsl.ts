@@ -3,6 +3,7 @@
  * fixed-point addition on u32 atomics, and the workgroup-wide reductions of the one-workgroup
  * kernels.
  */
+import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
 
 /**
  * Words of the state buffer: the evaluation counter, the half holding the final labels, the largest
@@ -40,12 +41,15 @@ export const HISTORY_WORDS = 8;
 export const SITE_WORKGROUP = 256;
 
 /**
- * `fn add64(base, lo, hi)`: adds the 64-bit number (lo, hi) to the (lo, hi) pair at `base` of the
+ * `fn name(base, lo, hi)`: adds the 64-bit number (lo, hi) to the (lo, hi) pair at `base` of the
  * atomic array `target` (a carry out of the low word goes into the high word). Integer addition
- * is associative, so the sums are the same whatever order the threads add in.
+ * is associative, so the sums are the same whatever order the threads add in. One module per
+ * (name, target).
  */
-export function add64Wgsl(name: string, target: string): string {
-  return /* wgsl */ `
+export function add64Module(name: string, target: string): WgslModule {
+  return wgslModule(
+    `cvt/add64 ${name} ${target}`,
+    /* wgsl */ `
 fn ${name}(base: u32, lo: u32, hi: u32) {
   var h = hi;
   if (lo != 0u) {
@@ -57,7 +61,8 @@ fn ${name}(base: u32, lo: u32, hi: u32) {
   if (h != 0u) {
     atomicAdd(&${target}[base + 1u], h);
   }
-}`;
+}`,
+  );
 }
 
 /**
@@ -66,7 +71,9 @@ fn ${name}(base: u32, lo: u32, hi: u32) {
  * high part is the integer with its low 32 bits cleared, the low part what those bits hold), so
  * a compiler that fuses or reassociates cannot change the result.
  */
-export const TO_FIXED = /* wgsl */ `
+export const TO_FIXED: WgslModule = wgslModule(
+  'cvt/to-fixed',
+  /* wgsl */ `
 fn to_fixed(v: f32, scale: f32) -> vec2u {
   let t = round(max(v, 0.0) * scale);
   let hi = floor(t * 2.3283064365386963e-10);
@@ -74,14 +81,17 @@ fn to_fixed(v: f32, scale: f32) -> vec2u {
 }
 fn from_fixed(lo: u32, hi: u32, inv_scale: f32) -> f32 {
   return (f32(hi) * 4294967296.0 + f32(lo)) * inv_scale;
-}`;
+}`,
+);
 
 /**
  * Workgroup-wide reductions over {@link SITE_WORKGROUP} threads, each returning the result to
  * every thread (`lid` is the local index): a sum of f32 in a fixed tree order (deterministic),
  * a max of f32, and a sum of 64-bit (lo, hi) pairs with carries. Call from uniform control flow.
  */
-export const WORKGROUP_REDUCE = /* wgsl */ `
+export const WORKGROUP_REDUCE: WgslModule = wgslModule(
+  'cvt/workgroup-reduce',
+  /* wgsl */ `
 var<workgroup> red_f: array<f32, ${SITE_WORKGROUP}>;
 var<workgroup> red_u: array<vec2u, ${SITE_WORKGROUP}>;
 
@@ -127,4 +137,5 @@ fn sum64_wg(v: vec2u, lid: u32) -> vec2u {
   let r = red_u[0];
   workgroupBarrier();
   return r;
-}`;
+}`,
+);

@@ -1,4 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { SUM_WORDS, SUMS } from './cvt-setup.js';
 import { HISTORY, HISTORY_WORDS, SITE_WORKGROUP, STATE, TO_FIXED, WORKGROUP_REDUCE } from './cvt-wgsl.js';
 
@@ -21,9 +22,18 @@ export interface FinishConstants {
  * Parameters: misc.x = sites, misc.y = history rows; extra.xyzw, aux.xy = the inverse
  * fixed-point scales.
  */
-export const FINISH_KERNEL: KernelSpec<FinishConstants> = {
+export const FINISH_KERNEL = defineKernel({
   name: 'cvt/finish',
-  source: ({ lloyd }) => /* wgsl */ `
+  bindings: {
+    sites: 1,
+    sums: 2,
+    state: 3,
+    history: 4,
+    gradient: { binding: 5, optional: true },
+    direction: { binding: 6, optional: true },
+    mass: { binding: 7, optional: true },
+  },
+  source: ({ lloyd }: FinishConstants) => /* wgsl */ `
 struct Params {
   size: vec4u,
   misc: vec4u,
@@ -44,8 +54,7 @@ ${
 @group(0) @binding(6) var<storage, read> direction: array<vec2f>;
 @group(0) @binding(7) var<storage, read_write> mass: array<f32>;`
 }
-${TO_FIXED}
-${WORKGROUP_REDUCE}
+${linkWgsl(TO_FIXED, WORKGROUP_REDUCE)}
 
 fn take(i: u32, q: u32, inv: f32) -> f32 {
   let b = i * ${SUM_WORDS}u + 2u * q;
@@ -112,4 +121,4 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   }
 }
 `,
-};
+});

@@ -1,5 +1,5 @@
 import { gridWorkgroup, rasterHeader, tieOrder, unrolledNearest } from '../raster/raster-wgsl.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
 import { STATE } from './cvt-wgsl.js';
 
 /**
@@ -18,8 +18,9 @@ import { STATE } from './cvt-wgsl.js';
  * f32 distance in scaled pixel units, ties to the lower site index), for pass `misc.z` of the plan
  * `state.step` sets (nothing for a skipped pass); misc.w = the grid's top step.
  */
-export const JFA_PASS_KERNEL: KernelSpec = {
+export const JFA_PASS_KERNEL = defineKernel({
   name: 'cvt/jfa-pass',
+  bindings: { sites: 1, labels: 2, state: 3 },
   source: () => {
     const [wx, wy] = gridWorkgroup(2);
     return /* wgsl */ `
@@ -56,7 +57,7 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
 }
 `;
   },
-};
+});
 
 /**
  * The 'exact' labelling: per pixel, the nearest of all sites by a brute-force scan (squared f32
@@ -64,8 +65,9 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
  * O(pixels · sites): for small site counts and tests; the sites move on the GPU every iteration,
  * so the raster's bucketed 'exact' search (built on the host) does not apply.
  */
-export const EXACT_LABEL_KERNEL: KernelSpec = {
+export const EXACT_LABEL_KERNEL = defineKernel({
   name: 'cvt/exact-label',
+  bindings: { sites: 1, labels: 2 },
   source: () => {
     const [wx, wy] = gridWorkgroup(2);
     return /* wgsl */ `
@@ -91,4 +93,4 @@ fn main(@builtin(global_invocation_id) g: vec3u) {
 }
 `;
   },
-};
+});

@@ -1,4 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { SITE_WORKGROUP, WORKGROUP_REDUCE } from './cvt-wgsl.js';
 
 /** L-BFGS memory (the paper's m). */
@@ -41,9 +42,20 @@ export interface DirectionConstants {
  * (ẑ − x̂). A direction that is not a descent direction empties the history and becomes Lloyd's.
  * Writes ∇F̂·d to `meta` for the line search. Dot products are workgroup sums in a fixed order.
  */
-export const DIRECTION_KERNEL: KernelSpec<DirectionConstants> = {
+export const DIRECTION_KERNEL = defineKernel({
   name: 'cvt/lbfgs-direction',
-  source: ({ first }) => /* wgsl */ `
+  bindings: {
+    accepted: 1,
+    trial: 2,
+    gradient: 3,
+    trial_gradient: 4,
+    mass: 5,
+    direction: 6,
+    s_ring: 7,
+    y_ring: 8,
+    ring_meta: 9,
+  },
+  source: ({ first }: DirectionConstants) => /* wgsl */ `
 ${PARAMS}
 @group(0) @binding(1) var<storage, read_write> accepted: array<vec2f>;
 @group(0) @binding(2) var<storage, read> trial: array<vec2f>;
@@ -54,7 +66,7 @@ ${PARAMS}
 @group(0) @binding(7) var<storage, read_write> s_ring: array<vec2f>;
 @group(0) @binding(8) var<storage, read_write> y_ring: array<vec2f>;
 @group(0) @binding(9) var<storage, read_write> ring_meta: array<u32>;
-${WORKGROUP_REDUCE}
+${linkWgsl(WORKGROUP_REDUCE)}
 const M: u32 = ${LBFGS_MEMORY}u;
 var<workgroup> shared_u: u32;
 var<workgroup> alphas: array<f32, M>;
@@ -166,4 +178,4 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   }
 }
 `,
-};
+});

@@ -1,7 +1,8 @@
 import { gridWorkgroup, rasterHeader } from '../raster/raster-wgsl.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl } from '../runtime/wgsl-module.js';
 import { SUM_COUNT, SUM_WORDS } from './cvt-setup.js';
-import { add64Wgsl, STATE, TO_FIXED } from './cvt-wgsl.js';
+import { add64Module, STATE, TO_FIXED } from './cvt-wgsl.js';
 
 /** Constants of {@link MOMENTS_KERNEL}. */
 export interface MomentsConstants {
@@ -29,9 +30,10 @@ export interface MomentsConstants {
  * globally. Parameters: size = (width, height, 1, pixels); misc.x = sites; scale = (1, scaleY, 0, 1);
  * extra.xyzw, aux.xy = the six fixed-point scales.
  */
-export const MOMENTS_KERNEL: KernelSpec<MomentsConstants> = {
+export const MOMENTS_KERNEL = defineKernel({
   name: 'cvt/moments',
-  source: ({ slots }) => {
+  bindings: { sites: 1, labels: 2, weights: 3, previous: 4, sums: 5, state: 6 },
+  source: ({ slots }: MomentsConstants) => {
     const [wx, wy] = gridWorkgroup(2);
     const local = slots > 0;
     return /* wgsl */ `
@@ -41,8 +43,7 @@ ${rasterHeader(2, 1)}
 @group(0) @binding(4) var<storage, read_write> previous: array<u32>;
 @group(0) @binding(5) var<storage, read_write> sums: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> state: array<atomic<u32>>;
-${TO_FIXED}
-${add64Wgsl('add_global', 'sums')}
+${linkWgsl(TO_FIXED, add64Module('add_global', 'sums'))}
 var<workgroup> changed_wg: atomic<u32>;
 var<workgroup> missing_wg: atomic<u32>;
 ${
@@ -51,7 +52,7 @@ ${
 const SLOTS: u32 = ${slots}u;
 var<workgroup> slot_label: array<atomic<u32>, SLOTS>;
 var<workgroup> slot_sums: array<atomic<u32>, ${slots * SUM_WORDS}>;
-${add64Wgsl('add_local', 'slot_sums')}
+${linkWgsl(add64Module('add_local', 'slot_sums'))}
 // the slot holding label l (claimed if free), or SLOTS when all are taken by other labels
 fn claim(l: u32) -> u32 {
   var k = 0u;
@@ -146,4 +147,4 @@ fn main(@builtin(global_invocation_id) g: vec3u, @builtin(local_invocation_index
 }
 `;
   },
-};
+});

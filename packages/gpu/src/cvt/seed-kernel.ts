@@ -1,4 +1,5 @@
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl, type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
 import { SITE_WORKGROUP, STATE } from './cvt-wgsl.js';
 import { META } from './lbfgs-kernels.js';
 
@@ -37,7 +38,9 @@ export function planWords(plan: PlanNumbers): number[] {
  * log2(firstStep / first), so `passes − j0 + 1` passes alternate halves from half 0. No plan
  * array is written or read: each pass derives its step and half from `state.step` alone.
  */
-export const PLAN_JFA = /* wgsl */ `
+export const PLAN_JFA: WgslModule = wgslModule(
+  'cvt/plan-jfa',
+  /* wgsl */ `
 fn plan_jfa() {
   let top = params.auxu.y;
   var first = top;
@@ -52,7 +55,8 @@ fn plan_jfa() {
   let j0 = 1u + countTrailingZeros(top) - countTrailingZeros(first);
   state[${STATE.finalHalf}] = (1u + params.auxu.x - j0) % 2u;
   state[${STATE.step}] = first;
-}`;
+}`,
+);
 
 /**
  * `fn seed_sites(lid, n)` for a one-workgroup kernel (call from uniform control flow): writes
@@ -66,7 +70,9 @@ fn plan_jfa() {
  * `seed_scratch`, `best_bits` (atomic), `labels` (atomic) and the raster parameter layout
  * (size = (width, height, 1, pixels), scale = (1, pixel height / width, 0, 1)).
  */
-export const SEED_SITES = /* wgsl */ `
+export const SEED_SITES: WgslModule = wgslModule(
+  'cvt/seed-sites',
+  /* wgsl */ `
 fn seed_sites(lid: u32, n: u32) {
   for (var i = lid; i < n; i += ${SITE_WORKGROUP}u) {
     let s = sites[i];
@@ -90,16 +96,15 @@ fn seed_sites(lid: u32, n: u32) {
       atomicMin(&labels[p], i);
     }
   }
-}`;
+}`,
+);
 
-/** Bindings of {@link SEED_SITES} and {@link PLAN_JFA} from binding `at` on: state, scratch, bits, labels. */
-export function seedBindings(at: number): string {
-  return /* wgsl */ `
-@group(0) @binding(${at}) var<storage, read_write> state: array<u32>;
-@group(0) @binding(${at + 1}) var<storage, read_write> seed_scratch: array<u32>;
-@group(0) @binding(${at + 2}) var<storage, read_write> best_bits: array<atomic<u32>>;
-@group(0) @binding(${at + 3}) var<storage, read_write> labels: array<atomic<u32>>;`;
-}
+/** Bindings of {@link SEED_SITES} and {@link PLAN_JFA}: state, scratch, bits, labels. */
+const SEED_BINDINGS = /* wgsl */ `
+@group(0) @binding(2) var<storage, read_write> state: array<u32>;
+@group(0) @binding(3) var<storage, read_write> seed_scratch: array<u32>;
+@group(0) @binding(4) var<storage, read_write> best_bits: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> labels: array<atomic<u32>>;`;
 
 /** Constants of {@link SEED_KERNEL}. */
 export interface SeedConstants {
@@ -120,9 +125,19 @@ export interface SeedConstants {
  * state the last finish left. Parameters: misc.x = sites; size, scale
  * as the raster kernels; extra.xy = the grid's box; auxu.xyz = {@link planWords}.
  */
-export const SEED_KERNEL: KernelSpec<SeedConstants> = {
+export const SEED_KERNEL = defineKernel({
   name: 'cvt/seed',
-  source: (c) => /* wgsl */ `
+  bindings: {
+    sites: 1,
+    state: { binding: 2, optional: true },
+    seed_scratch: { binding: 3, optional: true },
+    best_bits: { binding: 4, optional: true },
+    labels: { binding: 5, optional: true },
+    accepted: { binding: 6, optional: true },
+    direction: { binding: 7, optional: true },
+    ring_meta: { binding: 8, optional: true },
+  },
+  source: (c: SeedConstants) => /* wgsl */ `
 struct Params {
   size: vec4u,
   misc: vec4u,
@@ -133,7 +148,7 @@ struct Params {
 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> sites: array<vec2f>;
-${c.jfa ? seedBindings(2) : ''}
+${c.jfa ? SEED_BINDINGS : ''}
 ${
   c.trial
     ? /* wgsl */ `@group(0) @binding(6) var<storage, read> accepted: array<vec2f>;
@@ -141,7 +156,7 @@ ${
 @group(0) @binding(8) var<storage, read> ring_meta: array<f32>;`
     : ''
 }
-${c.jfa ? `${SEED_SITES}\n${PLAN_JFA}` : ''}
+${c.jfa ? linkWgsl(SEED_SITES, PLAN_JFA) : ''}
 
 @compute @workgroup_size(${SITE_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32) {
@@ -163,4 +178,4 @@ fn main(@builtin(local_invocation_index) lid: u32) {
   }
 }
 `,
-};
+});

@@ -9,7 +9,6 @@ import {
 } from '../runtime/kernel-bindings.js';
 import {
   type KernelConstants,
-  type KernelSpec,
   type KernelUse,
   kernelUse,
   type NamedKernel,
@@ -18,31 +17,11 @@ import type { GpuProfiler } from '../runtime/profiler.js';
 import { BufferUsage } from '../runtime/usage.js';
 import { PARAM_WORDS } from './raster-wgsl.js';
 
-/** A buffer binding by number (whole buffer unless `size` is given). */
-export interface RasterBinding {
-  binding: number;
-  buffer: GPUBuffer;
-  offset?: number;
-  size?: number;
-}
-
 /** How many workgroups: a 3D grid, a 1D count split over x and y, or indirect arguments. */
 export type RasterWorkgroups =
   | { grid: [number, number, number] }
   | { linear: number }
   | { indirect: GPUBuffer; offset: number };
-
-/**
- * One dispatch by binding numbers: kernel, constants, parameter block (`paramBlock`), bindings.
- * The form of the kernels that do not name their bindings yet (cvt's, adr/0016).
- */
-export interface RasterDispatch {
-  kernel: KernelSpec<never>;
-  constants: KernelConstants;
-  params: Uint32Array;
-  bindings: RasterBinding[];
-  workgroups: RasterWorkgroups;
-}
 
 /** What a dispatch of a kernel naming its bindings needs besides the kernel. */
 export type RasterDispatchPlan<C extends KernelConstants, L extends BindingLayout> = {
@@ -103,32 +82,15 @@ export class RasterProgram {
   dispatch<C extends KernelConstants, L extends BindingLayout>(
     kernel: NamedKernel<C, L>,
     plan: RasterDispatchPlan<C, L>,
-  ): this;
-  /** Adds a dispatch by binding numbers (kernels that do not name their bindings yet). */
-  dispatch(d: RasterDispatch): this;
-  dispatch<C extends KernelConstants, L extends BindingLayout>(
-    first: NamedKernel<C, L> | RasterDispatch,
-    plan?: RasterDispatchPlan<C, L>,
   ): this {
     const last = this.stages.at(-1);
     if (last?.kind !== 'pass') throw new Error('RasterProgram: dispatch() before pass()');
-    if ('kernel' in first) {
-      // the numbered form's kernel type is erased, so its constants are taken as given
-      const kernel = kernelUse(first.kernel as KernelSpec<KernelConstants>, first.constants);
-      last.dispatches.push({
-        kernel,
-        params: first.params,
-        bindings: first.bindings,
-        workgroups: first.workgroups,
-      });
-    } else if (plan !== undefined) {
-      last.dispatches.push({
-        kernel: kernelUse(first, plan.constants),
-        params: plan.params,
-        bindings: bindingEntries(first.bindings, plan.buffers),
-        workgroups: plan.workgroups,
-      });
-    }
+    last.dispatches.push({
+      kernel: kernelUse(kernel, plan.constants),
+      params: plan.params,
+      bindings: bindingEntries(kernel.bindings, plan.buffers),
+      workgroups: plan.workgroups,
+    });
     return this;
   }
 
