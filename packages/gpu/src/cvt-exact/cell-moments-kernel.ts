@@ -1,7 +1,8 @@
-import { WIDE_INT_WGSL } from '../exact/index.js';
-import { F64_BITS_WGSL } from '../resident/f64-bits-wgsl.js';
+import { WIDE_INT } from '../exact/index.js';
+import { F64_BITS } from '../resident/f64-bits-wgsl.js';
 import { residentEntry } from '../resident/measure-kernels.js';
-import type { KernelSpec } from '../runtime/pipeline-cache.js';
+import { defineKernel } from '../runtime/pipeline-cache.js';
+import { linkWgsl, type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
 
 /** Bits of magnitude a coordinate relative to its site keeps (its ring's largest: |d| ≤ 2^50). */
 export const RELATIVE_BITS = 50;
@@ -10,7 +11,9 @@ export const RELATIVE_BITS = 50;
  * i128 shifts (`vec4<u32>`, two's complement): `i128_shl(a, n)` = a · 2^n (bits past the top
  * lost), `i128_sar(a, n)` = floor(a / 2^n); `i128_abs_bits(a)`: the bit length of |a|.
  */
-const I128_SHIFTS_WGSL = /* wgsl */ `
+const I128_SHIFTS: WgslModule = wgslModule(
+  'cvt-exact/i128-shifts',
+  /* wgsl */ `
 fn i128_shl(a: vec4<u32>, n: u32) -> vec4<u32> {
   var v = a;
   var s = min(n, 128u);
@@ -47,7 +50,9 @@ fn i128_abs_bits(a: vec4<u32>) -> u32 {
   if (v.y != 0u) { return 64u - countLeadingZeros(v.y); }
   return 32u - countLeadingZeros(v.x);
 }
-`;
+`,
+  [WIDE_INT],
+);
 
 /**
  * The CVT's moments of each cell (a single closed ring, as the Voronoi pipeline keeps them) about
@@ -75,12 +80,11 @@ fn i128_abs_bits(a: vec4<u32>) -> u32 {
  * The cell's box (relative coordinates to f32, scaled by 2^(j − size_exp) / size_mant, then
  * grown by one bucket each way) must hold no such bucket.
  */
-export const CVT_CELL_MOMENTS_KERNEL: KernelSpec<Record<string, never>> = {
+export const CVT_CELL_MOMENTS_KERNEL = defineKernel({
   name: 'cvt-exact/cell-moments',
+  bindings: { offsets: 1, coords: 2, sites: 3, at: 4, blocked: 5, out: 6 },
   source: () => /* wgsl */ `
-${WIDE_INT_WGSL}
-${F64_BITS_WGSL}
-${I128_SHIFTS_WGSL}
+${linkWgsl(F64_BITS, I128_SHIFTS)}
 struct Params { rows: u32, nx: u32, ny: u32, size_exp: i32, size_mant: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> offsets: array<u32>;
@@ -245,4 +249,4 @@ ${residentEntry('r', 'params.rows')}
   out[2u * r + 1u] = vec4<u32>(words[2], words[3]);
 }
 `,
-};
+});

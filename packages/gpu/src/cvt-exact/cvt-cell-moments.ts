@@ -122,14 +122,14 @@ async function momentsPass(
   await uploadParts(ctx, upload, 'cvt-exact/input', parts);
   ctx.device.queue.submit([upload.finish()]);
   const encoder = await recordResident(ctx, CVT_CELL_MOMENTS_KERNEL.name, [
-    residentDispatch(CVT_CELL_MOMENTS_KERNEL, momentsParams(rows, interior), rows, [
-      buffers.offsets,
-      buffers.coords,
-      siteBuffer,
-      atBuffer,
-      blockedBuffer,
+    residentDispatch(CVT_CELL_MOMENTS_KERNEL, momentsParams(rows, interior), rows, {
+      offsets: buffers.offsets,
+      coords: buffers.coords,
+      sites: siteBuffer,
+      at: atBuffer,
+      blocked: blockedBuffer,
       out,
-    ]),
+    }),
   ]);
   const pending = await submitForRead(ctx, encoder, 'cvt-exact/moments', [
     { source: out, bytes: raw.byteLength },

@@ -3,7 +3,7 @@ import { FIXED_POINT } from './fixed-point-wgsl.js';
 import { WIDE_INT } from './wide-int-wgsl.js';
 /**
  * The exact circumcenter of three grid points, rounded down to the grid, in WGSL (needs
- * `WIDE_INT_WGSL` and `FIXED_POINT_WGSL` before it; the combined `FIXED_WGSL` has all).
+ * `WIDE_INT` and `FIXED_POINT_WGSL` before it; the combined `FIXED_WGSL` has all).
  *
  * `circumcenter_fixed(a, b, c) -> CircumResult { p: vec4<u32>, far: bool }`: each coordinate of
  * `p` is floor(exact rational coordinate). The rational is computed relative to `a`

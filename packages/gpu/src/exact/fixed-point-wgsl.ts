@@ -4,7 +4,7 @@ import { WIDE_INT } from './wide-int-wgsl.js';
 
 /**
  * Fixed-point predicates and conversions on the grid of `fixedGrid`, in WGSL. A fixed point is a
- * `vec4<u32>`: (x.lo, x.hi, y.lo, y.hi), two i64 grid values. Needs {@link WIDE_INT_WGSL} before
+ * `vec4<u32>`: (x.lo, x.hi, y.lo, y.hi), two i64 grid values. Needs {@link WIDE_INT} before
  * it (the combined `FIXED_WGSL` has both).
  *
  * - `struct GridUniforms { box_min: vec4<u32>, box_max: vec4<u32>, exponent: i32, … }` (48 bytes;

@@ -3,7 +3,7 @@ import { CIRCUMCENTER } from './circumcenter-wgsl.js';
 import { CLIP_BISECTOR } from './clip-bisector-wgsl.js';
 
 /**
- * The whole exact-numerics WGSL library: wide integers (`WIDE_INT_WGSL`), fixed-point
+ * The whole exact-numerics WGSL library: wide integers (`WIDE_INT`), fixed-point
  * predicates, grid uniforms and `fixed_to_f64` (`FIXED_POINT_WGSL`), `circumcenter_fixed`
  * (`CIRCUMCENTER_WGSL`), `clip_bisector` (`CLIP_BISECTOR_WGSL`); a module with no source of its
  * own, for {@link linkWgsl}. A kernel that reads the grid box or exponent calls `grid_init(…)` at

@@ -21,4 +21,4 @@ export {
   gridUniformWords,
 } from './fixed-point-wgsl.js';
 export { EXACT_FIXED, FIXED_WGSL } from './fixed-wgsl.js';
-export { WIDE_INT, WIDE_INT_WGSL } from './wide-int-wgsl.js';
+export { WIDE_INT } from './wide-int-wgsl.js';

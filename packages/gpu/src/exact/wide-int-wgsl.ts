@@ -1,4 +1,5 @@
 import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
+
 /**
  * Exact two's-complement integer arithmetic in WGSL, which has neither 64-bit integers nor f64.
  * u32 words only (multiplies through 16-bit halves); wrap-around is WGSL's defined u32 behaviour.
@@ -21,7 +22,7 @@ import { type WgslModule, wgslModule } from '../runtime/wgsl-module.js';
  *   |n / d| ≤ 2^62: an f32 estimate of the quotient refined by the exact residual n − q·d until
  *   0 ≤ n − q·d < d. No float result is trusted: the estimate only picks the next step.
  */
-export const WIDE_INT_WGSL = /* wgsl */ `
+const WIDE_INT_WGSL = /* wgsl */ `
 alias W8 = array<u32, 8>;
 
 fn mul_u32_wide(a: u32, b: u32) -> vec2<u32> {

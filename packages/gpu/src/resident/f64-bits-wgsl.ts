@@ -125,6 +125,3 @@ fn w8_to_f64(value: W8, e: i32) -> vec3<u32> {
 `,
   [WIDE_INT],
 );
-
-/** {@link F64_BITS}' own source, for kernels that interpolate it after `WIDE_INT_WGSL` (cvt-exact's). */
-export const F64_BITS_WGSL = F64_BITS.source;

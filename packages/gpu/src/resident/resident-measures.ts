@@ -3,12 +3,7 @@ import { scratchBuffer } from '../primitives/scratch.js';
 import { DEFAULT_MAX_WORKGROUPS_PER_DIMENSION } from '../runtime/dispatch.js';
 import type { GpuContext } from '../runtime/gpu-context.js';
 import { type BindingLayout, type BoundBuffers, bindingEntries } from '../runtime/kernel-bindings.js';
-import {
-  type KernelConstants,
-  type KernelSpec,
-  kernelUse,
-  type NamedKernel,
-} from '../runtime/pipeline-cache.js';
+import { type KernelConstants, kernelUse, type NamedKernel } from '../runtime/pipeline-cache.js';
 import { submitForRead } from '../runtime/staging.js';
 import { type DevicePolygons, residentRun } from './device-polygons.js';
 import {
@@ -32,30 +27,11 @@ export function residentDispatch<L extends BindingLayout>(
   params: number[],
   items: number,
   buffers: BoundBuffers<L>,
-): PlannedDispatch;
-/**
- * One dispatch of a kernel that does not name its bindings yet (cvt-exact's, adr/0016): `buffers`
- * bound from binding 1 on, in order.
- */
-export function residentDispatch(
-  kernel: KernelSpec<Record<string, never>>,
-  params: number[],
-  items: number,
-  buffers: GPUBuffer[],
-): PlannedDispatch;
-export function residentDispatch(
-  kernel: KernelSpec<Record<string, never>>,
-  params: number[],
-  items: number,
-  buffers: GPUBuffer[] | BoundBuffers<BindingLayout>,
 ): PlannedDispatch {
-  const entries = Array.isArray(buffers)
-    ? buffers.map((buffer, k) => ({ binding: k + 1, buffer }))
-    : bindingEntries(kernel.bindings ?? {}, buffers);
   return {
     kernel: kernelUse(kernel),
     params,
-    entries,
+    entries: bindingEntries(kernel.bindings, buffers),
     workgroups: Math.ceil(items / RESIDENT_WORKGROUP_SIZE),
   };
 }

@@ -2,7 +2,7 @@ import { type WgslModule, wgslModule } from '../../runtime/wgsl-module.js';
 import { WIDE_INT } from '../wide-int-wgsl.js';
 /**
  * Helpers the Delaunay predicates share, in WGSL, on top of the wide-integer library
- * (`WIDE_INT_WGSL`, part of `FIXED_WGSL`, must come first):
+ * (`WIDE_INT`, part of `FIXED_WGSL`, must come first):
  *
  * - `i64_abs(v) -> vec2<u32>`: |v| as unsigned words (2^63 for the most negative i64).
  * - `i64_trailing_zeros(v) -> u32`: trailing zero bits of v (64 for 0); the same for v and −v.
