@@ -18,7 +18,11 @@ export interface KernelSpec<
   source: (constants: C) => string;
   /** Entry point; default `'main'`. */
   entryPoint?: string;
-  /** `{name: binding}` of its buffers (binding 0 only where it is not the parameter block); absent on kernels not converted yet. */
+  /**
+   * `{name: binding}` of its buffers (binding 0 only where it is not the parameter block). Every
+   * kernel of the engine declares them (`kernel-bindings.test.ts`); absent only on ad-hoc kernels
+   * of tests and benches, whose bindings are then not checked.
+   */
   bindings?: L;
 }
 
