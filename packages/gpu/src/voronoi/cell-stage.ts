@@ -6,12 +6,16 @@ import type { KernelSpec } from '../runtime/pipeline-cache.js';
 import { remapUploads, submitAndRead, submitForRead } from '../runtime/staging.js';
 import { EMIT_RINGS_KERNEL, RING_KERNEL, RING_LENGTHS_KERNEL } from './cells/ring-kernel.js';
 import { HULL_START_KERNEL, PLAN_CELLS_KERNEL, WALK_START_KERNEL } from './cells/walk-kernels.js';
+import { indexedCells, indexedFits } from './indexed-cell-stage.js';
 import type { Front, PipelineRun } from './pipeline-run.js';
 import { cellsOutput, outputArray } from './voronoi-options.js';
 
 /** What stage 4 leaves for the emit: the rings in scratch slots and their scanned lengths. */
-interface CellRings {
+export interface CellRings {
   ring: GPUBuffer;
+  /** The walks' starts and the cells' kinds (the indexed emit matches simple rings to their fans). */
+  start: GPUBuffer;
+  kind: GPUBuffer;
   ringInfo: GPUBuffer;
   slots: GPUBuffer;
   lengths: GPUBuffer;
@@ -22,6 +26,8 @@ interface CellRings {
    *  (none when the cells stay on the device). */
   guess: number;
   early: Promise<Float64Array> | null;
+  /** The indexed emit's staging array being prepared (see `CellsOutput.staging`). */
+  staging: Promise<Float64Array> | null;
 }
 
 /** Stage 4: the walk starts, the cell plan, the slots' scan, the rings and their lengths' scan. */
@@ -33,7 +39,9 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
   // a point count guessed from the triangulation: a cell inside the box has degree + 1 points
   // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
   // cells along the box, which are O(√n). A larger actual count prepares a new array at the end.
-  const output = forHost ? (front.output ?? cellsOutput(n, run.options.cpu)) : null;
+  const output = forHost
+    ? (front.output ?? cellsOutput(n, run.options.cpu, run.options.emit !== 'coordinates'))
+    : null;
   const guess = output ? Math.min(run.options.outputGuess ?? output.points, output.points) : 0;
   const early = output ? output.array : null;
   const start = run.buffer('start', 4 * n);
@@ -100,7 +108,8 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
   ]);
   await run.record(ringEncoder, 'rings', [rings, ringLengths]);
   await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
-  return { ring, ringInfo, slots, lengths, faults, ringEncoder, guess, early };
+  const staging = output?.staging ?? null;
+  return { ring, start, kind, ringInfo, slots, lengths, faults, ringEncoder, guess, early, staging };
 }
 
 /** Stages 4–5 for cells. */
@@ -120,7 +129,11 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
   // offsets and the coordinates come back in one round trip; rings past it (a guess too small)
   // are skipped by the kernel and emitted again at the exact size
   const guessed = 16 * guess <= ctx.limits.maxStorageBufferBindingSize;
-  if (guessed) {
+  const indexed = run.options.emit !== 'coordinates' && indexedFits(run, front, guess);
+  if (indexed) {
+    const cells = await indexedCells(run, front, cellRings, ringOffsets);
+    if (cells !== null) return cells;
+  } else if (guessed) {
     const out = run.buffer('coords', 16 * guess);
     await recordEmit(run, ringEncoder, front, ring, ringInfo, slots, lengths, out);
     const pending = await submitForRead(ctx, ringEncoder, 'voronoi/cells-out', [
@@ -167,7 +180,7 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
   run.scope?.reopen();
   const out = run.buffer('coords', 16 * points);
   const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
-  await recordEmit(run, emit, front, ring, ringInfo, slots, lengths, out, guessed);
+  await recordEmit(run, emit, front, ring, ringInfo, slots, lengths, out, guessed || indexed);
   const pending = await submitForRead(ctx, emit, 'voronoi/coords', [{ source: out, bytes: 16 * points }]);
   // a fresh 100 MB array faulted in by the one copy into it would cost more than the copy
   const prepared = await early;

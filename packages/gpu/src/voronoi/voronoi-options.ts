@@ -59,6 +59,13 @@ export interface VoronoiGpuOptions {
    * benchmarks that time its cost only — cells may then be wrong where the grid rounds sites.
    */
   guard?: boolean;
+  /**
+   * What the cells' emit brings back: `'indexed'` (default) each Voronoi vertex once as f64 and
+   * the rings as u32 indices into them, expanded on the host (`cpu.expandRings`, worker threads
+   * in geo); `'coordinates'` every ring point as f64. The same cells bit for bit (adr/0015); for
+   * benchmarks comparing the two in one run.
+   */
+  emit?: 'indexed' | 'coordinates';
 }
 
 /**
@@ -93,6 +100,24 @@ export interface PreparedSites {
 export interface CellsOutput {
   points: number;
   array: Promise<Float64Array>;
+  /**
+   * For the indexed emit: room for the vertices (f64 pairs of up to 2n triangles' circumcentres
+   * and {@link extraVertexRoom} more) followed by `points` u32 indices; null for the coordinates.
+   */
+  staging: Promise<Float64Array> | null;
+}
+
+/**
+ * Vertices the indexed emit has room for besides the circumcentres (box-clip points and corners
+ * of the cells along the box, O(√n)); a run needing more emits the coordinates instead.
+ */
+export function extraVertexRoom(n: number): number {
+  return 64 * Math.ceil(Math.sqrt(n)) + 1024;
+}
+
+/** Doubles of an indexed staging array before its indices: the vertices' room for n sites. */
+export function vertexRoomDoubles(n: number): number {
+  return 2 * (2 * n + extraVertexRoom(n));
 }
 
 /**
@@ -101,9 +126,15 @@ export interface CellsOutput {
  * plus a closing point a site — and for the cells clipped along the box (O(√n)). A cell run whose
  * actual total is larger emits again at the exact size.
  */
-export function cellsOutput(n: number, cpu?: CpuStages): CellsOutput {
-  const points = 7 * n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
-  return { points, array: outputArray(cpu, 2 * points) };
+export function cellsOutput(n: number, cpu?: CpuStages, indexed = false): CellsOutput {
+  const points = cellsOutputPoints(n);
+  const staging = indexed ? outputArray(cpu, vertexRoomDoubles(n) + Math.ceil(points / 2)) : null;
+  return { points, array: outputArray(cpu, 2 * points), staging };
+}
+
+/** The ring points {@link cellsOutput} has room for (no array made). */
+export function cellsOutputPoints(n: number): number {
+  return 7 * n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
 }
 
 /** An output array from the CPU stages' allocator when there is one. */
