@@ -16,6 +16,7 @@ export type {
   CpuStages,
   CpuTriangulation,
   DelaunayStage,
+  IndexedRings,
   LineBuffers,
   PolygonBuffers,
   StageFallbackListener,

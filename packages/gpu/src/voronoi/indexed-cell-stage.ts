@@ -31,7 +31,7 @@ export async function indexedCells(
   const { ctx } = run;
   const { n, nt } = front;
   const { ring, ringInfo, slots, lengths, faults, ringEncoder: encoder, guess } = rings;
-  const room = extraVertexRoom(n);
+  const room = Math.min(run.options.extraVertices ?? extraVertexRoom(n), extraVertexRoom(n));
   const ids = run.buffer('vertex-ids', Math.max(4, ring.size / 4));
   const index = run.buffer('index', 4 * guess);
   const vertices = run.buffer('vertices', 16 * (nt + room));

@@ -66,6 +66,12 @@ export interface VoronoiGpuOptions {
    * benchmarks comparing the two in one run.
    */
   emit?: 'indexed' | 'coordinates';
+  /**
+   * Vertices the indexed emit has room for besides the circumcentres (default
+   * {@link extraVertexRoom}; at most that). For tests: too few makes the pipeline emit the
+   * coordinates instead.
+   */
+  extraVertices?: number;
 }
 
 /**

@@ -1,0 +1,121 @@
+import { clipBox, uniqueSites } from '@geoframe/core';
+import type { PolygonBuffers } from '@geoframe/cpu';
+import { GpuPrecisionError, type IndexedRings, voronoiCellsGpu } from '@geoframe/gpu';
+import { adversarialSet, generatePoints, SeededRandom } from '@geoframe/testing';
+import { describe, expect } from 'vitest';
+import { CPU_STAGES } from './cpu-stages.js';
+import { gpuTest, requireGpu } from './gpu-test-context.js';
+
+// The indexed emit (each Voronoi vertex once, rings as indices; adr/0015) must give the
+// coordinate emit's cells bit for bit: the coordinates compared as their 64-bit patterns (−0
+// against 0 counts), on sets where the two differ most — cocircular vertices shared by many
+// rings, clipped cells along the box, extreme magnitudes, and a hull of only clipped cells whose
+// extra vertices overflow their room (then the coordinates are emitted).
+
+function bits(b: PolygonBuffers): { coords: BigUint64Array; offsets: Int32Array } {
+  return {
+    coords: new BigUint64Array(b.coords.buffer, b.coords.byteOffset, b.coords.length),
+    offsets: b.ringOffsets,
+  };
+}
+
+function sets(): { name: string; xy: Float64Array }[] {
+  const rng = new SeededRandom(31);
+  // a thin strip: long cells clipped at the top and the bottom of the box (extra vertices)
+  const strip = new Float64Array(2 * 1500);
+  for (let i = 0; i < strip.length; i++) strip[i] = i % 2 ? rng.next() : rng.next() * 1000;
+  return [
+    { name: 'uniform-4000', xy: generatePoints('uniform', 4000, 7) },
+    { name: 'lattice-1000 (cocircular quads)', xy: generatePoints('lattice', 1000, 3) },
+    { name: 'clusters-1000', xy: generatePoints('clusters', 1000, 12) },
+    { name: 'near-duplicates-1000', xy: generatePoints('near-duplicates', 1000, 5) },
+    { name: 'cocircular', xy: adversarialSet('cocircular', 800, 8).xy },
+    { name: 'offset', xy: adversarialSet('offset', 800, 9).xy },
+    { name: 'magnitude', xy: adversarialSet('magnitude', 800, 10).xy },
+    { name: 'rotated-lattice', xy: adversarialSet('rotated-lattice', 800, 11).xy },
+    { name: 'strip-1500', xy: strip },
+    { name: 'three sites', xy: Float64Array.of(0, 0, 1, 0, 0, 1) },
+  ];
+}
+
+describe('voronoiCellsGpu, indexed emit', () => {
+  gpuTest(
+    "gives the coordinate emit's cells bit for bit, on uniform and adversarial sets",
+    async () => {
+      const ctx = await requireGpu();
+      let fellBack = 0;
+      let declined = 0;
+      let indexedRuns = 0;
+      for (const { name, xy } of sets()) {
+        const sites = uniqueSites(xy).xy;
+        const box = clipBox(sites, null);
+        const run = (emit: 'coordinates' | 'indexed') =>
+          voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit }).catch((e: Error) => e);
+        const coords = await run('coordinates');
+        const indexed = await run('indexed');
+        // an input the grid cannot answer is declined before either emit, the same way
+        if (coords instanceof Error || indexed instanceof Error) {
+          expect(String(indexed), name).toBe(String(coords));
+          expect(coords, name).toBeInstanceOf(GpuPrecisionError);
+          declined++;
+          continue;
+        }
+        if (indexed.stats.path !== 'gpu') continue;
+        const stages = indexed.stats.stages.map((s) => s.stage);
+        if (stages.includes('offsets, indices and vertices back')) indexedRuns++;
+        else if (stages.includes('offsets back (output larger than guessed)')) fellBack++;
+        expect(bits(indexed.cells).offsets, name).toEqual(bits(coords.cells).offsets);
+        expect(bits(indexed.cells).coords, name).toEqual(bits(coords.cells).coords);
+        // fewer bytes back than every point as f64
+        if (stages.includes('offsets, indices and vertices back') && sites.length > 2000)
+          expect(indexed.stats.bytesDown, name).toBeLessThan(coords.stats.bytesDown);
+      }
+      // most sets run on the GPU (the grid declines some extreme magnitudes and near-ties)
+      expect(indexedRuns + declined).toBe(sets().length);
+      expect(indexedRuns).toBeGreaterThanOrEqual(7);
+      expect(fellBack).toBe(0);
+    },
+    240_000,
+  );
+
+  gpuTest('extra vertices past their room: the coordinates emitted instead, the same cells', async () => {
+    const ctx = await requireGpu();
+    const strip = sets().find((s) => s.name === 'strip-1500')?.xy as Float64Array;
+    const sites = uniqueSites(strip).xy;
+    const box = clipBox(sites, null);
+    const coords = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });
+    for (const extraVertices of [0, 10]) {
+      const short = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, extraVertices });
+      expect(short.stats.stages.map((s) => s.stage)).toContain('offsets back (output larger than guessed)');
+      expect(bits(short.cells).coords).toEqual(bits(coords.cells).coords);
+      expect(bits(short.cells).offsets).toEqual(bits(coords.cells).offsets);
+    }
+  });
+
+  gpuTest('hands the indexed rings to cpu.expandRings, whose rings are returned', async () => {
+    const ctx = await requireGpu();
+    const sites = uniqueSites(generatePoints('uniform', 4000, 21)).xy;
+    const box = clipBox(sites, null);
+    const seen: IndexedRings[] = [];
+    const cpu = {
+      ...CPU_STAGES,
+      async expandRings(rings: IndexedRings, out: Float64Array) {
+        seen.push(rings);
+        for (let p = 0; p < rings.index.length; p++) {
+          out[2 * p] = rings.vertices[2 * rings.index[p]];
+          out[2 * p + 1] = rings.vertices[2 * rings.index[p] + 1];
+        }
+        return { coords: out, ringOffsets: rings.ringOffsets };
+      },
+    };
+    const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu });
+    const reference = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });
+    expect(seen).toHaveLength(1);
+    const [rings] = seen;
+    // one index a ring point; the vertices are the triangles' circumcentres and a few extras
+    expect(rings.index.length).toBe(cells.ringOffsets[4000]);
+    expect(rings.vertices.length / 2).toBeGreaterThanOrEqual(stats.triangles);
+    expect(rings.vertices.length / 2).toBeLessThan(stats.triangles + 1000);
+    expect(bits(cells).coords).toEqual(bits(reference.cells).coords);
+  });
+});
