@@ -130,3 +130,68 @@ export function dropRepeats(
     }
   }
 }
+
+/**
+ * {@link countRepeats} over rings given as vertex indices (the GPU's indexed emit): per item,
+ * writes its rings' coordinates into `coords` (point p is vertex `index[p]` of `vertices`) and
+ * counts repeats and finds the first bad ring in the same pass, so the result's pages are first
+ * written here, in parallel. Returns [repeats, first bad ring] per item.
+ */
+export function expandCountRepeats(
+  lo: number,
+  hi: number,
+  vertices: Float64Array,
+  index: Uint32Array,
+  ringOffsets: Int32Array,
+  items: number,
+  coords: Float64Array,
+): number[][] {
+  const rings = ringOffsets.length - 1;
+  const out: number[][] = [];
+  for (let item = lo; item < hi; item++) {
+    const first = Math.round((rings * item) / items);
+    const end = Math.round((rings * (item + 1)) / items);
+    let repeats = 0;
+    let bad = -1;
+    for (let r = first; r < end; r++) {
+      const a = ringOffsets[r];
+      const b = ringOffsets[r + 1];
+      let own = 0;
+      let sum = 0;
+      if (b > a) {
+        // an index past the vertices reads undefined: NaN, which the sum reports
+        let v = 2 * index[a];
+        let px = vertices[v];
+        let py = vertices[v + 1];
+        coords[2 * a] = px;
+        coords[2 * a + 1] = py;
+        let sx = px - px;
+        let sy = py - py;
+        for (let p = a + 1; p < b; p++) {
+          v = 2 * index[p];
+          const x = vertices[v];
+          const y = vertices[v + 1];
+          coords[2 * p] = x;
+          coords[2 * p + 1] = y;
+          sx += x - x;
+          sy += y - y;
+          if (x === px && y === py) own++;
+          px = x;
+          py = y;
+        }
+        sum = sx + sy;
+      }
+      repeats += own;
+      if (
+        bad < 0 &&
+        (b - a - own < 4 ||
+          sum !== 0 ||
+          coords[2 * a] !== coords[2 * b - 2] ||
+          coords[2 * a + 1] !== coords[2 * b - 1])
+      )
+        bad = r;
+    }
+    out.push([repeats, bad]);
+  }
+  return out;
+}

@@ -60,6 +60,43 @@ export async function withoutRepeatsParallel<T extends RingBuffers>(
     offsets,
     threads,
   ])) as number[][][];
+  return compactShares(rings, offsets, threads, shares);
+}
+
+/**
+ * {@link withoutRepeatsParallel} for rings given as vertex indices (the GPU's indexed emit): the
+ * coordinates written into `out` (shared memory, as the vertices, indices and offsets) in the
+ * pass that counts the repeats and checks the rings. Null where it should run on this thread
+ * (small, or not on shared memory).
+ */
+export async function expandWithoutRepeatsParallel(
+  rings: { vertices: Float64Array; index: Uint32Array; ringOffsets: Int32Array },
+  out: Float64Array,
+): Promise<{ rings: RingBuffers; firstBad: number } | null> {
+  const count = rings.ringOffsets.length - 1;
+  const shared = [rings.vertices, rings.index, rings.ringOffsets, out].every(
+    (a) => a.buffer instanceof SharedArrayBuffer,
+  );
+  if (count < RING_PASSES_PARALLEL_FROM || !shared) return null;
+  const threads = await availableThreads();
+  if (threads < 2) return null;
+  const shares = (await runRanges('expandCountRepeats', threads, threads, [
+    rings.vertices,
+    rings.index,
+    rings.ringOffsets,
+    threads,
+    out,
+  ])) as number[][][];
+  return compactShares({ coords: out, ringOffsets: rings.ringOffsets }, rings.ringOffsets, threads, shares);
+}
+
+/** The rings less the repeats each share counted (compacted on worker threads when any). */
+async function compactShares<T extends RingBuffers>(
+  rings: T,
+  offsets: Int32Array,
+  threads: number,
+  shares: number[][][],
+): Promise<{ rings: T; firstBad: number }> {
   const repeats = shares.map((share) => share[0][0]);
   const firstBad = shares.map((share) => share[0][1]).find((r) => r >= 0) ?? -1;
   const total = repeats.reduce((sum, r) => sum + r, 0);

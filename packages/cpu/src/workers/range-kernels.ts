@@ -7,7 +7,12 @@ import {
 } from '../delaunay/delaunay-kernels.js';
 import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
 import { circumcentreRange, planBoundary, planDegrees, shortEdges } from '../voronoi/cell-kernels.js';
-import { countRepeats, dropRepeats, firstBadRings } from '../voronoi/ring-pass-kernels.js';
+import {
+  countRepeats,
+  dropRepeats,
+  expandCountRepeats,
+  firstBadRings,
+} from '../voronoi/ring-pass-kernels.js';
 import { writeSimpleRings } from '../voronoi/simple-rings.js';
 
 /*
@@ -47,6 +52,7 @@ export const RANGE_KERNELS = {
   firstBadRings,
   countRepeats,
   dropRepeats,
+  expandCountRepeats,
 };
 
 /** The name of a range kernel the pooled workers can run. */

@@ -1,5 +1,6 @@
 import { GeoframeError } from '@geoframe/core';
-import { firstBadRing, withoutRepeatsParallel } from '@geoframe/cpu';
+import { expandWithoutRepeatsParallel, firstBadRing, withoutRepeatsParallel } from '@geoframe/cpu';
+import type { IndexedRings } from '@geoframe/gpu';
 
 /**
  * The error of an engine result that fails the output check: a bug or an input the engine did
@@ -147,8 +148,35 @@ export async function checkRingsParallel(
 export async function withoutRepeatedPointsParallel<
   T extends { coords: Float64Array; ringOffsets: Int32Array },
 >(rings: T): Promise<T> {
+  // rings checked on the way came out of a pass that dropped their repeats already
+  if (checkedOnTheWay.get(rings.coords)?.ringOffsets === rings.ringOffsets) return rings;
   const done = await withoutRepeatsParallel(rings);
   if (done === null) return withoutRepeatedPoints(rings);
   checkedOnTheWay.set(done.rings.coords, { ringOffsets: done.rings.ringOffsets, firstBad: done.firstBad });
   return done.rings;
+}
+
+/**
+ * The GPU's indexed rings (each Voronoi vertex once, rings as indices; adr/0015) expanded into
+ * `out` (the GPU pipeline's `cpu.expandRings`): for a large output on shared memory, worker
+ * threads write the coordinates in the pass that drops repeated points and checks the rings
+ * (the check's answer kept for {@link checkRingsParallel}); otherwise a gather on this thread,
+ * repeats left to {@link withoutRepeatedPointsParallel}.
+ */
+export async function expandRings(
+  rings: IndexedRings,
+  out: Float64Array,
+): Promise<{ coords: Float64Array; ringOffsets: Int32Array }> {
+  const done = await expandWithoutRepeatsParallel(rings, out);
+  if (done !== null) {
+    checkedOnTheWay.set(done.rings.coords, { ringOffsets: done.rings.ringOffsets, firstBad: done.firstBad });
+    return done.rings;
+  }
+  const { vertices, index } = rings;
+  for (let p = 0; p < index.length; p++) {
+    const v = 2 * index[p];
+    out[2 * p] = vertices[v];
+    out[2 * p + 1] = vertices[v + 1];
+  }
+  return { coords: out, ringOffsets: rings.ringOffsets };
 }
