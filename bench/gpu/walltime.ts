@@ -48,6 +48,11 @@ import type { KernelConstants, KernelSpec } from '../../packages/gpu/src/runtime
 import { submitForRead } from '../../packages/gpu/src/runtime/staging.js';
 import { EMIT_RINGS_KERNEL, RING_KERNEL } from '../../packages/gpu/src/voronoi/cells/ring-kernel.js';
 import {
+  EMIT_INDEX_KERNEL,
+  RING_VERTEX_IDS_KERNEL,
+  VERTEX_TABLE_KERNEL,
+} from '../../packages/gpu/src/voronoi/cells/vertex-kernels.js';
+import {
   HULL_START_KERNEL,
   PLAN_CELLS_KERNEL,
   WALK_START_KERNEL,
@@ -111,6 +116,9 @@ for (const [name, kernel, constants] of [
   ['circumcentres', CIRCUMCENTER_KERNEL, { workgroupSize: 128 }],
   ['rings', RING_KERNEL, {}],
   ['emit rings', EMIT_RINGS_KERNEL, {}],
+  ['vertex table', VERTEX_TABLE_KERNEL, {}],
+  ['ring vertex ids', RING_VERTEX_IDS_KERNEL, {}],
+  ['emit index', EMIT_INDEX_KERNEL, {}],
   ['ring area', RING_AREA_KERNEL, {}],
 ] as const) {
   const t0 = performance.now();
@@ -275,6 +283,39 @@ for (const n of sizes) {
   }
   for (const [stage, ms] of stageLaps) passRows.push([fmt(n, 2), stage, fmt(median(ms))]);
   for (const [stage, ms] of passTimes) passRows.push([fmt(n, 2), `  pass ${stage}`, fmt(median(ms))]);
+
+  // the cells' emit, indexed against coordinates, interleaved in this run: the pipeline and the
+  // host passes after it as the GPU engine runs them (repeats, output check), wall per variant
+  const emitWall = new Map<string, number[]>();
+  const emitLaps = new Map<string, number[]>();
+  let indexedBytes = 0;
+  for (let r = 0; r < args.warmup + args.runs; r++) {
+    for (const emit of ['coordinates', 'indexed'] as const) {
+      collect?.();
+      const t0 = performance.now();
+      const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit });
+      const rings = await withoutRepeatedPointsParallel(cells);
+      await checkRingsParallel(rings.coords, rings.ringOffsets, (k) => `ring ${k}`);
+      const wall = performance.now() - t0;
+      if (r < args.warmup) continue;
+      addLaps(emitWall, [{ stage: emit, ms: wall }]);
+      addLaps(
+        emitLaps,
+        stats.stages.map((st) => ({ stage: `${emit}: ${st.stage}`, ms: st.ms })),
+      );
+      if (emit === 'indexed') indexedBytes = stats.bytesDown;
+    }
+  }
+  const indexedRead = await readbackRate(indexedBytes);
+  for (const [stage, ms] of emitWall)
+    stageRows.push([fmt(n, 2), 'emit A/B wall (pipeline + repeats + check)', stage, fmt(median(ms))]);
+  stageRows.push([
+    fmt(n, 2),
+    'emit A/B',
+    `indexed bytes back: ${fmt(indexedBytes / 2 ** 20)} MiB at ${fmt(indexedRead.gbps)} GB/s`,
+    fmt(indexedRead.ms),
+  ]);
+  for (const [stage, ms] of emitLaps) stageRows.push([fmt(n, 2), 'emit A/B laps', stage, fmt(median(ms))]);
 
   const keptStages = await stageMedians(async () => {
     const { cells, stats } = await voronoiCellsGpuOnDevice(ctx, sites, box, { cpu: CPU_STAGES });
