@@ -100,12 +100,18 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
     ringInfo,
   ]);
   run.withGrid(rings, front);
-  const ringLengths = run.dispatch(RING_LENGTHS_KERNEL as KernelSpec<never>, {}, n, [
-    ringInfo,
-    front.order,
-    lengths,
-    faults,
-  ]);
+  const ringLengths = run.withGrid(
+    run.dispatch(RING_LENGTHS_KERNEL as KernelSpec<never>, {}, n, [
+      ringInfo,
+      front.order,
+      lengths,
+      faults,
+      ring,
+      slots,
+    ]),
+    front,
+  );
+  ringLengths.params = [n, run.options.keepRepeats ? 1 : 0];
   await run.record(ringEncoder, 'rings', [rings, ringLengths]);
   await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
   const staging = output?.staging ?? null;
@@ -209,19 +215,19 @@ export async function recordEmit(
   out: GPUBuffer,
   again = false,
 ): Promise<void> {
-  const dispatches = [
-    run.withGrid(
-      run.dispatch(EMIT_RINGS_KERNEL as KernelSpec<never>, {}, front.n, [
-        ring,
-        ringInfo,
-        slots,
-        front.order,
-        lengths,
-        out,
-      ]),
-      front,
-    ),
-  ];
+  const emit = run.withGrid(
+    run.dispatch(EMIT_RINGS_KERNEL as KernelSpec<never>, {}, front.n, [
+      ring,
+      ringInfo,
+      slots,
+      front.order,
+      lengths,
+      out,
+    ]),
+    front,
+  );
+  emit.params = [front.n, run.options.keepRepeats ? 1 : 0];
+  const dispatches = [emit];
   if (again) {
     await recordDispatches(run.ctx, encoder, 'voronoi/emit', dispatches, run.maxPerDimension, {
       label: 'voronoi/emit',

@@ -51,7 +51,7 @@ export async function indexedCells(
     ]),
     front,
   );
-  emit.params = [n, nt];
+  emit.params = [n, run.options.keepRepeats ? 1 : 0, nt];
   await run.record(encoder, 'emit (indexed)', [
     run.withGrid(run.dispatch(VERTEX_TABLE_KERNEL as KernelSpec<never>, {}, nt, [front.cc, vertices]), front),
     run.dispatch(RING_VERTEX_IDS_KERNEL as KernelSpec<never>, {}, n, [

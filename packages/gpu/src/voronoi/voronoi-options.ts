@@ -72,6 +72,11 @@ export interface VoronoiGpuOptions {
    * coordinates instead.
    */
   extraVertices?: number;
+  /**
+   * Keeps a ring point equal in f64 to the point before it (distinct grid points rounding to one
+   * double; by default the emit drops it, as geo's repeated-points pass did). For tests.
+   */
+  keepRepeats?: boolean;
 }
 
 /**

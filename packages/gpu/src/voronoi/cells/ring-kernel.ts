@@ -293,27 +293,62 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
 };
 
 /**
- * Per site, after {@link RING_KERNEL}: its closed length at its caller index, for the offset
- * scan; a walk past its bound raises the fault flag (see runtime/kernel-fault.ts) and leaves an
- * empty cell, so that the emit pass copies nothing for it.
+ * f64 equality of two f64 bit pairs as JS's `===` decides it (+0 equals −0; the converted
+ * points are finite, so NaN never occurs), and of two points of such pairs.
+ */
+export const SAME_POINT_WGSL = /* wgsl */ `
+fn same_f64(a: vec2u, b: vec2u) -> bool {
+  return all(a == b) || ((a.x | b.x) == 0u && ((a.y | b.y) & 0x7fffffffu) == 0u);
+}
+fn same_point(a: vec4u, b: vec4u) -> bool {
+  return same_f64(a.xy, b.xy) && same_f64(a.zw, b.zw);
+}
+`;
+
+/**
+ * Per site, after {@link RING_KERNEL}: its output length at its caller index, for the offset
+ * scan — the closed length less the points equal in f64 to the point before them (distinct grid
+ * points that round to one double, near-cocircular sites: the emit drops them, as the host's
+ * repeated-points pass did, unless `params.keep_repeats`); a walk past its bound raises the
+ * fault flag (see runtime/kernel-fault.ts) and leaves an empty cell, so that the emit pass
+ * copies nothing for it.
  */
 export const RING_LENGTHS_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/ring-lengths',
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
-struct Params { sites: u32 }
+struct Params { sites: u32, keep_repeats: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read_write> ringInfo: array<vec2u>;
 @group(0) @binding(2) var<storage, read> order: array<u32>;
 @group(0) @binding(3) var<storage, read_write> lengths: array<u32>;
 ${faultWgsl(4)}
+@group(0) @binding(5) var<storage, read> ring: array<vec4u>;
+@group(0) @binding(6) var<storage, read> slotOffset: array<u32>;
+${FIXED_WGSL}
+${gridUniformsBindingWgsl(0, 7)}
+${SAME_POINT_WGSL}
 
-${threadEntry('k', 'params.sites')}
+${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   var closed = ringInfo[k].x;
   if (closed == ${RING_FAULTED}u) {
     raise_fault(${FAULT_FAN_WALK}u);
     closed = 0u;
     ringInfo[k] = vec2u(0u, 0u);
+  } else if (closed > 0u && params.keep_repeats == 0u) {
+    // the closed ring's m + 1 points have m neighbouring pairs: the m cyclic pairs of the ring
+    let m = closed - 1u;
+    let base = slotOffset[k];
+    var prev = vec4u(0u);
+    var equal = 0u;
+    for (var q = 0u; q <= m; q++) {
+      let v = fixed_point_to_f64(ring[base + (q + m - 1u) % m]);
+      if (q > 0u && same_point(v, prev)) {
+        equal += 1u;
+      }
+      prev = v;
+    }
+    closed -= equal;
   }
   lengths[order[k]] = closed;
 }
@@ -323,14 +358,15 @@ ${threadEntry('k', 'params.sites')}
 /**
  * Per site: copies its finished ring from the scratch slot to its place in the output (the
  * offset of its caller index), rotated to start at its lowest vertex, converted to f64 and
- * closed by repeating the first point. Output points are `vec4u` = the f64 bits of x and y, so
- * the buffer reads as interleaved xy in a Float64Array.
+ * closed by repeating the first point; a point equal in f64 to the point before it is dropped
+ * (as {@link RING_LENGTHS_KERNEL} counted) unless `params.keep_repeats`. Output points are
+ * `vec4u` = the f64 bits of x and y, so the buffer reads as interleaved xy in a Float64Array.
  */
 export const EMIT_RINGS_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/emit-rings',
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
-struct Params { sites: u32 }
+struct Params { sites: u32, keep_repeats: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> ring: array<vec4u>;
 @group(0) @binding(2) var<storage, read> ringInfo: array<vec2u>;
@@ -340,6 +376,7 @@ struct Params { sites: u32 }
 @group(0) @binding(6) var<storage, read_write> coords: array<vec4u>;
 ${FIXED_WGSL}
 ${gridUniformsBindingWgsl(0, 7)}
+${SAME_POINT_WGSL}
 
 ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   let info = ringInfo[k];
@@ -348,20 +385,30 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   }
   let m = info.x - 1u;
   let base = slotOffset[k];
-  let dst = ringOffsets[order[k]];
-  if (dst + m >= arrayLength(&coords)) {
+  let c = order[k];
+  let dst = ringOffsets[c];
+  if (ringOffsets[c + 1u] > arrayLength(&coords)) {
     return; // past an output sized by a guess: the host sees the total and emits again
   }
+  let keep = params.keep_repeats != 0u;
   var q = info.y;
+  var w = dst;
+  var prev = vec4u(0u);
   for (var p = 0u; p < m; p++) {
-    let v = ring[base + q];
-    coords[dst + p] = fixed_point_to_f64(v);
+    let v = fixed_point_to_f64(ring[base + q]);
+    if (p == 0u || keep || !same_point(v, prev)) {
+      coords[w] = v;
+      w += 1u;
+    }
+    prev = v;
     q += 1u;
     if (q == m) {
       q = 0u;
     }
   }
-  coords[dst + m] = coords[dst];
+  if (keep || !same_point(coords[dst], prev)) {
+    coords[w] = coords[dst];
+  }
 }
 `,
 };

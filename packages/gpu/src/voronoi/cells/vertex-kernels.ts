@@ -1,6 +1,7 @@
 import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
 import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { SAME_POINT_WGSL } from './ring-kernel.js';
 
 // The indexed emit (adr/0015): each Voronoi vertex crosses to the host once, as f64, and every
 // ring point as a u32 index into those vertices. A circumcentre is converted once per triangle by
@@ -90,7 +91,7 @@ ${threadEntry('k', 'params.sites')}
 /**
  * Per site: the indexed twin of the emit kernel — its ring's vertex indices at its place in the
  * output (the offset of its caller index), rotated to its lowest vertex and closed by repeating
- * the first; a point without a circumcentre takes vertex `triangles + e`, e counted by an atomic,
+ * the first, repeats dropped as the emit drops them; a point without a circumcentre takes vertex `triangles + e`, e counted by an atomic,
  * its f64 bits written there while e is under the vertex buffer's room (past it the host emits
  * the coordinates instead).
  */
@@ -98,7 +99,7 @@ export const EMIT_INDEX_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/emit-index',
   source: () => /* wgsl */ `
 ${HALFEDGE_WGSL}
-struct Params { sites: u32, triangles: u32 }
+struct Params { sites: u32, keep_repeats: u32, triangles: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> ring: array<vec4u>;
 @group(0) @binding(2) var<storage, read> ringInfo: array<vec2u>;
@@ -111,6 +112,7 @@ struct Params { sites: u32, triangles: u32 }
 @group(0) @binding(9) var<storage, read_write> extra: array<atomic<u32>>;
 ${FIXED_WGSL}
 ${gridUniformsBindingWgsl(0, 10)}
+${SAME_POINT_WGSL}
 
 ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   let info = ringInfo[k];
@@ -119,28 +121,44 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   }
   let m = info.x - 1u;
   let base = slotOffset[k];
-  let dst = ringOffsets[order[k]];
-  if (dst + m >= arrayLength(&index)) {
+  let c = order[k];
+  let dst = ringOffsets[c];
+  if (ringOffsets[c + 1u] > arrayLength(&index)) {
     return; // past an output sized by a guess: the host sees the total and emits again
   }
   let room = arrayLength(&vertices) - params.triangles;
+  let keep = params.keep_repeats != 0u;
   var q = info.y;
+  var w = dst;
+  var prev = vec4u(0u);
+  var first = vec4u(0u);
   for (var p = 0u; p < m; p++) {
-    var id = ids[base + q];
-    if (id == ${NO_VERTEX}u) {
-      let e = atomicAdd(&extra[0], 1u);
-      if (e < room) {
-        vertices[params.triangles + e] = fixed_point_to_f64(ring[base + q]);
-      }
-      id = params.triangles + e;
+    // the point's f64 bits decide the repeats as the coordinate emit does
+    let v = fixed_point_to_f64(ring[base + q]);
+    if (p == 0u) {
+      first = v;
     }
-    index[dst + p] = id;
+    if (p == 0u || keep || !same_point(v, prev)) {
+      var id = ids[base + q];
+      if (id == ${NO_VERTEX}u) {
+        let e = atomicAdd(&extra[0], 1u);
+        if (e < room) {
+          vertices[params.triangles + e] = v;
+        }
+        id = params.triangles + e;
+      }
+      index[w] = id;
+      w += 1u;
+    }
+    prev = v;
     q += 1u;
     if (q == m) {
       q = 0u;
     }
   }
-  index[dst + m] = index[dst];
+  if (keep || !same_point(first, prev)) {
+    index[w] = index[dst];
+  }
 }
 `,
 };
