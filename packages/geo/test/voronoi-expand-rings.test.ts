@@ -177,7 +177,7 @@ describe('indexed rings expanded on worker threads', () => {
       }
       const sites = uniqueSites(xy).xy;
       const box = clipBox(sites, null);
-      const indexed = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES });
+      const indexed = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'indexed' });
       const checked = await withoutRepeatedPointsParallel(indexed.cells);
       expect(checked).toBe(indexed.cells); // expanded, repeats dropped and checked in one pass
       const coords = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });

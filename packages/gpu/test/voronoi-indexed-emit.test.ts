@@ -7,10 +7,11 @@ import { CPU_STAGES } from './cpu-stages.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
 // The indexed emit (each Voronoi vertex once, rings as indices; adr/0015) must give the
-// coordinate emit's cells bit for bit: the coordinates compared as their 64-bit patterns (−0
-// against 0 counts), on sets where the two differ most — cocircular vertices shared by many
-// rings, clipped cells along the box, extreme magnitudes, and a hull of only clipped cells whose
-// extra vertices overflow their room (then the coordinates are emitted).
+// coordinate emit's cells bit for bit, and both must drop a point equal in f64 to the one before
+// it exactly as geo's serial pass did (the coordinates compared as their 64-bit patterns: −0
+// against 0 counts), on sets where they differ most: cocircular vertices shared by many rings,
+// clipped cells along the box, extreme magnitudes and offsets; and with extra vertices past their
+// room the coordinates are emitted instead.
 
 function bits(b: PolygonBuffers): { coords: BigUint64Array; offsets: Int32Array } {
   return {
@@ -109,7 +110,11 @@ describe('voronoiCellsGpu, indexed emit', () => {
     const box = clipBox(sites, null);
     const coords = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });
     for (const extraVertices of [0, 10]) {
-      const short = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, extraVertices });
+      const short = await voronoiCellsGpu(ctx, sites, box, {
+        cpu: CPU_STAGES,
+        emit: 'indexed',
+        extraVertices,
+      });
       expect(short.stats.stages.map((s) => s.stage)).toContain('offsets back (output larger than guessed)');
       expect(bits(short.cells).coords).toEqual(bits(coords.cells).coords);
       expect(bits(short.cells).offsets).toEqual(bits(coords.cells).offsets);
@@ -132,7 +137,7 @@ describe('voronoiCellsGpu, indexed emit', () => {
         return { coords: out, ringOffsets: rings.ringOffsets };
       },
     };
-    const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu });
+    const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu, emit: 'indexed' });
     const reference = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });
     expect(seen).toHaveLength(1);
     const [rings] = seen;

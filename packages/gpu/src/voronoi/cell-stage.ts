@@ -40,7 +40,7 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
   // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
   // cells along the box, which are O(√n). A larger actual count prepares a new array at the end.
   const output = forHost
-    ? (front.output ?? cellsOutput(n, run.options.cpu, run.options.emit !== 'coordinates'))
+    ? (front.output ?? cellsOutput(n, run.options.cpu, run.options.emit === 'indexed'))
     : null;
   const guess = output ? Math.min(run.options.outputGuess ?? output.points, output.points) : 0;
   const early = output ? output.array : null;
@@ -135,7 +135,7 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
   // offsets and the coordinates come back in one round trip; rings past it (a guess too small)
   // are skipped by the kernel and emitted again at the exact size
   const guessed = 16 * guess <= ctx.limits.maxStorageBufferBindingSize;
-  const indexed = run.options.emit !== 'coordinates' && indexedFits(run, front, guess);
+  const indexed = run.options.emit === 'indexed' && indexedFits(run, front, guess);
   if (indexed) {
     const cells = await indexedCells(run, front, cellRings, ringOffsets);
     if (cells !== null) return cells;

@@ -175,7 +175,7 @@ export class PipelineRun {
     }
     // the worker threads map the output's pages while this thread and the GPU order the sites
     // and triangulate (its first parallel pass comes after delaunator, long after this is done)
-    const output = forCells ? cellsOutput(n, this.options.cpu, this.options.emit !== 'coordinates') : null;
+    const output = forCells ? cellsOutput(n, this.options.cpu, this.options.emit === 'indexed') : null;
     this.lap('output pages');
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);

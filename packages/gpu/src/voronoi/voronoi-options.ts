@@ -60,10 +60,11 @@ export interface VoronoiGpuOptions {
    */
   guard?: boolean;
   /**
-   * What the cells' emit brings back: `'indexed'` (default) each Voronoi vertex once as f64 and
-   * the rings as u32 indices into them, expanded on the host (`cpu.expandRings`, worker threads
-   * in geo); `'coordinates'` every ring point as f64. The same cells bit for bit (adr/0015); for
-   * benchmarks comparing the two in one run.
+   * What the cells' emit brings back: `'coordinates'` (default) every ring point as f64;
+   * `'indexed'` each Voronoi vertex once as f64 and the rings as u32 indices into them, expanded
+   * on the host (`cpu.expandRings`, worker threads in geo): 57% of the bytes, but the expansion's
+   * gather is random in the vertices and cost more than the copy it saves on the H200 host
+   * (adr/0015). The same cells bit for bit.
    */
   emit?: 'indexed' | 'coordinates';
   /**

@@ -2,6 +2,7 @@ import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
 import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
+import { SAME_POINT_WGSL } from './same-point-wgsl.js';
 import { KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
 
 /** `ringInfo.x` of a cell whose fan walk passed its bound (the run is then discarded). */
@@ -293,25 +294,10 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
 };
 
 /**
- * f64 equality of two f64 bit pairs as JS's `===` decides it (+0 equals −0; the converted
- * points are finite, so NaN never occurs), and of two points of such pairs.
- */
-export const SAME_POINT_WGSL = /* wgsl */ `
-fn same_f64(a: vec2u, b: vec2u) -> bool {
-  return all(a == b) || ((a.x | b.x) == 0u && ((a.y | b.y) & 0x7fffffffu) == 0u);
-}
-fn same_point(a: vec4u, b: vec4u) -> bool {
-  return same_f64(a.xy, b.xy) && same_f64(a.zw, b.zw);
-}
-`;
-
-/**
- * Per site, after {@link RING_KERNEL}: its output length at its caller index, for the offset
- * scan — the closed length less the points equal in f64 to the point before them (distinct grid
- * points that round to one double, near-cocircular sites: the emit drops them, as the host's
- * repeated-points pass did, unless `params.keep_repeats`); a walk past its bound raises the
- * fault flag (see runtime/kernel-fault.ts) and leaves an empty cell, so that the emit pass
- * copies nothing for it.
+ * Per site, after {@link RING_KERNEL}: its output length at its caller index for the offset scan:
+ * the closed length less the points equal in f64 to the point before them (distinct grid points
+ * rounding to one double), which the emit drops unless `params.keep_repeats`. A walk past its
+ * bound raises the fault flag (runtime/kernel-fault.ts) and leaves an empty cell.
  */
 export const RING_LENGTHS_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/ring-lengths',

@@ -1,7 +1,7 @@
 import { FIXED_WGSL, gridUniformsBindingWgsl } from '../../exact/index.js';
 import { HALFEDGE_WGSL, threadEntry } from '../../mesh/halfedge-wgsl.js';
 import type { KernelSpec } from '../../runtime/pipeline-cache.js';
-import { SAME_POINT_WGSL } from './ring-kernel.js';
+import { SAME_POINT_WGSL } from './same-point-wgsl.js';
 
 // The indexed emit (adr/0015): each Voronoi vertex crosses to the host once, as f64, and every
 // ring point as a u32 index into those vertices. A circumcentre is converted once per triangle by
