@@ -342,11 +342,10 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
 };
 
 /**
- * Per site: copies its finished ring from the scratch slot to its place in the output (the
- * offset of its caller index), rotated to start at its lowest vertex, converted to f64 and
- * closed by repeating the first point; a point equal in f64 to the point before it is dropped
- * (as {@link RING_LENGTHS_KERNEL} counted) unless `params.keep_repeats`. Output points are
- * `vec4u` = the f64 bits of x and y, so the buffer reads as interleaved xy in a Float64Array.
+ * Per site: copies its finished ring from the scratch slot to its place in the output (the offset
+ * of its caller index), rotated to its lowest vertex, converted to f64, closed by repeating the
+ * first point, a point equal to the one before it dropped unless `params.keep_repeats`. Output
+ * points are `vec4u` = the f64 bits of x and y: the buffer reads as interleaved xy f64.
  */
 export const EMIT_RINGS_KERNEL: KernelSpec<Record<string, never>> = {
   name: 'voronoi/emit-rings',
