@@ -2,13 +2,9 @@
 // worker threads in the pass that drops repeated points and checks the rings: the result is the
 // one-thread gather followed by the serial passes, bit for bit (−0 against 0 included), with the
 // serial check's message for every kind of bad ring, over thread counts and seeds.
-import { clipBox, uniqueSites } from '@geoframe/core';
 import { RING_PASSES_PARALLEL_FROM } from '@geoframe/cpu';
-import { voronoiCellsGpu } from '@geoframe/gpu';
-import { generatePoints, mulberry32 } from '@geoframe/testing';
+import { mulberry32 } from '@geoframe/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { gpuTest, requireGpu } from '../../gpu/test/gpu-test-context.js';
-import { CPU_STAGES } from '../src/ops/engines.js';
 import {
   checkRings,
   checkRingsParallel,
@@ -163,29 +159,4 @@ describe('indexed rings expanded on worker threads', () => {
       ).toBe(expected);
     }
   });
-
-  gpuTest(
-    "the GPU pipeline's indexed cells through the engine's stages: the coordinate emit and the serial passes' rings",
-    async () => {
-      const ctx = await requireGpu();
-      vi.stubEnv('GEOFRAME_THREADS', '3');
-      // enough rings for the worker pass, and a lattice block (cocircular sites)
-      const xy = generatePoints('uniform', RING_PASSES_PARALLEL_FROM + 1000, 17);
-      for (let i = 0; i < 400; i++) {
-        xy[2 * i] = 0.1 + (i % 20) * 1e-3;
-        xy[2 * i + 1] = 0.1 + Math.floor(i / 20) * 1e-3;
-      }
-      const sites = uniqueSites(xy).xy;
-      const box = clipBox(sites, null);
-      const indexed = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'indexed' });
-      const checked = await withoutRepeatedPointsParallel(indexed.cells);
-      expect(checked).toBe(indexed.cells); // expanded, repeats dropped and checked in one pass
-      const coords = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });
-      const serial = withoutRepeatedPoints(coords.cells);
-      expect(sameBits(checked.ringOffsets, serial.ringOffsets)).toBe(true);
-      expect(sameBits(checked.coords, serial.coords)).toBe(true);
-      await checkRingsParallel(checked.coords, checked.ringOffsets, what);
-    },
-    120_000,
-  );
 });

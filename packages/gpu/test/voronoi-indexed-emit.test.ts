@@ -1,8 +1,8 @@
 import { clipBox, uniqueSites } from '@geoframe/core';
-import type { PolygonBuffers } from '@geoframe/cpu';
+import { expandWithoutRepeatsParallel, type PolygonBuffers, RING_PASSES_PARALLEL_FROM } from '@geoframe/cpu';
 import { GpuPrecisionError, type IndexedRings, voronoiCellsGpu } from '@geoframe/gpu';
 import { adversarialSet, generatePoints, SeededRandom } from '@geoframe/testing';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { CPU_STAGES } from './cpu-stages.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';
 
@@ -26,7 +26,7 @@ function sets(): { name: string; xy: Float64Array }[] {
   const strip = new Float64Array(2 * 1500);
   for (let i = 0; i < strip.length; i++) strip[i] = i % 2 ? rng.next() : rng.next() * 1000;
   return [
-    { name: 'uniform-4000', xy: generatePoints('uniform', 4000, 7) },
+    { name: 'uniform-3000', xy: generatePoints('uniform', 3000, 7) },
     { name: 'lattice-1000 (cocircular quads)', xy: generatePoints('lattice', 1000, 3) },
     { name: 'clusters-1000', xy: generatePoints('clusters', 1000, 12) },
     { name: 'near-duplicates-1000', xy: generatePoints('near-duplicates', 1000, 5) },
@@ -121,30 +121,41 @@ describe('voronoiCellsGpu, indexed emit', () => {
     }
   });
 
-  gpuTest('hands the indexed rings to cpu.expandRings, whose rings are returned', async () => {
-    const ctx = await requireGpu();
-    const sites = uniqueSites(generatePoints('uniform', 4000, 21)).xy;
-    const box = clipBox(sites, null);
-    const seen: IndexedRings[] = [];
-    const cpu = {
-      ...CPU_STAGES,
-      async expandRings(rings: IndexedRings, out: Float64Array) {
-        seen.push(rings);
-        for (let p = 0; p < rings.index.length; p++) {
-          out[2 * p] = rings.vertices[2 * rings.index[p]];
-          out[2 * p + 1] = rings.vertices[2 * rings.index[p] + 1];
-        }
-        return { coords: out, ringOffsets: rings.ringOffsets };
-      },
-    };
-    const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu, emit: 'indexed' });
-    const reference = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });
-    expect(seen).toHaveLength(1);
-    const [rings] = seen;
-    // one index a ring point; the vertices are the triangles' circumcentres and a few extras
-    expect(rings.index.length).toBe(cells.ringOffsets[4000]);
-    expect(rings.vertices.length / 2).toBeGreaterThanOrEqual(stats.triangles);
-    expect(rings.vertices.length / 2).toBeLessThan(stats.triangles + 1000);
-    expect(bits(cells).coords).toEqual(bits(reference.cells).coords);
-  });
+  gpuTest(
+    'hands the indexed rings to cpu.expandRings: worker threads expand them to the coordinate emit',
+    async () => {
+      const ctx = await requireGpu();
+      vi.stubEnv('GEOFRAME_THREADS', '3');
+      try {
+        // enough rings for the worker pass
+        const n = RING_PASSES_PARALLEL_FROM + 1000;
+        const sites = uniqueSites(generatePoints('uniform', n, 21)).xy;
+        const box = clipBox(sites, null);
+        const seen: IndexedRings[] = [];
+        const cpu = {
+          ...CPU_STAGES,
+          async expandRings(rings: IndexedRings, out: Float64Array) {
+            seen.push(rings);
+            const done = await expandWithoutRepeatsParallel(rings, out);
+            expect(done).not.toBeNull(); // the arrays lie on shared memory
+            expect(done?.firstBad).toBe(-1);
+            return done?.rings ?? { coords: out, ringOffsets: rings.ringOffsets };
+          },
+        };
+        const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu, emit: 'indexed' });
+        const reference = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit: 'coordinates' });
+        expect(seen).toHaveLength(1);
+        const [rings] = seen;
+        // one index a ring point; the vertices are the triangles' circumcentres and a few extras
+        expect(rings.index.length).toBe(cells.ringOffsets[n]);
+        expect(rings.vertices.length / 2).toBeGreaterThanOrEqual(stats.triangles);
+        expect(rings.vertices.length / 2).toBeLessThan(stats.triangles + 2000);
+        expect(bits(cells).offsets).toEqual(bits(reference.cells).offsets);
+        expect(bits(cells).coords).toEqual(bits(reference.cells).coords);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    },
+    120_000,
+  );
 });
