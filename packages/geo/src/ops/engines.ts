@@ -192,7 +192,7 @@ export function voronoiCellEngines(
   onProgress?: WorkProgress,
 ): EnginePair<PolygonBuffers> {
   return {
-    // the GPU writes a Voronoi vertex once per triangle, so cocircular sites repeat it in a ring
+    // the GPU's emit drops repeated points already; the pass finds none and checks the rings
     gpu: async (ctx, report) => {
       const { cells, stats } = await voronoiCellsGpu(ctx, xy, box, gpuStages(report));
       laps?.lap('planned, GPU pipeline');

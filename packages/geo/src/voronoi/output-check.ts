@@ -78,9 +78,9 @@ export function ownerOf(offsets: Int32Array, child: number): number {
 }
 
 /**
- * The rings without repeated consecutive points (a zero-length edge: the GPU writes a Voronoi
- * vertex once per Delaunay triangle, so cocircular sites give a cell the same vertex twice, where
- * the CPU's ring writer keeps it once). The input itself when nothing repeats (one scan);
+ * The rings without repeated consecutive points (a zero-length edge: two grid points rounding to
+ * one double; the GPU's emit drops them itself since adr/0015's revision, so this finds none on
+ * its output unless run with `keepRepeats`). The input itself when nothing repeats (one scan);
  * otherwise compacted copies, every ring still closed.
  */
 export function withoutRepeatedPoints<T extends { coords: Float64Array; ringOffsets: Int32Array }>(
