@@ -291,14 +291,16 @@ for (const n of sizes) {
   let indexedBytes = 0;
   for (let r = 0; r < args.warmup + args.runs; r++) {
     // before this change: every point as f64, repeats compacted on the host
-    for (const [emit, keepRepeats, label] of [
-      ['coordinates', true, 'coordinates, repeats dropped on the host (before)'],
-      ['coordinates', false, 'coordinates'],
-      ['indexed', false, 'indexed'],
+    const plainCopy = { ...CPU_STAGES, copyRings: undefined };
+    for (const [emit, keepRepeats, cpu, label] of [
+      ['coordinates', true, plainCopy, 'coordinates, repeats dropped on the host (before)'],
+      ['coordinates', false, plainCopy, 'coordinates, one copy then the check'],
+      ['coordinates', false, CPU_STAGES, 'coordinates, checked by workers while copied'],
+      ['indexed', false, CPU_STAGES, 'indexed'],
     ] as const) {
       collect?.();
       const t0 = performance.now();
-      const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu: CPU_STAGES, emit, keepRepeats });
+      const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu, emit, keepRepeats });
       const rings = await withoutRepeatedPointsParallel(cells);
       await checkRingsParallel(rings.coords, rings.ringOffsets, (k) => `ring ${k}`);
       const wall = performance.now() - t0;

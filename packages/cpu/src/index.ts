@@ -50,6 +50,7 @@ export {
 export { type GeosToleranceOptions, geosToleranceSites } from './sites/geos-tolerance-sites.js';
 export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
 export {
+  copyRingsCounted,
   expandWithoutRepeatsParallel,
   firstBadRing,
   RING_PASSES_PARALLEL_FROM,

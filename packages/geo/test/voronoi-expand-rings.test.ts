@@ -2,12 +2,13 @@
 // worker threads in the pass that drops repeated points and checks the rings: the result is the
 // one-thread gather followed by the serial passes, bit for bit (−0 against 0 included), with the
 // serial check's message for every kind of bad ring, over thread counts and seeds.
-import { RING_PASSES_PARALLEL_FROM } from '@geoframe/cpu';
+import { copyRingsCounted, RING_PASSES_PARALLEL_FROM } from '@geoframe/cpu';
 import { mulberry32 } from '@geoframe/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   checkRings,
   checkRingsParallel,
+  copyRings,
   expandRings,
   withoutRepeatedPoints,
   withoutRepeatedPointsParallel,
@@ -159,4 +160,50 @@ describe('indexed rings expanded on worker threads', () => {
       ).toBe(expected);
     }
   });
+
+  for (const threads of [3, 5]) {
+    it(`rings counted and checked by workers while copied: the serial passes' answer (${threads} threads)`, async () => {
+      vi.stubEnv('GEOFRAME_THREADS', String(threads));
+      for (const [seed, rate, spoil] of [
+        [1, 0, false],
+        [2, 0, true],
+        [3, 0.05, false],
+        [4, 0.05, true],
+      ] as const) {
+        const rings = indexedRings(COUNT, 900 + seed + threads, rate);
+        if (spoil) {
+          // a NaN late, then a ring left with 3 points earlier: the earlier is reported
+          rings.vertices[2 * rings.index[rings.ringOffsets[COUNT - 20] + 1]] = Number.NaN;
+          const a = rings.ringOffsets[COUNT >> 2];
+          const b = rings.ringOffsets[(COUNT >> 2) + 1];
+          for (let p = a + 1; p < b - 1; p++) rings.index[p] = rings.index[a + 1];
+        }
+        const source = gathered(rings);
+        const out = sharedOut(rings.index.length);
+        await copyRings(source.coords, out, rings.ringOffsets);
+        expect(sameBits(out, source.coords)).toBe(true);
+        const result = await withoutRepeatedPointsParallel({ coords: out, ringOffsets: rings.ringOffsets });
+        const serial = withoutRepeatedPoints(source);
+        if (rate === 0 && !spoil) expect(result.coords === out).toBe(true); // counted on the way: no pass of its own
+        expect(sameBits(result.coords, serial.coords)).toBe(true);
+        expect(sameBits(result.ringOffsets, serial.ringOffsets)).toBe(true);
+        // the workers' counts themselves: the repeats and the first bad ring
+        const direct = await copyRingsCounted(
+          source.coords,
+          sharedOut(rings.index.length),
+          rings.ringOffsets,
+        );
+        expect(direct).not.toBeNull();
+        const counts = await direct?.counts;
+        expect(counts?.repeats).toBe(rings.index.length - serial.ringOffsets[COUNT]);
+        expect(counts?.firstBad).toBe(spoil ? COUNT >> 2 : -1);
+        const expected = await messageOf(() => checkRings(serial.coords, serial.ringOffsets, what));
+        if (spoil) expect(expected).toContain(`site ${COUNT >> 2} `);
+        else expect(expected).toBeNull();
+        expect(await messageOf(() => checkRingsParallel(result.coords, result.ringOffsets, what))).toBe(
+          expected,
+        );
+      }
+    });
+  }
 });

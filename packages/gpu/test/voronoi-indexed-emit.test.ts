@@ -1,5 +1,10 @@
 import { clipBox, uniqueSites } from '@geoframe/core';
-import { expandWithoutRepeatsParallel, type PolygonBuffers, RING_PASSES_PARALLEL_FROM } from '@geoframe/cpu';
+import {
+  copyRingsCounted,
+  expandWithoutRepeatsParallel,
+  type PolygonBuffers,
+  RING_PASSES_PARALLEL_FROM,
+} from '@geoframe/cpu';
 import { GpuPrecisionError, type IndexedRings, voronoiCellsGpu } from '@geoframe/gpu';
 import { adversarialSet, generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect, vi } from 'vitest';
@@ -122,7 +127,7 @@ describe('voronoiCellsGpu, indexed emit', () => {
   });
 
   gpuTest(
-    'hands the indexed rings to cpu.expandRings: worker threads expand them to the coordinate emit',
+    'hands the indexed rings to cpu.expandRings (worker threads expand them to the coordinate emit), and the coordinates to cpu.copyRings',
     async () => {
       const ctx = await requireGpu();
       vi.stubEnv('GEOFRAME_THREADS', '3');
@@ -152,6 +157,19 @@ describe('voronoiCellsGpu, indexed emit', () => {
         expect(rings.vertices.length / 2).toBeLessThan(stats.triangles + 2000);
         expect(bits(cells).offsets).toEqual(bits(reference.cells).offsets);
         expect(bits(cells).coords).toEqual(bits(reference.cells).coords);
+        // the coordinate emit's copy out, counted and checked by workers as it goes
+        let counts: unknown = null;
+        const copied = await voronoiCellsGpu(ctx, sites, box, {
+          cpu: {
+            ...CPU_STAGES,
+            async copyRings(source: Float64Array, out: Float64Array, ringOffsets: Int32Array) {
+              const started = await copyRingsCounted(source, out, ringOffsets);
+              counts = await started?.counts;
+            },
+          },
+        });
+        expect(counts).toEqual({ repeats: 0, firstBad: -1 });
+        expect(bits(copied.cells).coords).toEqual(bits(reference.cells).coords);
       } finally {
         vi.unstubAllEnvs();
       }

@@ -195,3 +195,63 @@ export function expandCountRepeats(
   }
   return out;
 }
+
+/**
+ * {@link countRepeats} over rings `first .. end` only, split among items 1 .. items − 1; item 0
+ * does nothing (it runs on the calling thread, which is busy copying the next rings meanwhile).
+ * Returns [repeats, first bad ring] per item.
+ */
+export function countRepeatsOfRings(
+  lo: number,
+  hi: number,
+  coords: Float64Array,
+  ringOffsets: Int32Array,
+  first: number,
+  end: number,
+  items: number,
+): number[][] {
+  const out: number[][] = [];
+  for (let item = lo; item < hi; item++) {
+    if (item === 0) {
+      out.push([0, -1]);
+      continue;
+    }
+    const a = first + Math.round(((end - first) * (item - 1)) / (items - 1));
+    const b = first + Math.round(((end - first) * item) / (items - 1));
+    let repeats = 0;
+    let bad = -1;
+    for (let r = a; r < b; r++) {
+      const p0 = ringOffsets[r];
+      const p1 = ringOffsets[r + 1];
+      let own = 0;
+      let sum = 0;
+      if (p1 > p0) {
+        let px = coords[2 * p0];
+        let py = coords[2 * p0 + 1];
+        let sx = px - px;
+        let sy = py - py;
+        for (let p = p0 + 1; p < p1; p++) {
+          const x = coords[2 * p];
+          const y = coords[2 * p + 1];
+          sx += x - x;
+          sy += y - y;
+          if (x === px && y === py) own++;
+          px = x;
+          py = y;
+        }
+        sum = sx + sy;
+      }
+      repeats += own;
+      if (
+        bad < 0 &&
+        (p1 - p0 - own < 4 ||
+          sum !== 0 ||
+          coords[2 * p0] !== coords[2 * p1 - 2] ||
+          coords[2 * p0 + 1] !== coords[2 * p1 - 1])
+      )
+        bad = r;
+    }
+    out.push([repeats, bad]);
+  }
+  return out;
+}

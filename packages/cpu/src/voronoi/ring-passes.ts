@@ -114,3 +114,53 @@ async function compactShares<T extends RingBuffers>(
   await runRanges('dropRepeats', threads, threads, [rings.coords, offsets, threads, out, outOffsets, starts]);
   return { rings: { ...rings, coords: out, ringOffsets: outOffsets }, firstBad };
 }
+
+/** Chunks of rings {@link copyRingsCounted} copies, each then counted and checked by workers. */
+const COPY_CHUNKS = 16;
+
+/**
+ * Copies `source` (e.g. a GPU mapping, readable on this thread only) into `out` (shared memory)
+ * chunk by chunk, and after each chunk starts worker threads counting its rings' repeated
+ * points and checking them ({@link countRepeats}'s answer), so that the pass runs while this
+ * thread copies the rest. Every read of `source` is done when the returned promise resolves,
+ * with the counts still on their way (`counts`: the repeats and the first bad ring, −1 for none).
+ * Null (the copy done, nothing counted) where it stays on this thread: small, or not on shared
+ * memory.
+ */
+export async function copyRingsCounted(
+  source: Float64Array,
+  out: Float64Array,
+  ringOffsets: Int32Array,
+): Promise<{ counts: Promise<{ repeats: number; firstBad: number }> } | null> {
+  const count = ringOffsets.length - 1;
+  const shared = [out, ringOffsets].every((a) => a.buffer instanceof SharedArrayBuffer);
+  const threads = count >= RING_PASSES_PARALLEL_FROM && shared ? await availableThreads() : 1;
+  if (threads < 3) {
+    out.set(source.subarray(0, out.length));
+    return null;
+  }
+  const jobs: Promise<unknown[]>[] = [];
+  for (let c = 0; c < COPY_CHUNKS; c++) {
+    const first = Math.round((count * c) / COPY_CHUNKS);
+    const end = Math.round((count * (c + 1)) / COPY_CHUNKS);
+    const a = 2 * ringOffsets[first];
+    const b = 2 * ringOffsets[end];
+    out.set(source.subarray(a, b), a);
+    jobs.push(runRanges('countRepeatsOfRings', threads, threads, [out, ringOffsets, first, end, threads]));
+    // one microtask turn: the pool posts the chunk's ranges to the workers before the next copy
+    await Promise.resolve();
+  }
+  const counts = Promise.all(jobs).then((done) => {
+    let repeats = 0;
+    let firstBad = -1;
+    // per chunk, per thread's range (one item each): [repeats, first bad ring]
+    for (const shares of done as number[][][][]) {
+      for (const [[own, bad]] of shares) {
+        repeats += own;
+        if (firstBad < 0 && bad >= 0) firstBad = bad;
+      }
+    }
+    return { repeats, firstBad };
+  });
+  return { counts };
+}

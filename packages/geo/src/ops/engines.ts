@@ -64,7 +64,7 @@ import {
 } from '@geoframe/gpu';
 
 import type { HostLaps } from '../voronoi/host-laps.js';
-import { expandRings, withoutRepeatedPointsParallel } from '../voronoi/output-check.js';
+import { copyRings, expandRings, withoutRepeatedPointsParallel } from '../voronoi/output-check.js';
 
 // The one module where the GPU and CPU engines meet (adr/0001, adr/0019): the GPU pipelines get
 // their CPU stages from here, and every dispatched operation plans and runs through here.
@@ -102,6 +102,7 @@ export const CPU_STAGES: CpuStages = {
   voronoiEdges,
   outputArray: preparedFloat64Array,
   expandRings,
+  copyRings,
 };
 
 /**

@@ -1,5 +1,10 @@
 import { GeoframeError } from '@geoframe/core';
-import { expandWithoutRepeatsParallel, firstBadRing, withoutRepeatsParallel } from '@geoframe/cpu';
+import {
+  copyRingsCounted,
+  expandWithoutRepeatsParallel,
+  firstBadRing,
+  withoutRepeatsParallel,
+} from '@geoframe/cpu';
 import type { IndexedRings } from '@geoframe/gpu';
 
 /**
@@ -150,6 +155,16 @@ export async function withoutRepeatedPointsParallel<
 >(rings: T): Promise<T> {
   // rings checked on the way came out of a pass that dropped their repeats already
   if (checkedOnTheWay.get(rings.coords)?.ringOffsets === rings.ringOffsets) return rings;
+  // rings counted while they were copied: without repeats, their check is the count's
+  const counting = countedOnTheWay.get(rings.coords);
+  countedOnTheWay.delete(rings.coords);
+  if (counting !== undefined && counting.ringOffsets === rings.ringOffsets) {
+    const { repeats, firstBad } = await counting.counts;
+    if (repeats === 0) {
+      checkedOnTheWay.set(rings.coords, { ringOffsets: rings.ringOffsets, firstBad });
+      return rings;
+    }
+  }
   const done = await withoutRepeatsParallel(rings);
   if (done === null) return withoutRepeatedPoints(rings);
   checkedOnTheWay.set(done.rings.coords, { ringOffsets: done.rings.ringOffsets, firstBad: done.firstBad });
@@ -179,4 +194,27 @@ export async function expandRings(
     out[2 * p + 1] = vertices[v + 1];
   }
   return { coords: out, ringOffsets: rings.ringOffsets };
+}
+
+/** Rings whose repeats and check workers are counting as they were copied ({@link copyRings}). */
+const countedOnTheWay = new WeakMap<
+  Float64Array,
+  { ringOffsets: Int32Array; counts: Promise<{ repeats: number; firstBad: number }> }
+>();
+
+/**
+ * The GPU pipeline's `cpu.copyRings`: the cells' coordinates copied out of the mapped readback
+ * chunk by chunk, worker threads counting repeats and checking each chunk's rings while this
+ * thread copies the next (`copyRingsCounted`); {@link withoutRepeatedPointsParallel} then takes
+ * their answer instead of a pass of its own.
+ */
+export async function copyRings(
+  source: Float64Array,
+  out: Float64Array,
+  ringOffsets: Int32Array,
+): Promise<void> {
+  const started = await copyRingsCounted(source, out, ringOffsets);
+  if (started === null) return;
+  started.counts.catch(() => {}); // read by withoutRepeatedPointsParallel, if the run gets there
+  countedOnTheWay.set(out, { ringOffsets, counts: started.counts });
 }

@@ -70,6 +70,12 @@ export interface CpuStages {
    * rings); default: a gather on the calling thread, repeats kept.
    */
   expandRings?(rings: IndexedRings, out: Float64Array): Promise<PolygonBuffers>;
+  /**
+   * Copies the cells' coordinates out of the mapped readback (`source`, readable on the calling
+   * thread only, until the returned promise resolves) into `out`, e.g. starting worker passes
+   * over the rings already copied. Default: one `out.set`.
+   */
+  copyRings?(source: Float64Array, out: Float64Array, ringOffsets: Int32Array): Promise<void>;
 }
 
 /** Rings as vertex indices: point p of the output is vertex `index[p]` of `vertices` (xy pairs). */

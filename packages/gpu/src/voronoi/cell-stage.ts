@@ -153,13 +153,16 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
     remapUploads(ctx, 'voronoi/input');
     const prepared = await early;
     run.lap('gpu: cells and emit submitted, output prepared');
-    const { value: coords, copyMs } = await pending.read((range, offsets) => {
+    const { value: coords, copyMs } = await pending.read(async (range, offsets) => {
       throwOnFault(new Uint32Array(range, offsets[2], 1)[0], 'voronoi cells');
       ringOffsets.set(new Int32Array(range, offsets[0], n + 1));
       const points = ringOffsets[n];
       if (points > guess) return null;
       const coords = prepared.subarray(0, 2 * points);
-      coords.set(new Float64Array(range, offsets[1], 2 * points));
+      const source = new Float64Array(range, offsets[1], 2 * points);
+      const copy = run.options.cpu?.copyRings;
+      if (copy) await copy(source, coords, ringOffsets);
+      else coords.set(source);
       return coords;
     });
     run.stats.bytesDown += ringOffsets.byteLength;
