@@ -161,7 +161,7 @@ describe('indexed rings expanded on worker threads', () => {
     }
   });
 
-  for (const threads of [3, 5]) {
+  for (const threads of [2, 5]) {
     it(`rings counted and checked by workers while copied: the serial passes' answer (${threads} threads)`, async () => {
       vi.stubEnv('GEOFRAME_THREADS', String(threads));
       for (const [seed, rate, spoil] of [

@@ -135,7 +135,7 @@ export async function copyRingsCounted(
   const count = ringOffsets.length - 1;
   const shared = [out, ringOffsets].every((a) => a.buffer instanceof SharedArrayBuffer);
   const threads = count >= RING_PASSES_PARALLEL_FROM && shared ? await availableThreads() : 1;
-  if (threads < 3) {
+  if (threads < 2) {
     out.set(source.subarray(0, out.length));
     return null;
   }
