@@ -278,7 +278,12 @@ function assemble(
   const identity =
     !(options.tolerance !== undefined && options.tolerance > 0) &&
     unique.inputOfSite.length === sites.row.length;
-  const rows = identity ? sites.row.slice(0, cellCount) : new Int32Array(cellCount);
+  // the sites' rows are this call's own (extractSites makes them): taken, not copied, when whole
+  const rows = !identity
+    ? new Int32Array(cellCount)
+    : cellCount === sites.row.length
+      ? sites.row
+      : sites.row.slice(0, cellCount);
   if (!identity) for (let s = 0; s < cellCount; s++) rows[s] = sites.row[unique.inputOfSite[s]];
   if (options.clipTo !== undefined) return { ...withoutEmptyCells(cells, rows), dispatch, sites: n };
   return { geometry: cells, rows, dispatch, sites: n };
