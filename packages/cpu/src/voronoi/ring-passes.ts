@@ -74,10 +74,8 @@ export async function expandWithoutRepeatsParallel(
   out: Float64Array,
 ): Promise<{ rings: RingBuffers; firstBad: number } | null> {
   const count = rings.ringOffsets.length - 1;
-  const shared = [rings.vertices, rings.index, rings.ringOffsets, out].every(
-    (a) => a.buffer instanceof SharedArrayBuffer,
-  );
-  if (count < RING_PASSES_PARALLEL_FROM || !shared) return null;
+  if (count < RING_PASSES_PARALLEL_FROM || !allShared([rings.vertices, rings.index, rings.ringOffsets, out]))
+    return null;
   const threads = await availableThreads();
   if (threads < 2) return null;
   const shares = (await runRanges('expandCountRepeats', threads, threads, [
@@ -133,8 +131,8 @@ export async function copyRingsCounted(
   ringOffsets: Int32Array,
 ): Promise<{ counts: Promise<{ repeats: number; firstBad: number }> } | null> {
   const count = ringOffsets.length - 1;
-  const shared = [out, ringOffsets].every((a) => a.buffer instanceof SharedArrayBuffer);
-  const threads = count >= RING_PASSES_PARALLEL_FROM && shared ? await availableThreads() : 1;
+  const threads =
+    count >= RING_PASSES_PARALLEL_FROM && allShared([out, ringOffsets]) ? await availableThreads() : 1;
   if (threads < 2) {
     out.set(source.subarray(0, out.length));
     return null;
@@ -163,4 +161,12 @@ export async function copyRingsCounted(
     return { repeats, firstBad };
   });
   return { counts };
+}
+
+/** Whether every array lies on a SharedArrayBuffer (false where there is none: a page that is not
+ *  cross-origin isolated). */
+function allShared(arrays: ArrayBufferView[]): boolean {
+  return (
+    typeof SharedArrayBuffer !== 'undefined' && arrays.every((a) => a.buffer instanceof SharedArrayBuffer)
+  );
 }
