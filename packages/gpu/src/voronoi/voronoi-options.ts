@@ -78,6 +78,13 @@ export interface VoronoiGpuOptions {
    * double; by default the emit drops it, as geo's repeated-points pass did). For tests.
    */
   keepRepeats?: boolean;
+  /**
+   * The sites may repeat (the caller has not removed duplicates): after the Hilbert sort the GPU
+   * checks that they are distinct (one pass, 8 bytes back) and throws a `RepeatedSitesError` when
+   * two are equal or it cannot be sure, before any other work; the caller then removes them and
+   * runs again. Default: the sites are distinct (the caller's promise, unchecked).
+   */
+  sitesMayRepeat?: boolean;
 }
 
 /**

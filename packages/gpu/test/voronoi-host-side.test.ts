@@ -5,7 +5,7 @@ import {
   type PolygonBuffers,
   RING_PASSES_PARALLEL_FROM,
 } from '@geoframe/cpu';
-import { GpuPrecisionError, type IndexedRings, voronoiCellsGpu } from '@geoframe/gpu';
+import { GpuPrecisionError, type IndexedRings, RepeatedSitesError, voronoiCellsGpu } from '@geoframe/gpu';
 import { adversarialSet, generatePoints, SeededRandom } from '@geoframe/testing';
 import { describe, expect, vi } from 'vitest';
 import { CPU_STAGES } from './cpu-stages.js';
@@ -176,4 +176,53 @@ describe('voronoiCellsGpu, indexed emit', () => {
     },
     120_000,
   );
+});
+
+describe('voronoiCellsGpu, sites that may repeat (checked distinct on the GPU)', () => {
+  gpuTest('distinct sites: the same cells; repeats and unsure checks: RepeatedSitesError', async () => {
+    const ctx = await requireGpu();
+    const run = (xy: Float64Array) =>
+      voronoiCellsGpu(ctx, xy, clipBox(xy, null), { cpu: CPU_STAGES, sitesMayRepeat: true }).catch(
+        (e: Error) => e,
+      );
+    for (const { name, xy } of sets().filter((s) => s.xy.length > 6)) {
+      const sites = uniqueSites(xy).xy;
+      const checked = await run(sites);
+      if (checked instanceof GpuPrecisionError) continue; // declined before the cells, both ways
+      if (checked instanceof Error) throw checked;
+      const plain = await voronoiCellsGpu(ctx, sites, clipBox(sites, null), { cpu: CPU_STAGES });
+      expect(bits(checked.cells).coords, name).toEqual(bits(plain.cells).coords);
+      expect(checked.stats.stages.map((s) => s.stage)).toContain('sites checked distinct');
+    }
+    // exact repeats anywhere in the input (−0 against 0 too): every one counted
+    const rng = new SeededRandom(8);
+    const base = generatePoints('uniform', 3000, 19);
+    base[2 * 17] = 0;
+    const repeated = new Float64Array(2 * 3400);
+    repeated.set(base);
+    for (let i = 3000; i < 3400; i++) {
+      const from = Math.floor(rng.next() * 3000);
+      repeated[2 * i] = base[2 * from];
+      repeated[2 * i + 1] = base[2 * from + 1];
+    }
+    repeated[2 * 3399] = -0; // the site with x = 0, as −0
+    repeated[2 * 3399 + 1] = base[2 * 17 + 1];
+    const error = await run(repeated);
+    expect(error).toBeInstanceOf(RepeatedSitesError);
+    const distinct = uniqueSites(repeated).xy.length >> 1;
+    expect((error as RepeatedSitesError).repeated).toBe(3400 - distinct);
+    expect((error as RepeatedSitesError).unsure).toBe(0);
+    // distinct sites crowded into one curve cell: the check cannot be sure
+    const crowded = generatePoints('uniform', 2000, 23);
+    for (let i = 0; i < 40; i++) {
+      crowded[2 * i] = 0.5 + i * 1e-12;
+      crowded[2 * i + 1] = 0.5;
+    }
+    const unsure = await run(crowded);
+    expect(unsure).toBeInstanceOf(RepeatedSitesError);
+    expect((unsure as RepeatedSitesError).repeated).toBe(0);
+    expect((unsure as RepeatedSitesError).unsure).toBeGreaterThan(0);
+    // 1–2 sites are never checked: the CPU's stages need them distinct
+    expect(await run(Float64Array.of(1, 1, 1, 1))).toBeInstanceOf(RepeatedSitesError);
+  });
 });
