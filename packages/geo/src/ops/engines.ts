@@ -65,6 +65,7 @@ import {
 
 import type { HostLaps } from '../voronoi/host-laps.js';
 import { copyRings, expandRings, withoutRepeatedPointsParallel } from '../voronoi/output-check.js';
+import { voronoiCellsGpuMayRepeat } from '../voronoi/sites-may-repeat.js';
 
 // The one module where the GPU and CPU engines meet (adr/0001, adr/0019): the GPU pipelines get
 // their CPU stages from here, and every dispatched operation plans and runs through here.
@@ -191,11 +192,15 @@ export function voronoiCellEngines(
   box: Box,
   laps?: HostLaps,
   onProgress?: WorkProgress,
+  distinct?: () => Promise<Float64Array>,
 ): EnginePair<PolygonBuffers> {
   return {
     // the GPU's emit drops repeated points already; the pass finds none and checks the rings
     gpu: async (ctx, report) => {
-      const { cells, stats } = await voronoiCellsGpu(ctx, xy, box, gpuStages(report));
+      // `distinct`: the sites may repeat, the GPU checks them (adr/0015)
+      const { cells, stats } = distinct
+        ? await voronoiCellsGpuMayRepeat(ctx, xy, box, gpuStages(report), distinct)
+        : await voronoiCellsGpu(ctx, xy, box, gpuStages(report));
       laps?.lap('planned, GPU pipeline');
       laps?.parts(stats.stages);
       const rings = await withoutRepeatedPointsParallel(cells);
@@ -203,7 +208,7 @@ export function voronoiCellEngines(
       return rings;
     },
     // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
-    cpu: () => voronoiCellsParallel(xy, box, { onProgress }),
+    cpu: async () => voronoiCellsParallel(distinct ? await distinct() : xy, box, { onProgress }),
     warmUp: VORONOI_WARM_UP,
   };
 }

@@ -13,7 +13,7 @@ import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geofra
 import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import type { HostLaps } from './host-laps.js';
-import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
+import { checkedClipBox, gatherSitesMayRepeat, type InputSites, inputSites } from './input-sites.js';
 import { checkLines, checkRings, checkRingsParallel, ownerOf } from './output-check.js';
 import { voronoiProgress } from './voronoi-progress.js';
 
@@ -180,9 +180,13 @@ export async function computeVoronoi(
   const progress = voronoiProgress(options.onProgress, options.clipTo !== undefined);
   progress.stage('sites', input.length);
   laps?.lap('options');
-  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo }, laps);
-  const { sites, unique, count: n } = gathered;
-  laps?.lap('duplicates removed (workers), box');
+  // the GPU's cells take the sites before their duplicates are removed (it checks them distinct)
+  const speculate = !options.onlyEdges && options.device !== 'cpu';
+  const rule = { op: 'voronoi', extendTo } as const;
+  const { gathered, distinct } = await gatherSitesMayRepeat(input, options.tolerance, rule, speculate, laps);
+  const { sites, unique } = gathered;
+  const n = gathered.count;
+  laps?.lap(distinct ? 'box (duplicates left to the GPU check)' : 'duplicates removed (workers), box');
   progress.stage('diagram', n);
   const device = options.device ?? 'auto';
   const box = checkedClipBox(gathered, extendTo);
@@ -222,12 +226,13 @@ export async function computeVoronoi(
     'voronoiPolygons',
     n,
     device,
-    voronoiCellEngines(unique.xy, box, laps, progress.stageFraction()),
+    voronoiCellEngines(unique.xy, box, laps, progress.stageFraction(), distinct),
     options.onDispatch,
   );
   laps?.lap('dispatch done');
   // the output check (both paths): finite, closed rings of ≥ 4 points, or an error naming the site
-  const cellOf = (s: number) => `the cell of site ${s} (row ${sites.row[unique.inputOfSite[s]]})`;
+  // (`distinct()` may have replaced the maps)
+  const cellOf = (s: number) => `the cell of site ${s} (row ${sites.row[gathered.unique.inputOfSite[s]]})`;
   await checkRingsParallel(raw.coords, raw.ringOffsets, cellOf);
   laps?.lap('output check (workers)');
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
