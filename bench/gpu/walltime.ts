@@ -18,6 +18,7 @@
 // It first times the compilation of the cell kernels and the area kernel, one line each.
 import { spawnSync } from 'node:child_process';
 import {
+  boxOfXY,
   clipBox,
   extractSites,
   GeometryArray,
@@ -313,6 +314,29 @@ for (const n of sizes) {
       if (emit === 'indexed') indexedBytes = stats.bytesDown;
     }
   }
+  // the sites' duplicates: removed on the host first (before) or left to the GPU's check (now),
+  // through the cells and the host passes after them, interleaved
+  const dupWall = new Map<string, number[]>();
+  for (let r = 0; r < args.warmup + args.runs; r++) {
+    for (const label of [
+      'duplicates removed on workers, then the GPU',
+      'box, then the GPU checks them distinct',
+    ]) {
+      collect?.();
+      const t0 = performance.now();
+      const gpuSites = label.startsWith('box') ? xy : (await uniqueSitesParallel(xy)).xy;
+      if (label.startsWith('box')) boxOfXY(xy);
+      const { cells } = await voronoiCellsGpu(ctx, gpuSites, box, {
+        cpu: CPU_STAGES,
+        sitesMayRepeat: label.startsWith('box'),
+      });
+      const rings = await withoutRepeatedPointsParallel(cells);
+      await checkRingsParallel(rings.coords, rings.ringOffsets, (k) => `ring ${k}`);
+      if (r >= args.warmup) addLaps(dupWall, [{ stage: label, ms: performance.now() - t0 }]);
+    }
+  }
+  for (const [stage, ms] of dupWall)
+    stageRows.push([fmt(n, 2), 'sites A/B wall (sites + pipeline + check)', stage, fmt(median(ms))]);
   const indexedRead = await readbackRate(indexedBytes);
   for (const [stage, ms] of emitWall)
     stageRows.push([fmt(n, 2), 'emit A/B wall (pipeline + repeats + check)', stage, fmt(median(ms))]);

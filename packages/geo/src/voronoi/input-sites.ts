@@ -109,8 +109,8 @@ export async function gatherSitesMayRepeat(
     const { box, ...unique } = await uniqueSitesParallel(sites.xy);
     return { gathered: { sites, unique, count: unique.xy.length >> 1, box } };
   }
-  const identity = new Int32Array(n);
-  for (let i = 0; i < n; i++) identity[i] = i;
+  // a point column's rows are 0, 1, …: the identity maps are that array, checked, not a new one
+  const identity = isIdentity(sites.row) ? sites.row : identityOf(n);
   const gathered: InputSites = {
     sites,
     unique: { xy: sites.xy, siteOfInput: identity, inputOfSite: identity },
@@ -127,6 +127,17 @@ export async function gatherSitesMayRepeat(
     return done;
   };
   return { gathered, distinct };
+}
+
+function identityOf(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+function isIdentity(a: Int32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== i) return false;
+  return true;
 }
 
 function checkedTolerance(tolerance: number | undefined): number {
