@@ -65,7 +65,7 @@ import {
 
 import type { HostLaps } from '../voronoi/host-laps.js';
 import { copyRings, expandRings, withoutRepeatedPointsParallel } from '../voronoi/output-check.js';
-import { voronoiCellsGpuMayRepeat } from '../voronoi/sites-may-repeat.js';
+import { keptCellsMayRepeat, voronoiCellsGpuMayRepeat } from '../voronoi/sites-may-repeat.js';
 
 // The one module where the GPU and CPU engines meet (adr/0001, adr/0019): the GPU pipelines get
 // their CPU stages from here, and every dispatched operation plans and runs through here.
@@ -217,11 +217,19 @@ export function voronoiCellEngines(
  * Voronoi cells kept on the device (adr/0032): the GPU pipeline's; where the GPU declines (a
  * precision guard, under 'gpu' too), the CPU's cells put on the device.
  */
-export function voronoiCellDeviceEngines(xy: Float64Array, box: Box): EnginePair<DevicePolygons> {
+export function voronoiCellDeviceEngines(
+  xy: Float64Array,
+  box: Box,
+  distinct?: () => Promise<Float64Array>,
+): EnginePair<DevicePolygons> {
   return {
-    gpu: async (ctx, report) => (await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report))).cells,
+    gpu: async (ctx, report) =>
+      (distinct
+        ? await keptCellsMayRepeat(ctx, xy, box, gpuStages(report), distinct)
+        : await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report))
+      ).cells,
     cpu: async () => {
-      const cells = await voronoiCellsParallel(xy, box);
+      const cells = await voronoiCellsParallel(distinct ? await distinct() : xy, box);
       return DevicePolygons.fromHost(await getGpuContext(), cells.coords, cells.ringOffsets);
     },
     warmUp: VORONOI_WARM_UP,

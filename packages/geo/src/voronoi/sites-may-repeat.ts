@@ -1,5 +1,11 @@
 import type { Box } from '@geoframe/core';
-import { type GpuContext, RepeatedSitesError, type VoronoiGpuOptions, voronoiCellsGpu } from '@geoframe/gpu';
+import {
+  type GpuContext,
+  RepeatedSitesError,
+  type VoronoiGpuOptions,
+  voronoiCellsGpu,
+  voronoiCellsGpuOnDevice,
+} from '@geoframe/gpu';
 
 /**
  * Sites that go to the GPU before their duplicates are removed: the GPU checks them distinct
@@ -22,5 +28,21 @@ export async function voronoiCellsGpuMayRepeat(
   } catch (error) {
     if (!(error instanceof RepeatedSitesError)) throw error;
     return voronoiCellsGpu(ctx, await distinct(), box, options);
+  }
+}
+
+/** {@link voronoiCellsGpuMayRepeat} with the cells kept on the device (adr/0032). */
+export async function keptCellsMayRepeat(
+  ctx: GpuContext,
+  xy: Float64Array,
+  box: Box,
+  options: VoronoiGpuOptions,
+  distinct: () => Promise<Float64Array>,
+): ReturnType<typeof voronoiCellsGpuOnDevice> {
+  try {
+    return await voronoiCellsGpuOnDevice(ctx, xy, box, { ...options, sitesMayRepeat: true });
+  } catch (error) {
+    if (!(error instanceof RepeatedSitesError)) throw error;
+    return voronoiCellsGpuOnDevice(ctx, await distinct(), box, options);
   }
 }
