@@ -16,7 +16,8 @@ import {
   uniqueCvtSites,
 } from '../../packages/cpu/src/index.js';
 import type { CvtRegion } from '../../packages/geo/src/cvt/cvt-region.js';
-import { CPU_STAGES, dispatchOperation } from '../../packages/geo/src/ops/engines.js';
+import { dispatchOperation } from '../../packages/geo/src/ops/dispatch-operation.js';
+import { CPU_STAGES } from '../../packages/geo/src/ops/engines.js';
 import { cvtCellMomentsGpu, type GpuContext, voronoiCellsGpuOnDevice } from '../../packages/gpu/src/index.js';
 import { fmt } from './bench-harness.js';
 

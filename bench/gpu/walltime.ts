@@ -18,6 +18,7 @@
 // It first times the compilation of the cell kernels and the area kernel, one line each.
 import { spawnSync } from 'node:child_process';
 import {
+  boxOfXY,
   clipBox,
   extractSites,
   GeometryArray,
@@ -46,7 +47,13 @@ import {
 import { RING_AREA_KERNEL } from '../../packages/gpu/src/resident/measure-kernels.js';
 import type { KernelConstants, KernelSpec } from '../../packages/gpu/src/runtime/pipeline-cache.js';
 import { submitForRead } from '../../packages/gpu/src/runtime/staging.js';
-import { EMIT_RINGS_KERNEL, RING_KERNEL } from '../../packages/gpu/src/voronoi/cells/ring-kernel.js';
+import { EMIT_RINGS_KERNEL } from '../../packages/gpu/src/voronoi/cells/emit-kernels.js';
+import { RING_KERNEL } from '../../packages/gpu/src/voronoi/cells/ring-kernel.js';
+import {
+  EMIT_INDEX_KERNEL,
+  RING_VERTEX_IDS_KERNEL,
+  VERTEX_TABLE_KERNEL,
+} from '../../packages/gpu/src/voronoi/cells/vertex-kernels.js';
 import {
   HULL_START_KERNEL,
   PLAN_CELLS_KERNEL,
@@ -111,6 +118,9 @@ for (const [name, kernel, constants] of [
   ['circumcentres', CIRCUMCENTER_KERNEL, { workgroupSize: 128 }],
   ['rings', RING_KERNEL, {}],
   ['emit rings', EMIT_RINGS_KERNEL, {}],
+  ['vertex table', VERTEX_TABLE_KERNEL, {}],
+  ['ring vertex ids', RING_VERTEX_IDS_KERNEL, {}],
+  ['emit index', EMIT_INDEX_KERNEL, {}],
   ['ring area', RING_AREA_KERNEL, {}],
 ] as const) {
   const t0 = performance.now();
@@ -275,6 +285,69 @@ for (const n of sizes) {
   }
   for (const [stage, ms] of stageLaps) passRows.push([fmt(n, 2), stage, fmt(median(ms))]);
   for (const [stage, ms] of passTimes) passRows.push([fmt(n, 2), `  pass ${stage}`, fmt(median(ms))]);
+
+  // the cells' emit, indexed against coordinates, interleaved in this run: the pipeline and the
+  // host passes after it as the GPU engine runs them (repeats, output check), wall per variant
+  const emitWall = new Map<string, number[]>();
+  const emitLaps = new Map<string, number[]>();
+  let indexedBytes = 0;
+  for (let r = 0; r < args.warmup + args.runs; r++) {
+    // before this change: every point as f64, repeats compacted on the host
+    const plainCopy = { ...CPU_STAGES, copyRings: undefined };
+    for (const [emit, keepRepeats, cpu, label] of [
+      ['coordinates', true, plainCopy, 'coordinates, repeats dropped on the host (before)'],
+      ['coordinates', false, plainCopy, 'coordinates, one copy then the check'],
+      ['coordinates', false, CPU_STAGES, 'coordinates, checked by workers while copied'],
+      ['indexed', false, CPU_STAGES, 'indexed'],
+    ] as const) {
+      collect?.();
+      const t0 = performance.now();
+      const { cells, stats } = await voronoiCellsGpu(ctx, sites, box, { cpu, emit, keepRepeats });
+      const rings = await withoutRepeatedPointsParallel(cells);
+      await checkRingsParallel(rings.coords, rings.ringOffsets, (k) => `ring ${k}`);
+      const wall = performance.now() - t0;
+      if (r < args.warmup) continue;
+      addLaps(emitWall, [{ stage: label, ms: wall }]);
+      addLaps(
+        emitLaps,
+        stats.stages.map((st) => ({ stage: `${label}: ${st.stage}`, ms: st.ms })),
+      );
+      if (emit === 'indexed') indexedBytes = stats.bytesDown;
+    }
+  }
+  // the sites' duplicates: removed on the host first (before) or left to the GPU's check (now),
+  // through the cells and the host passes after them, interleaved
+  const dupWall = new Map<string, number[]>();
+  for (let r = 0; r < args.warmup + args.runs; r++) {
+    for (const label of [
+      'duplicates removed on workers, then the GPU',
+      'box, then the GPU checks them distinct',
+    ]) {
+      collect?.();
+      const t0 = performance.now();
+      const gpuSites = label.startsWith('box') ? xy : (await uniqueSitesParallel(xy)).xy;
+      if (label.startsWith('box')) boxOfXY(xy);
+      const { cells } = await voronoiCellsGpu(ctx, gpuSites, box, {
+        cpu: CPU_STAGES,
+        sitesMayRepeat: label.startsWith('box'),
+      });
+      const rings = await withoutRepeatedPointsParallel(cells);
+      await checkRingsParallel(rings.coords, rings.ringOffsets, (k) => `ring ${k}`);
+      if (r >= args.warmup) addLaps(dupWall, [{ stage: label, ms: performance.now() - t0 }]);
+    }
+  }
+  for (const [stage, ms] of dupWall)
+    stageRows.push([fmt(n, 2), 'sites A/B wall (sites + pipeline + check)', stage, fmt(median(ms))]);
+  const indexedRead = await readbackRate(indexedBytes);
+  for (const [stage, ms] of emitWall)
+    stageRows.push([fmt(n, 2), 'emit A/B wall (pipeline + repeats + check)', stage, fmt(median(ms))]);
+  stageRows.push([
+    fmt(n, 2),
+    'emit A/B',
+    `indexed bytes back: ${fmt(indexedBytes / 2 ** 20)} MiB at ${fmt(indexedRead.gbps)} GB/s`,
+    fmt(indexedRead.ms),
+  ]);
+  for (const [stage, ms] of emitLaps) stageRows.push([fmt(n, 2), 'emit A/B laps', stage, fmt(median(ms))]);
 
   const keptStages = await stageMedians(async () => {
     const { cells, stats } = await voronoiCellsGpuOnDevice(ctx, sites, box, { cpu: CPU_STAGES });

@@ -49,7 +49,13 @@ export {
 } from './raster/voronoi-raster-cpu.js';
 export { type GeosToleranceOptions, geosToleranceSites } from './sites/geos-tolerance-sites.js';
 export { uniqueSitesParallel } from './sites/unique-sites-parallel.js';
-export { firstBadRing, RING_PASSES_PARALLEL_FROM, withoutRepeatsParallel } from './voronoi/ring-passes.js';
+export {
+  copyRingsCounted,
+  expandWithoutRepeatsParallel,
+  firstBadRing,
+  RING_PASSES_PARALLEL_FROM,
+  withoutRepeatsParallel,
+} from './voronoi/ring-passes.js';
 export { type ParallelCellsOptions, voronoiCells, voronoiCellsParallel } from './voronoi/voronoi-cells.js';
 export { voronoiEdges } from './voronoi/voronoi-edges.js';
 export type { WorkProgress } from './workers/work-meter.js';

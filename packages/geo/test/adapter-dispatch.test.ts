@@ -3,7 +3,7 @@ import { GeoSeries } from '@geoframe/geo';
 import { probedGpuAdapter, probeGpuAdapter } from '@geoframe/gpu';
 import { generatePoints } from '@geoframe/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { planOperation } from '../src/ops/engines.js';
+import { planOperation } from '../src/ops/dispatch-operation.js';
 
 // The adapter dispatch sees is replaced here (the real probe is tested where lavapipe runs: see
 // voronoi-polygons.test.ts), so one machine can show what auto does on each class of adapter.

@@ -85,4 +85,23 @@ describe("voronoiPolygons({keep: 'device'})", () => {
       /clipTo/,
     );
   });
+
+  test('a large input whose duplicates the GPU finds: the host series bit for bit, ordered too', async () => {
+    await requireGpu();
+    // past the size where the duplicates are left to the GPU's check (adr/0015)
+    const base = generatePoints('uniform', 33_000, 91);
+    const xy = new Float64Array(2 * 33_200);
+    xy.set(base);
+    for (let i = 33_000; i < 33_200; i++) {
+      xy[2 * i] = base[2 * ((i * 104_729) % 33_000)];
+      xy[2 * i + 1] = base[2 * ((i * 104_729) % 33_000) + 1];
+    }
+    const series = pointsOf(xy);
+    for (const ordered of [false, true]) {
+      const host = await series.voronoiPolygons({ device: 'gpu', ordered });
+      const kept = await series.voronoiPolygons({ device: 'gpu', keep: 'device', ordered });
+      expectSameSeries(await kept.toHost(), host, `ordered ${ordered}`);
+      kept.destroy();
+    }
+  });
 });

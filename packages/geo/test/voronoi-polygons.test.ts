@@ -5,6 +5,8 @@ import { makeVector, Utf8, vectorFromArray } from 'apache-arrow';
 import { orient2d } from 'robust-predicates';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { gpuTest, requireGpu } from '../../gpu/test/gpu-test-context.js';
+import { HostLaps } from '../src/voronoi/host-laps.js';
+import { computeVoronoi } from '../src/voronoi/voronoi-polygons.js';
 
 const sum = (a: Float64Array) => a.reduce((s, v) => s + (Number.isNaN(v) ? 0 : v), 0);
 
@@ -350,4 +352,58 @@ describe('delaunayTriangles', () => {
     expect((await GeoSeries.fromXY([0, 1], [0, 1]).delaunayTriangles()).length).toBe(0);
     expect((await GeoSeries.fromXY([0, 1, 2], [0, 1, 2]).delaunayTriangles()).length).toBe(0);
   });
+});
+
+describe('voronoiPolygons on the GPU, sites checked distinct there (adr/0015)', () => {
+  gpuTest(
+    "a large input's duplicates, found by the GPU's check or absent: the CPU's rows and areas",
+    async () => {
+      await requireGpu();
+      // past the size where the duplicates' host pass is skipped; repeats anywhere (−0 for 0 too)
+      const n = 33_000;
+      const base = generatePoints('uniform', n, 61);
+      base[2 * 5] = 0;
+      const xy = new Float64Array(2 * (n + 300));
+      xy.set(base);
+      for (let i = n; i < n + 300; i++) {
+        const from = (i * 7919) % n;
+        xy[2 * i] = base[2 * from];
+        xy[2 * i + 1] = base[2 * from + 1];
+      }
+      xy[2 * (n + 299)] = -0;
+      xy[2 * (n + 299) + 1] = base[2 * 5 + 1];
+      // null rows between them: the sites' rows are not 0, 1, …
+      const withNulls = GeoSeries.fromWKT(
+        Array.from({ length: n + 300 }, (_, i) =>
+          i % 1000 === 999 ? null : `POINT (${xy[2 * i]} ${xy[2 * i + 1]})`,
+        ),
+      );
+      for (const [name, series] of [
+        ['with duplicates', sitesSeries(xy)],
+        ['distinct', sitesSeries(base)],
+        ['with duplicates and null rows', withNulls],
+      ] as const) {
+        // the duplicates were left to the GPU, whose check passed (distinct) or sent the run back
+        // to the host's pass (the second run's laps have no check)
+        const laps = new HostLaps();
+        await computeVoronoi(series.array, { device: 'gpu' }, laps);
+        const steps = laps.laps.map((l) => l.stage.trim());
+        expect(steps, name).toContain('box (duplicates left to the GPU check)');
+        expect(steps.includes('sites checked distinct'), name).toBe(name === 'distinct');
+        for (const ordered of [false, true]) {
+          const gpu = await series.voronoiPolygons({ device: 'gpu', ordered });
+          expect(events.at(-1), name).toMatchObject({ kernel: 'voronoiPolygons', path: 'gpu' });
+          const cpu = await series.voronoiPolygons({ device: 'cpu', ordered });
+          expect(gpu.length, name).toBe(cpu.length);
+          const [ga, ca] = [gpu.area(), cpu.area()];
+          for (let i = 0; i < ca.length; i++) {
+            if (Number.isNaN(ca[i]))
+              expect(ga[i], `${name} row ${i}`).toBeNaN(); // a null row
+            else expect(Math.abs(ga[i] - ca[i]), `${name} row ${i}`).toBeLessThanOrEqual(1e-9 * ca[i]);
+          }
+        }
+      }
+    },
+    240_000,
+  );
 });

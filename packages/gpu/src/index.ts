@@ -16,6 +16,7 @@ export type {
   CpuStages,
   CpuTriangulation,
   DelaunayStage,
+  IndexedRings,
   LineBuffers,
   PolygonBuffers,
   StageFallbackListener,
@@ -83,6 +84,7 @@ export { runExclusive } from './runtime/run-queue.js';
 export { getGpuContext, releaseGpuContext } from './runtime/shared-context.js';
 export { awaitWarmUp, GPU_WARM_WAIT_ENV, warmUp } from './runtime/warm-up.js';
 export { GPU_TIMEOUT_ENV, type GpuRunOptions, gpuDeadlineMs, runOnGpu } from './runtime/watchdog.js';
+export { RepeatedSitesError } from './voronoi/repeated-sites.js';
 export {
   type CellsOutput,
   cellsOutput,

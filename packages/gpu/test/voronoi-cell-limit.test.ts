@@ -7,7 +7,8 @@ import { GpuContext, GpuUnavailableError, voronoiCellsGpu, voronoiEdgesGpu } fro
 import { generatePoints } from '@geoframe/testing';
 import { describe, expect, test } from 'vitest';
 import { STAR_TAIL_KERNEL } from '../src/delaunay/star-tail-kernel.js';
-import { EMIT_RINGS_KERNEL, RING_KERNEL, RING_LENGTHS_KERNEL } from '../src/voronoi/cells/ring-kernel.js';
+import { EMIT_RINGS_KERNEL, RING_LENGTHS_KERNEL } from '../src/voronoi/cells/emit-kernels.js';
+import { RING_KERNEL } from '../src/voronoi/cells/ring-kernel.js';
 import { CELL_STORAGE_BUFFERS } from '../src/voronoi/pipeline-run.js';
 import { CPU_STAGES } from './cpu-stages.js';
 import { gpuTest, requireGpu } from './gpu-test-context.js';

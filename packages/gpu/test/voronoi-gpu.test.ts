@@ -237,12 +237,17 @@ describe('voronoiCellsGpu', () => {
       expect(small.cells.ringOffsets).toEqual(reference.ringOffsets);
       expect(small.cells.coords.length).toBe(reference.coords.length);
       expect(small.stats.stages.map((s) => s.stage)).toContain('offsets back (output larger than guessed)');
-      const exact = await voronoiCellsGpu(ctx, sites, box, {
-        cpu: CPU_STAGES,
-        outputGuess: reference.coords.length / 2,
-      });
-      expect(exact.cells.coords).toEqual(small.cells.coords);
-      expect(exact.stats.stages.map((s) => s.stage)).toContain('offsets and coordinates back');
+      for (const emit of ['coordinates', 'indexed'] as const) {
+        const exact = await voronoiCellsGpu(ctx, sites, box, {
+          cpu: CPU_STAGES,
+          outputGuess: reference.coords.length / 2,
+          emit,
+        });
+        expect(exact.cells.coords).toEqual(small.cells.coords);
+        expect(exact.stats.stages.map((s) => s.stage)).toContain(
+          emit === 'indexed' ? 'offsets, indices and vertices back' : 'offsets and coordinates back',
+        );
+      }
     },
   );
 

@@ -130,3 +130,128 @@ export function dropRepeats(
     }
   }
 }
+
+/**
+ * {@link countRepeats} over rings given as vertex indices (the GPU's indexed emit): per item,
+ * writes its rings' coordinates into `coords` (point p is vertex `index[p]` of `vertices`) and
+ * counts repeats and finds the first bad ring in the same pass, so the result's pages are first
+ * written here, in parallel. Returns [repeats, first bad ring] per item.
+ */
+export function expandCountRepeats(
+  lo: number,
+  hi: number,
+  vertices: Float64Array,
+  index: Uint32Array,
+  ringOffsets: Int32Array,
+  items: number,
+  coords: Float64Array,
+): number[][] {
+  const rings = ringOffsets.length - 1;
+  const out: number[][] = [];
+  for (let item = lo; item < hi; item++) {
+    const first = Math.round((rings * item) / items);
+    const end = Math.round((rings * (item + 1)) / items);
+    let repeats = 0;
+    let bad = -1;
+    for (let r = first; r < end; r++) {
+      const a = ringOffsets[r];
+      const b = ringOffsets[r + 1];
+      let own = 0;
+      let sum = 0;
+      if (b > a) {
+        // an index past the vertices reads undefined: NaN, which the sum reports
+        let v = 2 * index[a];
+        let px = vertices[v];
+        let py = vertices[v + 1];
+        coords[2 * a] = px;
+        coords[2 * a + 1] = py;
+        let sx = px - px;
+        let sy = py - py;
+        for (let p = a + 1; p < b; p++) {
+          v = 2 * index[p];
+          const x = vertices[v];
+          const y = vertices[v + 1];
+          coords[2 * p] = x;
+          coords[2 * p + 1] = y;
+          sx += x - x;
+          sy += y - y;
+          if (x === px && y === py) own++;
+          px = x;
+          py = y;
+        }
+        sum = sx + sy;
+      }
+      repeats += own;
+      if (
+        bad < 0 &&
+        (b - a - own < 4 ||
+          sum !== 0 ||
+          coords[2 * a] !== coords[2 * b - 2] ||
+          coords[2 * a + 1] !== coords[2 * b - 1])
+      )
+        bad = r;
+    }
+    out.push([repeats, bad]);
+  }
+  return out;
+}
+
+/**
+ * {@link countRepeats} over rings `first .. end` only, split among items 1 .. items − 1; item 0
+ * does nothing (it runs on the calling thread, which is busy copying the next rings meanwhile).
+ * Returns [repeats, first bad ring] per item.
+ */
+export function countRepeatsOfRings(
+  lo: number,
+  hi: number,
+  coords: Float64Array,
+  ringOffsets: Int32Array,
+  first: number,
+  end: number,
+  items: number,
+): number[][] {
+  const out: number[][] = [];
+  for (let item = lo; item < hi; item++) {
+    if (item === 0) {
+      out.push([0, -1]);
+      continue;
+    }
+    const a = first + Math.round(((end - first) * (item - 1)) / (items - 1));
+    const b = first + Math.round(((end - first) * item) / (items - 1));
+    let repeats = 0;
+    let bad = -1;
+    for (let r = a; r < b; r++) {
+      const p0 = ringOffsets[r];
+      const p1 = ringOffsets[r + 1];
+      let own = 0;
+      let sum = 0;
+      if (p1 > p0) {
+        let px = coords[2 * p0];
+        let py = coords[2 * p0 + 1];
+        let sx = px - px;
+        let sy = py - py;
+        for (let p = p0 + 1; p < p1; p++) {
+          const x = coords[2 * p];
+          const y = coords[2 * p + 1];
+          sx += x - x;
+          sy += y - y;
+          if (x === px && y === py) own++;
+          px = x;
+          py = y;
+        }
+        sum = sx + sy;
+      }
+      repeats += own;
+      if (
+        bad < 0 &&
+        (p1 - p0 - own < 4 ||
+          sum !== 0 ||
+          coords[2 * p0] !== coords[2 * p1 - 2] ||
+          coords[2 * p0 + 1] !== coords[2 * p1 - 1])
+      )
+        bad = r;
+    }
+    out.push([repeats, bad]);
+  }
+  return out;
+}

@@ -7,7 +7,13 @@ import {
 } from '../delaunay/delaunay-kernels.js';
 import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurrences.js';
 import { circumcentreRange, planBoundary, planDegrees, shortEdges } from '../voronoi/cell-kernels.js';
-import { countRepeats, dropRepeats, firstBadRings } from '../voronoi/ring-pass-kernels.js';
+import {
+  countRepeats,
+  countRepeatsOfRings,
+  dropRepeats,
+  expandCountRepeats,
+  firstBadRings,
+} from '../voronoi/ring-pass-kernels.js';
 import { writeSimpleRings } from '../voronoi/simple-rings.js';
 
 /*
@@ -47,6 +53,8 @@ export const RANGE_KERNELS = {
   firstBadRings,
   countRepeats,
   dropRepeats,
+  expandCountRepeats,
+  countRepeatsOfRings,
 };
 
 /** The name of a range kernel the pooled workers can run. */

@@ -19,7 +19,8 @@ import { cvtColumns } from '../cvt/cvt-output.js';
 import { type CvtRegion, type CvtRegionInput, cvtRegion } from '../cvt/cvt-region.js';
 import { type CvtSites, checkSitesInRegion, cvtSites } from '../cvt/cvt-sites.js';
 import type { GeoSeries } from '../geo-series.js';
-import { cvtCellSource, cvtMomentSource, cvtRasterEngines, dispatchOperation } from './engines.js';
+import { dispatchOperation } from './dispatch-operation.js';
+import { cvtCellSource, cvtMomentSource, cvtRasterEngines } from './engines.js';
 
 /** Options of `centroidalVoronoi` (docs/cvt.md). */
 export interface CentroidalVoronoiOptions {

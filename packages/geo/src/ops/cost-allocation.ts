@@ -14,7 +14,8 @@ import {
 import type { GeoSeries } from '../geo-series.js';
 import { CostAllocationRaster } from '../raster/cost-allocation-raster.js';
 import { type CostFrame, type CostRaster, type CostSources, costFrame, costSources } from './cost-sources.js';
-import { costAllocationEngines, dispatchOperation } from './engines.js';
+import { dispatchOperation } from './dispatch-operation.js';
+import { costAllocationEngines } from './engines.js';
 
 /** Options of `costAllocation` on a point GeoSeries or GeoDataFrame. */
 export interface CostAllocationOptions {

@@ -7,16 +7,11 @@ import {
   type CvtRun,
   type DeviceOption,
   type DispatchEvent,
-  type Dispatched,
-  type ExecutionPath,
   GeoframeError,
   type GpuRunReport,
   isRecoverableGpuError,
-  kernelProfile,
-  planDispatch,
   type RasterGrid,
   type RasterMode,
-  runDispatched,
 } from '@geoframe/core';
 import {
   availableThreads,
@@ -43,7 +38,6 @@ import {
   type WorkProgress,
 } from '@geoframe/cpu';
 import {
-  awaitWarmUp,
   type CpuStages,
   type CpuTriangulation,
   costAllocationGpu,
@@ -51,11 +45,7 @@ import {
   cvtRasterGpu,
   DevicePolygons,
   delaunayGpu,
-  type GpuContext,
   getGpuContext,
-  probedGpuAdapter,
-  probeGpuAdapter,
-  runOnGpu,
   voronoiCellsGpu,
   voronoiCellsGpuOnDevice,
   voronoiEdgesGpu,
@@ -64,7 +54,9 @@ import {
 } from '@geoframe/gpu';
 
 import type { HostLaps } from '../voronoi/host-laps.js';
-import { withoutRepeatedPointsParallel } from '../voronoi/output-check.js';
+import { copyRings, expandRings, withoutRepeatedPointsParallel } from '../voronoi/output-check.js';
+import { keptCellsMayRepeat, voronoiCellsGpuMayRepeat } from '../voronoi/sites-may-repeat.js';
+import { type EnginePair, stickyDispatch } from './dispatch-operation.js';
 
 // The one module where the GPU and CPU engines meet (adr/0001, adr/0019): the GPU pipelines get
 // their CPU stages from here, and every dispatched operation plans and runs through here.
@@ -101,6 +93,8 @@ export const CPU_STAGES: CpuStages = {
   voronoiCells,
   voronoiEdges,
   outputArray: preparedFloat64Array,
+  expandRings,
+  copyRings,
 };
 
 /**
@@ -115,53 +109,6 @@ export function gpuStages(report: GpuRunReport): {
 }
 
 /**
- * Where `kernel` runs for `rows` elements, decided for the adapter in hand: under `'auto'`, from
- * the smallest size at which any adapter class could take the GPU, the default adapter is probed
- * once per process (`probeGpuAdapter`, no device created) and its class sets the crossover; a
- * software adapter is never taken. Below that size, and for a forced device, nothing is probed
- * (an adapter probed earlier is named in the reason, as `explain` names it).
- */
-export async function planOperation(
-  kernel: string,
-  rows: number,
-  device: DeviceOption,
-): Promise<DispatchEvent> {
-  const profile = kernelProfile(kernel);
-  if (device !== 'auto' || !profile.gpu || rows < profile.crossover) {
-    // what is known of the adapter, as `explain` reports it
-    return planDispatch(kernel, rows, { device, adapter: probedGpuAdapter() });
-  }
-  return planDispatch(kernel, rows, { device, adapter: await probeGpuAdapter() });
-}
-
-/**
- * Plans `kernel` for `rows` (or takes `planned`, a plan made earlier for the same run) and runs
- * it: `gpu` gets the shared context and the run's report
- * (for stage fallbacks), `cpu` runs otherwise or after a recoverable GPU failure under `'auto'`.
- * Returns the value with the decision that ran (the call's own, whatever else runs meanwhile);
- * `listener` hears this call's events only (the decision, then a fallback if one happens).
- */
-export async function dispatchOperation<T>(
-  kernel: string,
-  rows: number,
-  device: DeviceOption,
-  paths: EnginePair<T>,
-  listener?: (event: DispatchEvent) => void,
-  planned?: DispatchEvent,
-): Promise<Dispatched<T>> {
-  const decision = planned ?? (await planOperation(kernel, rows, device));
-  const gpu = async (report: GpuRunReport) => {
-    // under 'auto', a first use never waits long on compilation: the CPU answers meanwhile
-    // (GPU_COMPILING) while the warm-up goes on for the next call
-    const warm = paths.warmUp;
-    if (device === 'auto' && warm) await awaitWarmUp(await getGpuContext(), warm.name, warm.run);
-    // every GPU run is under the watchdog: past its deadline it is abandoned (GPU_TIMEOUT → CPU)
-    return runOnGpu(kernel, rows, (ctx) => paths.gpu(ctx, report));
-  };
-  return runDispatched(decision, device, { gpu, cpu: paths.cpu }, listener);
-}
-
-/**
  * The warm-up of the Voronoi and Delaunay paths (one for both: they share the exact star
  * kernels, whose first compilation on a cold driver cache takes tens of seconds).
  */
@@ -169,18 +116,6 @@ const VORONOI_WARM_UP: NonNullable<EnginePair<unknown>['warmUp']> = {
   name: 'voronoi',
   run: (ctx) => warmUpVoronoi(ctx, { cpu: CPU_STAGES }),
 };
-
-/** The two engines of one dispatched operation, as {@link dispatchOperation} takes them. */
-export interface EnginePair<T> {
-  gpu: (ctx: GpuContext, report: GpuRunReport) => Promise<T>;
-  cpu: () => T | Promise<T>;
-  /**
-   * A small run creating the GPU path's pipelines, shared by the operations that name it: under
-   * 'auto' the first GPU run waits for it only briefly (see `awaitWarmUp`). Only for paths whose
-   * kernels can compile for long.
-   */
-  warmUp?: { name: string; run: (ctx: GpuContext) => Promise<unknown> };
-}
 
 /**
  * Voronoi cells of unique sites clipped to `box`: the GPU pipeline, or the CPU on worker threads
@@ -191,11 +126,15 @@ export function voronoiCellEngines(
   box: Box,
   laps?: HostLaps,
   onProgress?: WorkProgress,
+  distinct?: () => Promise<Float64Array>,
 ): EnginePair<PolygonBuffers> {
   return {
-    // the GPU writes a Voronoi vertex once per triangle, so cocircular sites repeat it in a ring
+    // the GPU's emit drops repeated points already; the pass finds none and checks the rings
     gpu: async (ctx, report) => {
-      const { cells, stats } = await voronoiCellsGpu(ctx, xy, box, gpuStages(report));
+      // `distinct`: the sites may repeat, the GPU checks them (adr/0015)
+      const { cells, stats } = distinct
+        ? await voronoiCellsGpuMayRepeat(ctx, xy, box, gpuStages(report), distinct)
+        : await voronoiCellsGpu(ctx, xy, box, gpuStages(report));
       laps?.lap('planned, GPU pipeline');
       laps?.parts(stats.stages);
       const rings = await withoutRepeatedPointsParallel(cells);
@@ -203,7 +142,7 @@ export function voronoiCellEngines(
       return rings;
     },
     // on the CPU, worker threads write the rings of large diagrams (output identical to voronoiCells')
-    cpu: () => voronoiCellsParallel(xy, box, { onProgress }),
+    cpu: async () => voronoiCellsParallel(distinct ? await distinct() : xy, box, { onProgress }),
     warmUp: VORONOI_WARM_UP,
   };
 }
@@ -212,11 +151,19 @@ export function voronoiCellEngines(
  * Voronoi cells kept on the device (adr/0032): the GPU pipeline's; where the GPU declines (a
  * precision guard, under 'gpu' too), the CPU's cells put on the device.
  */
-export function voronoiCellDeviceEngines(xy: Float64Array, box: Box): EnginePair<DevicePolygons> {
+export function voronoiCellDeviceEngines(
+  xy: Float64Array,
+  box: Box,
+  distinct?: () => Promise<Float64Array>,
+): EnginePair<DevicePolygons> {
   return {
-    gpu: async (ctx, report) => (await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report))).cells,
+    gpu: async (ctx, report) =>
+      (distinct
+        ? await keptCellsMayRepeat(ctx, xy, box, gpuStages(report), distinct)
+        : await voronoiCellsGpuOnDevice(ctx, xy, box, gpuStages(report))
+      ).cells,
     cpu: async () => {
-      const cells = await voronoiCellsParallel(xy, box);
+      const cells = await voronoiCellsParallel(distinct ? await distinct() : xy, box);
       return DevicePolygons.fromHost(await getGpuContext(), cells.coords, cells.ringOffsets);
     },
     warmUp: VORONOI_WARM_UP,
@@ -369,25 +316,4 @@ export function cvtMomentSource(
       },
       cpu: async () => ({ raw: null, hostRows: null, hostCells: await voronoiCellsParallel(xy, box) }),
     });
-}
-
-/**
- * 'voronoiPolygons' for each evaluation of an iterative run, planned once (the first call emits
- * the decision to `listener`, later ones only fallbacks); once on the CPU the run stays there.
- */
-function stickyDispatch<T>(
-  device: DeviceOption,
-  listener?: (event: DispatchEvent) => void,
-): (rows: number, engines: EnginePair<T>) => Promise<T> {
-  let path: ExecutionPath | null = null;
-  let plan: DispatchEvent | null = null;
-  const quiet = (event: DispatchEvent) => event.type === 'fallback' && listener?.(event);
-  return async (rows, engines) => {
-    if (path === 'cpu') return engines.cpu();
-    const hear = plan === null ? listener : quiet;
-    plan ??= await planOperation('voronoiPolygons', rows, device);
-    const ran = await dispatchOperation('voronoiPolygons', rows, device, engines, hear, plan);
-    path = ran.decision.type === 'fallback' && ran.decision.stage === undefined ? 'cpu' : ran.decision.path;
-    return ran.value;
-  };
 }

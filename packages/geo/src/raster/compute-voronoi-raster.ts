@@ -10,7 +10,8 @@ import {
   type RasterGrid,
   type RasterMode,
 } from '@geoframe/core';
-import { dispatchOperation, rasterEngines } from '../ops/engines.js';
+import { dispatchOperation } from '../ops/dispatch-operation.js';
+import { rasterEngines } from '../ops/engines.js';
 import { defaultRasterBounds, type RasterSites, rasterSites } from './raster-sites.js';
 import { VoronoiRaster, type VoronoiRasterParts } from './voronoi-raster.js';
 

@@ -7,7 +7,8 @@ import {
   type ProgressOption,
 } from '@geoframe/core';
 import { delaunayEdgeLines, delaunayTriangleRings } from '@geoframe/cpu';
-import { delaunayEngines, dispatchOperation } from '../ops/engines.js';
+import { dispatchOperation } from '../ops/dispatch-operation.js';
+import { delaunayEngines } from '../ops/engines.js';
 import { singleRingPolygons } from './cell-arrays.js';
 import { gatherInputSites } from './input-sites.js';
 import { checkLines, checkRings } from './output-check.js';

@@ -13,6 +13,7 @@ import {
 } from '@geoframe/core';
 import { geosToleranceSites, uniqueSitesParallel } from '@geoframe/cpu';
 import type { HostLaps } from './host-laps.js';
+import { SITES_CHECKED_ON_GPU_FROM } from './sites-may-repeat.js';
 
 /** The sites of `voronoiPolygons` / `delaunayTriangles`: every vertex, then the unique ones. */
 export interface InputSites {
@@ -82,6 +83,61 @@ export async function gatherInputSites(
   laps?.lap('sites extracted');
   const { box, ...unique } = await uniqueSitesParallel(sites.xy);
   return { sites, unique, count: unique.xy.length >> 1, box };
+}
+
+/**
+ * {@link gatherInputSites} for the GPU's cells, where a large input's duplicates need not be
+ * removed first (adr/0015): every site kept under identity maps, with its box (the unique sites'
+ * box too), and `distinct()`, which removes the duplicates on worker threads — once — and puts
+ * the result in `gathered` (its `unique` and `count`) when the GPU finds repeats or the CPU runs.
+ * Small inputs, a positive tolerance and `speculate: false` take {@link gatherInputSites}.
+ */
+export async function gatherSitesMayRepeat(
+  input: GeometryArray,
+  tolerance: number | undefined,
+  rule: ToleranceRule,
+  speculate: boolean,
+  laps?: HostLaps,
+): Promise<{ gathered: InputSites; distinct?: () => Promise<Float64Array> }> {
+  if (!speculate || checkedTolerance(tolerance) > 0) {
+    return { gathered: await gatherInputSites(input, tolerance, rule, laps) };
+  }
+  const sites = extractSites(input);
+  laps?.lap('sites extracted');
+  const n = sites.xy.length >> 1;
+  if (n < SITES_CHECKED_ON_GPU_FROM) {
+    const { box, ...unique } = await uniqueSitesParallel(sites.xy);
+    return { gathered: { sites, unique, count: unique.xy.length >> 1, box } };
+  }
+  // a point column's rows are 0, 1, …: the identity maps are that array, checked, not a new one
+  const identity = isIdentity(sites.row) ? sites.row : identityOf(n);
+  const gathered: InputSites = {
+    sites,
+    unique: { xy: sites.xy, siteOfInput: identity, inputOfSite: identity },
+    count: n,
+    box: boxOfXY(sites.xy),
+  };
+  let done: Promise<Float64Array> | null = null;
+  const distinct = () => {
+    done ??= uniqueSitesParallel(sites.xy).then(({ box: _box, ...unique }) => {
+      gathered.unique = unique;
+      gathered.count = unique.xy.length >> 1;
+      return unique.xy;
+    });
+    return done;
+  };
+  return { gathered, distinct };
+}
+
+function identityOf(n: number): Int32Array {
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) a[i] = i;
+  return a;
+}
+
+function isIdentity(a: Int32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== i) return false;
+  return true;
 }
 
 function checkedTolerance(tolerance: number | undefined): number {

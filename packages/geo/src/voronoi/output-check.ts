@@ -1,5 +1,11 @@
 import { GeoframeError } from '@geoframe/core';
-import { firstBadRing, withoutRepeatsParallel } from '@geoframe/cpu';
+import {
+  copyRingsCounted,
+  expandWithoutRepeatsParallel,
+  firstBadRing,
+  withoutRepeatsParallel,
+} from '@geoframe/cpu';
+import type { IndexedRings } from '@geoframe/gpu';
 
 /**
  * The error of an engine result that fails the output check: a bug or an input the engine did
@@ -77,9 +83,9 @@ export function ownerOf(offsets: Int32Array, child: number): number {
 }
 
 /**
- * The rings without repeated consecutive points (a zero-length edge: the GPU writes a Voronoi
- * vertex once per Delaunay triangle, so cocircular sites give a cell the same vertex twice, where
- * the CPU's ring writer keeps it once). The input itself when nothing repeats (one scan);
+ * The rings without repeated consecutive points (a zero-length edge: two grid points rounding to
+ * one double; the GPU's emit drops them itself since adr/0015's revision, so this finds none on
+ * its output unless run with `keepRepeats`). The input itself when nothing repeats (one scan);
  * otherwise compacted copies, every ring still closed.
  */
 export function withoutRepeatedPoints<T extends { coords: Float64Array; ringOffsets: Int32Array }>(
@@ -147,8 +153,68 @@ export async function checkRingsParallel(
 export async function withoutRepeatedPointsParallel<
   T extends { coords: Float64Array; ringOffsets: Int32Array },
 >(rings: T): Promise<T> {
+  // rings checked on the way came out of a pass that dropped their repeats already
+  if (checkedOnTheWay.get(rings.coords)?.ringOffsets === rings.ringOffsets) return rings;
+  // rings counted while they were copied: without repeats, their check is the count's
+  const counting = countedOnTheWay.get(rings.coords);
+  countedOnTheWay.delete(rings.coords);
+  if (counting !== undefined && counting.ringOffsets === rings.ringOffsets) {
+    const { repeats, firstBad } = await counting.counts;
+    if (repeats === 0) {
+      checkedOnTheWay.set(rings.coords, { ringOffsets: rings.ringOffsets, firstBad });
+      return rings;
+    }
+  }
   const done = await withoutRepeatsParallel(rings);
   if (done === null) return withoutRepeatedPoints(rings);
   checkedOnTheWay.set(done.rings.coords, { ringOffsets: done.rings.ringOffsets, firstBad: done.firstBad });
   return done.rings;
+}
+
+/**
+ * The GPU's indexed rings (each Voronoi vertex once, rings as indices; adr/0015) expanded into
+ * `out` (the GPU pipeline's `cpu.expandRings`): for a large output on shared memory, worker
+ * threads write the coordinates in the pass that drops repeated points and checks the rings
+ * (the check's answer kept for {@link checkRingsParallel}); otherwise a gather on this thread,
+ * repeats left to {@link withoutRepeatedPointsParallel}.
+ */
+export async function expandRings(
+  rings: IndexedRings,
+  out: Float64Array,
+): Promise<{ coords: Float64Array; ringOffsets: Int32Array }> {
+  const done = await expandWithoutRepeatsParallel(rings, out);
+  if (done !== null) {
+    checkedOnTheWay.set(done.rings.coords, { ringOffsets: done.rings.ringOffsets, firstBad: done.firstBad });
+    return done.rings;
+  }
+  const { vertices, index } = rings;
+  for (let p = 0; p < index.length; p++) {
+    const v = 2 * index[p];
+    out[2 * p] = vertices[v];
+    out[2 * p + 1] = vertices[v + 1];
+  }
+  return { coords: out, ringOffsets: rings.ringOffsets };
+}
+
+/** Rings whose repeats and check workers are counting as they were copied ({@link copyRings}). */
+const countedOnTheWay = new WeakMap<
+  Float64Array,
+  { ringOffsets: Int32Array; counts: Promise<{ repeats: number; firstBad: number }> }
+>();
+
+/**
+ * The GPU pipeline's `cpu.copyRings`: the cells' coordinates copied out of the mapped readback
+ * chunk by chunk, worker threads counting repeats and checking each chunk's rings while this
+ * thread copies the next (`copyRingsCounted`); {@link withoutRepeatedPointsParallel} then takes
+ * their answer instead of a pass of its own.
+ */
+export async function copyRings(
+  source: Float64Array,
+  out: Float64Array,
+  ringOffsets: Int32Array,
+): Promise<void> {
+  const started = await copyRingsCounted(source, out, ringOffsets);
+  if (started === null) return;
+  started.counts.catch(() => {}); // read by withoutRepeatedPointsParallel, if the run gets there
+  countedOnTheWay.set(out, { ringOffsets, counts: started.counts });
 }

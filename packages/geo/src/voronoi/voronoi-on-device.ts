@@ -1,8 +1,9 @@
 import { checkOptions, type DispatchEvent, type GeometryArray, InvalidGeometryError } from '@geoframe/core';
 import { type DevicePolygons, residentTake } from '@geoframe/gpu';
-import { dispatchOperation, voronoiCellDeviceEngines } from '../ops/engines.js';
+import { dispatchOperation } from '../ops/dispatch-operation.js';
+import { voronoiCellDeviceEngines } from '../ops/engines.js';
 import type { HostLaps } from './host-laps.js';
-import { checkedClipBox, gatherInputSites } from './input-sites.js';
+import { checkedClipBox, gatherSitesMayRepeat } from './input-sites.js';
 import { boxOf, siteOfRows, VORONOI_OPTION_KEYS, type VoronoiOptions } from './voronoi-polygons.js';
 
 /** The cells of `voronoiPolygons({keep: 'device'})`, before they become a DeviceGeoSeries. */
@@ -36,18 +37,21 @@ export async function computeVoronoiOnDevice(
   }
   const extendTo = boxOf(options.extendTo);
   laps?.lap('options');
-  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo }, laps);
-  const { sites, unique, count } = gathered;
+  // the sites go to the GPU before their duplicates are removed (it checks them distinct)
+  const rule = { op: 'voronoi', extendTo } as const;
+  const { gathered, distinct } = await gatherSitesMayRepeat(input, options.tolerance, rule, true, laps);
   const box = checkedClipBox(gathered, extendTo);
-  laps?.lap('duplicates removed (workers), box');
+  laps?.lap(distinct ? 'box (duplicates left to the GPU check)' : 'duplicates removed (workers), box');
   const { value: cells, decision } = await dispatchOperation(
     'voronoiPolygons',
-    count,
+    gathered.count,
     'gpu',
-    voronoiCellDeviceEngines(unique.xy, box),
+    voronoiCellDeviceEngines(gathered.unique.xy, box, distinct),
     options.onDispatch,
   );
   laps?.lap('planned, GPU pipeline (cells kept)');
+  // `distinct()` may have replaced the maps and the count
+  const { sites, unique, count } = gathered;
   if (!options.ordered) return { cells, dispatch: decision, sites: count };
   try {
     const site = siteOfRows(input, sites.row, unique.siteOfInput);

@@ -10,10 +10,11 @@ import {
   type ProgressOption,
 } from '@geoframe/core';
 import { clipCellsToRegion, clipLinesToRegion, prepareClipRegion } from '@geoframe/cpu';
-import { dispatchOperation, voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
+import { dispatchOperation } from '../ops/dispatch-operation.js';
+import { voronoiCellEngines, voronoiEdgeEngines } from '../ops/engines.js';
 import { clippedCells, pickRows, singleRingPolygons } from './cell-arrays.js';
 import type { HostLaps } from './host-laps.js';
-import { checkedClipBox, gatherInputSites, type InputSites, inputSites } from './input-sites.js';
+import { checkedClipBox, gatherSitesMayRepeat, type InputSites, inputSites } from './input-sites.js';
 import { checkLines, checkRings, checkRingsParallel, ownerOf } from './output-check.js';
 import { voronoiProgress } from './voronoi-progress.js';
 
@@ -180,9 +181,13 @@ export async function computeVoronoi(
   const progress = voronoiProgress(options.onProgress, options.clipTo !== undefined);
   progress.stage('sites', input.length);
   laps?.lap('options');
-  const gathered = await gatherInputSites(input, options.tolerance, { op: 'voronoi', extendTo }, laps);
-  const { sites, unique, count: n } = gathered;
-  laps?.lap('duplicates removed (workers), box');
+  // the GPU's cells take the sites before their duplicates are removed (it checks them distinct)
+  const speculate = !options.onlyEdges && options.device !== 'cpu';
+  const rule = { op: 'voronoi', extendTo } as const;
+  const { gathered, distinct } = await gatherSitesMayRepeat(input, options.tolerance, rule, speculate, laps);
+  const { sites, unique } = gathered;
+  const n = gathered.count;
+  laps?.lap(distinct ? 'box (duplicates left to the GPU check)' : 'duplicates removed (workers), box');
   progress.stage('diagram', n);
   const device = options.device ?? 'auto';
   const box = checkedClipBox(gathered, extendTo);
@@ -222,12 +227,13 @@ export async function computeVoronoi(
     'voronoiPolygons',
     n,
     device,
-    voronoiCellEngines(unique.xy, box, laps, progress.stageFraction()),
+    voronoiCellEngines(unique.xy, box, laps, progress.stageFraction(), distinct),
     options.onDispatch,
   );
   laps?.lap('dispatch done');
   // the output check (both paths): finite, closed rings of ≥ 4 points, or an error naming the site
-  const cellOf = (s: number) => `the cell of site ${s} (row ${sites.row[unique.inputOfSite[s]]})`;
+  // (`distinct()` may have replaced the maps)
+  const cellOf = (s: number) => `the cell of site ${s} (row ${sites.row[gathered.unique.inputOfSite[s]]})`;
   await checkRingsParallel(raw.coords, raw.ringOffsets, cellOf);
   laps?.lap('output check (workers)');
   let cells = singleRingPolygons(raw.coords, raw.ringOffsets, crs);
@@ -278,7 +284,12 @@ function assemble(
   const identity =
     !(options.tolerance !== undefined && options.tolerance > 0) &&
     unique.inputOfSite.length === sites.row.length;
-  const rows = identity ? sites.row.slice(0, cellCount) : new Int32Array(cellCount);
+  // the sites' rows are this call's own (extractSites makes them): taken, not copied, when whole
+  const rows = !identity
+    ? new Int32Array(cellCount)
+    : cellCount === sites.row.length
+      ? sites.row
+      : sites.row.slice(0, cellCount);
   if (!identity) for (let s = 0; s < cellCount; s++) rows[s] = sites.row[unique.inputOfSite[s]];
   if (options.clipTo !== undefined) return { ...withoutEmptyCells(cells, rows), dispatch, sites: n };
   return { geometry: cells, rows, dispatch, sites: n };

@@ -64,6 +64,25 @@ export interface CpuStages {
    * (the cells' output is large and faulted in page by page otherwise). Default `new Float64Array`.
    */
   outputArray?(length: number): Promise<Float64Array>;
+  /**
+   * The rings of an indexed emit expanded into `out` (interleaved xy at the rings' offsets),
+   * e.g. on worker threads. It may also drop repeated consecutive points (returning compacted
+   * rings); default: a gather on the calling thread, repeats kept.
+   */
+  expandRings?(rings: IndexedRings, out: Float64Array): Promise<PolygonBuffers>;
+  /**
+   * Copies the cells' coordinates out of the mapped readback (`source`, readable on the calling
+   * thread only, until the returned promise resolves) into `out`, e.g. starting worker passes
+   * over the rings already copied. Default: one `out.set`.
+   */
+  copyRings?(source: Float64Array, out: Float64Array, ringOffsets: Int32Array): Promise<void>;
+}
+
+/** Rings as vertex indices: point p of the output is vertex `index[p]` of `vertices` (xy pairs). */
+export interface IndexedRings {
+  vertices: Float64Array;
+  index: Uint32Array;
+  ringOffsets: Int32Array;
 }
 
 /** Says which stage of a GPU run went to the CPU and why (reported once per run). */

@@ -76,6 +76,8 @@ export interface DeviceSites {
   readOrder(): Promise<Uint32Array>;
   /** The same order on the device (u32 per site). */
   orderBuffer: GPUBuffer;
+  /** The sites' Hilbert keys, sorted (u32 per site, `orderBuffer` in step). */
+  keys: GPUBuffer;
   /** The sites on the fixed-point grid, in the caller's order (`vec4<u32>` per site). */
   fixed: GPUBuffer;
   /** Wall time of the stage's steps (ms): the sites into staging, recording, submission. */
@@ -172,7 +174,7 @@ export async function hilbertOrderGpu(
     order ??= readback(ctx, values, new Uint32Array(n));
     return order;
   };
-  return { readOrder, orderBuffer: values, fixed, steps };
+  return { readOrder, orderBuffer: values, keys, fixed, steps };
 }
 
 /** `out[k] = fixed[order[k]]`: the grid sites in curve order, gathered on the device. */

@@ -165,10 +165,11 @@ export interface PendingRead {
   into(targets: readonly ArrayBufferView[]): Promise<{ waitMs: number; copyMs: number }>;
   /**
    * Waits for the mapping and hands the mapped bytes and each range's offset in them to `use`
-   * (e.g. to read a count first and copy only what it covers); they are unmapped afterwards.
+   * (e.g. to read a count first and copy only what it covers); they are unmapped afterwards (after
+   * the promise `use` returns, if it returns one, settles).
    */
   read<T>(
-    use: (range: ArrayBuffer, offsets: readonly number[]) => T,
+    use: (range: ArrayBuffer, offsets: readonly number[]) => T | Promise<T>,
   ): Promise<{ value: T; waitMs: number; copyMs: number }>;
 }
 
@@ -198,7 +199,7 @@ export async function submitForRead(
   const offsets = sizes.map((_, k) => sizes.slice(0, k).reduce((a, b) => a + b, 0));
   const pending: PendingRead = {
     async read(use) {
-      if (!entry) return { value: use(new ArrayBuffer(0), offsets), waitMs: 0, copyMs: 0 };
+      if (!entry) return { value: await use(new ArrayBuffer(0), offsets), waitMs: 0, copyMs: 0 };
       try {
         try {
           await entry.buffer.mapAsync(MapMode.READ, 0, total);
@@ -207,7 +208,7 @@ export async function submitForRead(
           throw cause;
         }
         const mapped = performance.now();
-        const value = use(entry.buffer.getMappedRange(0, total), offsets);
+        const value = await use(entry.buffer.getMappedRange(0, total), offsets);
         return { value, waitMs: mapped - submitted, copyMs: performance.now() - mapped };
       } finally {
         // unmapped whatever happened (a throwing `use`, a failed map), then free for the next run

@@ -3,14 +3,19 @@ import { recordDispatches } from '../primitives/dispatch-recorder.js';
 import { encodeScan } from '../primitives/scan/encode-scan.js';
 import { createFaultBuffer, throwOnFault } from '../runtime/kernel-fault.js';
 import { remapUploads, submitAndRead, submitForRead } from '../runtime/staging.js';
-import { EMIT_RINGS_KERNEL, RING_KERNEL, RING_LENGTHS_KERNEL } from './cells/ring-kernel.js';
+import { EMIT_RINGS_KERNEL, RING_LENGTHS_KERNEL } from './cells/emit-kernels.js';
+import { RING_KERNEL } from './cells/ring-kernel.js';
 import { HULL_START_KERNEL, PLAN_CELLS_KERNEL, WALK_START_KERNEL } from './cells/walk-kernels.js';
+import { indexedCells, indexedFits } from './indexed-cell-stage.js';
 import type { Front, PipelineRun } from './pipeline-run.js';
 import { cellsOutput, outputArray } from './voronoi-options.js';
 
 /** What stage 4 leaves for the emit: the rings in scratch slots and their scanned lengths. */
-interface CellRings {
+export interface CellRings {
   ring: GPUBuffer;
+  /** The walks' starts and the cells' kinds (the indexed emit matches simple rings to their fans). */
+  start: GPUBuffer;
+  kind: GPUBuffer;
   ringInfo: GPUBuffer;
   slots: GPUBuffer;
   lengths: GPUBuffer;
@@ -21,6 +26,8 @@ interface CellRings {
    *  (none when the cells stay on the device). */
   guess: number;
   early: Promise<Float64Array> | null;
+  /** The indexed emit's staging array being prepared (see `CellsOutput.staging`). */
+  staging: Promise<Float64Array> | null;
 }
 
 /** Stage 4: the walk starts, the cell plan, the slots' scan, the rings and their lengths' scan. */
@@ -32,7 +39,9 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
   // a point count guessed from the triangulation: a cell inside the box has degree + 1 points
   // (fewer where centres merge), so the half-edges plus the sites, plus room for the clipped
   // cells along the box, which are O(√n). A larger actual count prepares a new array at the end.
-  const output = forHost ? (front.output ?? cellsOutput(n, run.options.cpu)) : null;
+  const output = forHost
+    ? (front.output ?? cellsOutput(n, run.options.cpu, run.options.emit === 'indexed'))
+    : null;
   const guess = output ? Math.min(run.options.outputGuess ?? output.points, output.points) : 0;
   const early = output ? output.array : null;
   const start = run.buffer('start', 4 * n);
@@ -96,10 +105,15 @@ export async function recordCellRings(run: PipelineRun, front: Front, forHost = 
     order: front.order,
     lengths,
     fault_flags: faults,
+    ring,
+    slotOffset: slots,
+    grid_uniforms: front.gridUniform,
   });
+  ringLengths.params = [n, run.options.keepRepeats ? 1 : 0];
   await run.record(ringEncoder, 'rings', [rings, ringLengths]);
   await encodeScan(ctx, ringEncoder, { input: lengths, output: lengths, count: n + 1 });
-  return { ring, ringInfo, slots, lengths, faults, ringEncoder, guess, early };
+  const staging = output?.staging ?? null;
+  return { ring, start, kind, ringInfo, slots, lengths, faults, ringEncoder, guess, early, staging };
 }
 
 /** Stages 4–5 for cells. */
@@ -119,7 +133,11 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
   // offsets and the coordinates come back in one round trip; rings past it (a guess too small)
   // are skipped by the kernel and emitted again at the exact size
   const guessed = 16 * guess <= ctx.limits.maxStorageBufferBindingSize;
-  if (guessed) {
+  const indexed = run.options.emit === 'indexed' && indexedFits(run, front, guess);
+  if (indexed) {
+    const cells = await indexedCells(run, front, cellRings, ringOffsets);
+    if (cells !== null) return cells;
+  } else if (guessed) {
     const out = run.buffer('coords', 16 * guess);
     await recordEmit(run, ringEncoder, front, ring, ringInfo, slots, lengths, out);
     const pending = await submitForRead(ctx, ringEncoder, 'voronoi/cells-out', [
@@ -133,13 +151,16 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
     remapUploads(ctx, 'voronoi/input');
     const prepared = await early;
     run.lap('gpu: cells and emit submitted, output prepared');
-    const { value: coords, copyMs } = await pending.read((range, offsets) => {
+    const { value: coords, copyMs } = await pending.read(async (range, offsets) => {
       throwOnFault(new Uint32Array(range, offsets[2], 1)[0], 'voronoi cells');
       ringOffsets.set(new Int32Array(range, offsets[0], n + 1));
       const points = ringOffsets[n];
       if (points > guess) return null;
       const coords = prepared.subarray(0, 2 * points);
-      coords.set(new Float64Array(range, offsets[1], 2 * points));
+      const source = new Float64Array(range, offsets[1], 2 * points);
+      const copy = run.options.cpu?.copyRings;
+      if (copy) await copy(source, coords, ringOffsets);
+      else coords.set(source);
       return coords;
     });
     run.stats.bytesDown += ringOffsets.byteLength;
@@ -166,7 +187,7 @@ export async function cellsStage(run: PipelineRun, front: Front): Promise<Polygo
   run.scope?.reopen();
   const out = run.buffer('coords', 16 * points);
   const emit = ctx.device.createCommandEncoder({ label: 'voronoi/emit' });
-  await recordEmit(run, emit, front, ring, ringInfo, slots, lengths, out, guessed);
+  await recordEmit(run, emit, front, ring, ringInfo, slots, lengths, out, guessed || indexed);
   const pending = await submitForRead(ctx, emit, 'voronoi/coords', [{ source: out, bytes: 16 * points }]);
   // a fresh 100 MB array faulted in by the one copy into it would cost more than the copy
   const prepared = await early;
@@ -195,17 +216,17 @@ export async function recordEmit(
   out: GPUBuffer,
   again = false,
 ): Promise<void> {
-  const dispatches = [
-    run.dispatch(EMIT_RINGS_KERNEL, front.n, {
-      ring,
-      ringInfo,
-      slotOffset: slots,
-      order: front.order,
-      ringOffsets: lengths,
-      coords: out,
-      grid_uniforms: front.gridUniform,
-    }),
-  ];
+  const emit = run.dispatch(EMIT_RINGS_KERNEL, front.n, {
+    ring,
+    ringInfo,
+    slotOffset: slots,
+    order: front.order,
+    ringOffsets: lengths,
+    coords: out,
+    grid_uniforms: front.gridUniform,
+  });
+  emit.params = [front.n, run.options.keepRepeats ? 1 : 0];
+  const dispatches = [emit];
   if (again) {
     await recordDispatches(run.ctx, encoder, 'voronoi/emit', dispatches, run.maxPerDimension, {
       label: 'voronoi/emit',

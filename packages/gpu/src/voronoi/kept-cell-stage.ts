@@ -3,7 +3,7 @@ import { throwOnFault } from '../runtime/kernel-fault.js';
 import { remapUploads, submitForRead } from '../runtime/staging.js';
 import { recordCellRings, recordEmit } from './cell-stage.js';
 import type { Front, PipelineRun } from './pipeline-run.js';
-import { cellsOutput } from './voronoi-options.js';
+import { cellsOutputPoints } from './voronoi-options.js';
 
 /**
  * Stages 4–5 with the cells kept on the device (adr/0032): the emit writes into the pipeline's
@@ -15,7 +15,7 @@ export async function keptCellsStage(run: PipelineRun, front: Front): Promise<De
   const { ctx } = run;
   const { n } = front;
   const { ring, ringInfo, slots, lengths, faults, ringEncoder } = await recordCellRings(run, front, false);
-  const planned = cellsOutput(n).points;
+  const planned = cellsOutputPoints(n); // no array: the cells stay on the device
   const guess = Math.max(1, Math.min(run.options.outputGuess ?? planned, planned));
   run.checkFits('kept coords', 16 * guess);
   const owned = (bytes: number, label: string) =>

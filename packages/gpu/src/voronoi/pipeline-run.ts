@@ -19,6 +19,7 @@ import type { KernelConstants, NamedKernel } from '../runtime/pipeline-cache.js'
 import { type UploadPart, uploadParts } from '../runtime/staging.js';
 import { uniformBlock } from '../runtime/uniform-block.js';
 import { encodeCircumcenters } from './circumcenters/circumcenters.js';
+import { checkSitesDistinct, RepeatedSitesError } from './repeated-sites.js';
 
 import {
   type CellsOutput,
@@ -81,8 +82,13 @@ export class PipelineRun {
     );
   }
 
+  /** Whether the sites were checked distinct on the GPU (`sitesMayRepeat`). */
+  private distinct = false;
+
   /** The CPU stages for an input without a triangle (0–2 sites, collinear), the fallback reported. */
   withoutTriangles(what: 'cells' | 'edges'): CpuStages {
+    // the CPU's stages take distinct sites: 0–2 sites that may repeat were never checked
+    if (this.options.sitesMayRepeat && !this.distinct) throw new RepeatedSitesError(0, this.stats.sites);
     const why = 'no triangle (fewer than 3 sites, or all collinear)';
     const cpu = requireCpu(this.options.cpu, `voronoi ${what} on the GPU`, why);
     this.options.onFallback?.('voronoi', `${why}: the CPU computed the ${what}`);
@@ -164,7 +170,7 @@ export class PipelineRun {
     }
     // the worker threads map the output's pages while this thread and the GPU order the sites
     // and triangulate (its first parallel pass comes after delaunator, long after this is done)
-    const output = forCells ? cellsOutput(n, this.options.cpu) : null;
+    const output = forCells ? cellsOutput(n, this.options.cpu, this.options.emit === 'indexed') : null;
     this.lap('output pages');
     // the sites go up once, as f64, and stay on the device on the fixed-point grid
     this.checkFits('sites', 16 * n);
@@ -178,6 +184,12 @@ export class PipelineRun {
     const device = await hilbertOrderGpu(ctx, sites, grid, bounds, input);
     this.lap('hilbert order (keys, sort)');
     for (const { stage, ms } of device.steps) this.stats.stages.push({ stage: `(of which ${stage})`, ms });
+    if (this.options.sitesMayRepeat) {
+      const buffers = { keys: device.keys, order: device.orderBuffer, xy: input };
+      await checkSitesDistinct(ctx, n, buffers, this.maxPerDimension);
+      this.distinct = true;
+      this.lap('sites checked distinct');
+    }
     let delaunay: DelaunayStage | null;
     let curveSites: GPUBuffer | null = null;
     let gpuStats: GpuDelaunayResult['stats'] | null = null;

@@ -39,7 +39,8 @@ export { cellsOutput } from './voronoi-options.js';
  *    (scan), then walked again to write the ring there — simple cells copy their circumcentres,
  *    cells on the hull or crossing the box clip each bisector exactly against the box — and
  *    finished (merged duplicates, exact convexity); ring lengths are scanned in the caller's order.
- * 5. Emit: each ring is converted to f64 and written to its final place, rotated and closed, in
+ * 5. Emit: each ring is converted to f64 (a point equal to the one before it dropped, as counted
+ *    with the ring lengths) and written to its final place, rotated and closed, in
  *    the same submission as stage 4 (into an output sized by a guess, emitted again at the exact
  *    size in the rare case it is too small), and the ring offsets and coordinates come back in
  *    one readback.
@@ -76,8 +77,8 @@ async function voronoiCellsGpuAlone(
 /**
  * {@link voronoiCellsGpuAlone} with the cells left on the device (adr/0032): the same cells, in
  * the same rows, as device-resident polygons the caller owns (`destroy()` frees them). Inputs with
- * no triangle are answered by the CPU and put on the device. Rings may repeat a point where
- * cocircular sites share a Voronoi vertex (as the host path's do before geo removes repeats).
+ * no triangle are answered by the CPU and put on the device. As on the host path, no ring
+ * repeats a point (the emit drops a point equal in f64 to the one before it).
  */
 async function voronoiCellsGpuOnDeviceAlone(
   ctx: GpuContext,

@@ -59,6 +59,32 @@ export interface VoronoiGpuOptions {
    * benchmarks that time its cost only — cells may then be wrong where the grid rounds sites.
    */
   guard?: boolean;
+  /**
+   * What the cells' emit brings back: `'coordinates'` (default) every ring point as f64;
+   * `'indexed'` each Voronoi vertex once as f64 and the rings as u32 indices into them, expanded
+   * on the host (`cpu.expandRings`, worker threads in geo): 57% of the bytes, but the expansion's
+   * gather is random in the vertices and cost more than the copy it saves on the H200 host
+   * (adr/0015). The same cells bit for bit.
+   */
+  emit?: 'indexed' | 'coordinates';
+  /**
+   * Vertices the indexed emit has room for besides the circumcentres (default
+   * {@link extraVertexRoom}; at most that). For tests: too few makes the pipeline emit the
+   * coordinates instead.
+   */
+  extraVertices?: number;
+  /**
+   * Keeps a ring point equal in f64 to the point before it (distinct grid points rounding to one
+   * double; by default the emit drops it, as geo's repeated-points pass did). For tests.
+   */
+  keepRepeats?: boolean;
+  /**
+   * The sites may repeat (the caller has not removed duplicates): after the Hilbert sort the GPU
+   * checks that they are distinct (one pass, 8 bytes back) and throws a `RepeatedSitesError` when
+   * two are equal or it cannot be sure, before any other work; the caller then removes them and
+   * runs again. Default: the sites are distinct (the caller's promise, unchecked).
+   */
+  sitesMayRepeat?: boolean;
 }
 
 /**
@@ -93,6 +119,24 @@ export interface PreparedSites {
 export interface CellsOutput {
   points: number;
   array: Promise<Float64Array>;
+  /**
+   * For the indexed emit: room for the vertices (f64 pairs of up to 2n triangles' circumcentres
+   * and {@link extraVertexRoom} more) followed by `points` u32 indices; null for the coordinates.
+   */
+  staging: Promise<Float64Array> | null;
+}
+
+/**
+ * Vertices the indexed emit has room for besides the circumcentres (box-clip points and corners
+ * of the cells along the box, O(√n)); a run needing more emits the coordinates instead.
+ */
+export function extraVertexRoom(n: number): number {
+  return 64 * Math.ceil(Math.sqrt(n)) + 1024;
+}
+
+/** Doubles of an indexed staging array before its indices: the vertices' room for n sites. */
+export function vertexRoomDoubles(n: number): number {
+  return 2 * (2 * n + extraVertexRoom(n));
 }
 
 /**
@@ -101,9 +145,15 @@ export interface CellsOutput {
  * plus a closing point a site — and for the cells clipped along the box (O(√n)). A cell run whose
  * actual total is larger emits again at the exact size.
  */
-export function cellsOutput(n: number, cpu?: CpuStages): CellsOutput {
-  const points = 7 * n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
-  return { points, array: outputArray(cpu, 2 * points) };
+export function cellsOutput(n: number, cpu?: CpuStages, indexed = false): CellsOutput {
+  const points = cellsOutputPoints(n);
+  const staging = indexed ? outputArray(cpu, vertexRoomDoubles(n) + Math.ceil(points / 2)) : null;
+  return { points, array: outputArray(cpu, 2 * points), staging };
+}
+
+/** The ring points {@link cellsOutput} has room for (no array made). */
+export function cellsOutputPoints(n: number): number {
+  return 7 * n + 64 * Math.ceil(Math.sqrt(n)) + 1024;
 }
 
 /** An output array from the CPU stages' allocator when there is one. */

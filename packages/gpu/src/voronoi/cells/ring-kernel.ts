@@ -1,6 +1,5 @@
 import { EXACT_FIXED, gridUniformsBindingWgsl } from '../../exact/index.js';
 import { HALFEDGE, threadEntry } from '../../mesh/halfedge-wgsl.js';
-import { FAULT_FAN_WALK, faultWgsl } from '../../runtime/kernel-fault.js';
 import { defineKernel } from '../../runtime/pipeline-cache.js';
 import { linkWgsl } from '../../runtime/wgsl-module.js';
 import { KIND_HULL, KIND_SIMPLE } from './walk-kernels.js';
@@ -302,82 +301,6 @@ ${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
   let closed = select(0u, n + 1u, n > 0u);
   // a walk past its bound is marked for the lengths pass, which raises the fault
   ringInfo[k] = select(vec2u(closed, lowest), vec2u(RING_FAULTED, 0u), faulted);
-}
-`,
-});
-
-/**
- * Per site, after {@link RING_KERNEL}: its closed length at its caller index, for the offset
- * scan; a walk past its bound raises the fault flag (see runtime/kernel-fault.ts) and leaves an
- * empty cell, so that the emit pass copies nothing for it.
- */
-export const RING_LENGTHS_KERNEL = defineKernel({
-  name: 'voronoi/ring-lengths',
-  bindings: { ringInfo: 1, order: 2, lengths: 3, fault_flags: 4 },
-  source: () => /* wgsl */ `
-${linkWgsl(HALFEDGE)}
-struct Params { sites: u32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read_write> ringInfo: array<vec2u>;
-@group(0) @binding(2) var<storage, read> order: array<u32>;
-@group(0) @binding(3) var<storage, read_write> lengths: array<u32>;
-${faultWgsl(4)}
-
-${threadEntry('k', 'params.sites')}
-  var closed = ringInfo[k].x;
-  if (closed == ${RING_FAULTED}u) {
-    raise_fault(${FAULT_FAN_WALK}u);
-    closed = 0u;
-    ringInfo[k] = vec2u(0u, 0u);
-  }
-  lengths[order[k]] = closed;
-}
-`,
-});
-
-/**
- * Per site: copies its finished ring from the scratch slot to its place in the output (the
- * offset of its caller index), rotated to start at its lowest vertex, converted to f64 and
- * closed by repeating the first point. Output points are `vec4u` = the f64 bits of x and y, so
- * the buffer reads as interleaved xy in a Float64Array.
- */
-export const EMIT_RINGS_KERNEL = defineKernel({
-  name: 'voronoi/emit-rings',
-  bindings: { ring: 1, ringInfo: 2, slotOffset: 3, order: 4, ringOffsets: 5, coords: 6, grid_uniforms: 7 },
-  source: () => /* wgsl */ `
-${linkWgsl(HALFEDGE)}
-struct Params { sites: u32 }
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> ring: array<vec4u>;
-@group(0) @binding(2) var<storage, read> ringInfo: array<vec2u>;
-@group(0) @binding(3) var<storage, read> slotOffset: array<u32>;
-@group(0) @binding(4) var<storage, read> order: array<u32>;
-@group(0) @binding(5) var<storage, read> ringOffsets: array<u32>;
-@group(0) @binding(6) var<storage, read_write> coords: array<vec4u>;
-${linkWgsl(EXACT_FIXED)}
-${gridUniformsBindingWgsl(0, 7)}
-
-${threadEntry('k', 'params.sites', 'grid_init(grid_uniforms);')}
-  let info = ringInfo[k];
-  if (info.x == 0u) {
-    return;
-  }
-  let m = info.x - 1u;
-  let base = slotOffset[k];
-  let dst = ringOffsets[order[k]];
-  if (dst + m >= arrayLength(&coords)) {
-    return; // past an output sized by a guess: the host sees the total and emits again
-  }
-  var q = info.y;
-  for (var p = 0u; p < m; p++) {
-    let v = ring[base + q];
-    coords[dst + p] = fixed_point_to_f64(v);
-    q += 1u;
-    if (q == m) {
-      q = 0u;
-    }
-  }
-  coords[dst + m] = coords[dst];
 }
 `,
 });
