@@ -71,7 +71,9 @@ async function voronoiOutcome(xy: Float64Array, safe = 0): Promise<Outcome> {
   const box = boxOf(xy);
   let gpu: PolygonBuffers;
   try {
-    gpu = (await voronoiCellsGpu(ctx, xy, box, { cpu: CPU_STAGES })).cells;
+    // repeats kept: the CPU engine's raw cells keep them too (the geo layer drops them after it;
+    // the GPU's own dropping is voronoi-host-side.test.ts')
+    gpu = (await voronoiCellsGpu(ctx, xy, box, { cpu: CPU_STAGES, keepRepeats: true })).cells;
   } catch (error) {
     if (error instanceof GpuPrecisionError) return { path: 'declined', reason: error.reason };
     throw error;
