@@ -44,7 +44,10 @@ export function firstBadRings(
  * Per item, how many points repeat the point before them in their ring (a zero-length edge), and
  * the first ring that fails the output check once its repeats are gone (−1 for none): fewer than
  * 4 points left, a coordinate not finite, or not closed (dropping repeats keeps the first point
- * and a point equal to the last). Returns [repeats, first bad ring] per item.
+ * and a point equal to the last). Returns [repeats, first bad ring] per item. The rings
+ * `first .. end` (default all) are split among items `idle .. items − 1`; items below `idle` do
+ * nothing (item 0 of a chunk counted while the calling thread copies the next, see
+ * `copyRingsCounted`).
  */
 export function countRepeats(
   lo: number,
@@ -52,12 +55,19 @@ export function countRepeats(
   coords: Float64Array,
   ringOffsets: Int32Array,
   items: number,
+  from = 0,
+  to = ringOffsets.length - 1,
+  idle = 0,
 ): number[][] {
-  const rings = ringOffsets.length - 1;
   const out: number[][] = [];
   for (let item = lo; item < hi; item++) {
-    const first = Math.round((rings * item) / items);
-    const end = Math.round((rings * (item + 1)) / items);
+    if (item < idle) {
+      out.push([0, -1]);
+      continue;
+    }
+    const share = items - idle;
+    const first = from + Math.round(((to - from) * (item - idle)) / share);
+    const end = from + Math.round(((to - from) * (item - idle + 1)) / share);
     let repeats = 0;
     let bad = -1;
     for (let r = first; r < end; r++) {
@@ -188,66 +198,6 @@ export function expandCountRepeats(
           sum !== 0 ||
           coords[2 * a] !== coords[2 * b - 2] ||
           coords[2 * a + 1] !== coords[2 * b - 1])
-      )
-        bad = r;
-    }
-    out.push([repeats, bad]);
-  }
-  return out;
-}
-
-/**
- * {@link countRepeats} over rings `first .. end` only, split among items 1 .. items − 1; item 0
- * does nothing (it runs on the calling thread, which is busy copying the next rings meanwhile).
- * Returns [repeats, first bad ring] per item.
- */
-export function countRepeatsOfRings(
-  lo: number,
-  hi: number,
-  coords: Float64Array,
-  ringOffsets: Int32Array,
-  first: number,
-  end: number,
-  items: number,
-): number[][] {
-  const out: number[][] = [];
-  for (let item = lo; item < hi; item++) {
-    if (item === 0) {
-      out.push([0, -1]);
-      continue;
-    }
-    const a = first + Math.round(((end - first) * (item - 1)) / (items - 1));
-    const b = first + Math.round(((end - first) * item) / (items - 1));
-    let repeats = 0;
-    let bad = -1;
-    for (let r = a; r < b; r++) {
-      const p0 = ringOffsets[r];
-      const p1 = ringOffsets[r + 1];
-      let own = 0;
-      let sum = 0;
-      if (p1 > p0) {
-        let px = coords[2 * p0];
-        let py = coords[2 * p0 + 1];
-        let sx = px - px;
-        let sy = py - py;
-        for (let p = p0 + 1; p < p1; p++) {
-          const x = coords[2 * p];
-          const y = coords[2 * p + 1];
-          sx += x - x;
-          sy += y - y;
-          if (x === px && y === py) own++;
-          px = x;
-          py = y;
-        }
-        sum = sx + sy;
-      }
-      repeats += own;
-      if (
-        bad < 0 &&
-        (p1 - p0 - own < 4 ||
-          sum !== 0 ||
-          coords[2 * p0] !== coords[2 * p1 - 2] ||
-          coords[2 * p0 + 1] !== coords[2 * p1 - 1])
       )
         bad = r;
     }

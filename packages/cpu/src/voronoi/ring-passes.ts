@@ -144,7 +144,7 @@ export async function copyRingsCounted(
     const a = 2 * ringOffsets[first];
     const b = 2 * ringOffsets[end];
     out.set(source.subarray(a, b), a);
-    jobs.push(runRanges('countRepeatsOfRings', threads, threads, [out, ringOffsets, first, end, threads]));
+    jobs.push(runRanges('countRepeats', threads, threads, [out, ringOffsets, threads, first, end, 1]));
     // one microtask turn: the pool posts the chunk's ranges to the workers before the next copy
     await Promise.resolve();
   }

@@ -9,7 +9,6 @@ import { firstOccurrences, hashSites, scatterSites } from '../sites/first-occurr
 import { circumcentreRange, planBoundary, planDegrees, shortEdges } from '../voronoi/cell-kernels.js';
 import {
   countRepeats,
-  countRepeatsOfRings,
   dropRepeats,
   expandCountRepeats,
   firstBadRings,
@@ -54,7 +53,6 @@ export const RANGE_KERNELS = {
   countRepeats,
   dropRepeats,
   expandCountRepeats,
-  countRepeatsOfRings,
 };
 
 /** The name of a range kernel the pooled workers can run. */
