@@ -5,7 +5,7 @@ import type { WorkProgress } from '../workers/work-meter.js';
 import { BoxRingClipper } from './box-clip-ring.js';
 import { type ClipRegion, regionContains } from './clip-region.js';
 import { cutConvexCell } from './convex-cut.js';
-import { column, row } from './edge-grid.js';
+import { edgesMeetingBox } from './edge-grid.js';
 import { type MultiPolygonBuffers, MultiPolygonWriter } from './multi-polygon-buffers.js';
 
 /** How many cells took each path of {@link clipCellsToRegion}. */
@@ -140,42 +140,21 @@ function scanEdges(
   stamp: number,
 ): number {
   const { grid, coords } = region;
-  const ix0 = column(grid, x0);
-  const ix1 = column(grid, x1);
-  const iy0 = row(grid, y0);
-  const iy1 = row(grid, y1);
   let nInner = 0;
-  for (let iy = iy0; iy <= iy1; iy++) {
-    for (let ix = ix0; ix <= ix1; ix++) {
-      const b = iy * grid.nx + ix;
-      for (let j = grid.bucketOffsets[b]; j < grid.bucketOffsets[b + 1]; j++) {
-        const k = grid.edges[j];
-        const ax = coords[2 * k];
-        const ay = coords[2 * k + 1];
-        const bx = coords[2 * k + 2];
-        const by = coords[2 * k + 3];
-        if (
-          Math.max(ax, bx) < x0 ||
-          Math.min(ax, bx) > x1 ||
-          Math.max(ay, by) < y0 ||
-          Math.min(ay, by) > y1
-        ) {
-          continue;
-        }
-        // an edge sits in every bucket its box overlaps: test it in the first one visited
-        if (ix !== Math.max(ix0, column(grid, Math.min(ax, bx)))) continue;
-        if (iy !== Math.max(iy0, row(grid, Math.min(ay, by)))) continue;
-        if (strictlyInside(c, lo, hi, ax, ay) && strictlyInside(c, lo, hi, bx, by)) {
-          // the ring is inside unless another of its edges touches the boundary (then we return -1)
-          const r = region.coordRing[k];
-          if (ringMark[r] !== stamp) {
-            ringMark[r] = stamp;
-            innerRings[nInner++] = r;
-          }
-        } else if (touchesConvex(c, lo, hi, ax, ay, bx, by)) {
-          return -1;
-        }
+  for (const k of edgesMeetingBox(grid, coords, x0, y0, x1, y1, [])) {
+    const ax = coords[2 * k];
+    const ay = coords[2 * k + 1];
+    const bx = coords[2 * k + 2];
+    const by = coords[2 * k + 3];
+    if (strictlyInside(c, lo, hi, ax, ay) && strictlyInside(c, lo, hi, bx, by)) {
+      // the ring is inside unless another of its edges touches the boundary (then we return -1)
+      const r = region.coordRing[k];
+      if (ringMark[r] !== stamp) {
+        ringMark[r] = stamp;
+        innerRings[nInner++] = r;
       }
+    } else if (touchesConvex(c, lo, hi, ax, ay, bx, by)) {
+      return -1;
     }
   }
   return nInner;

@@ -1,6 +1,6 @@
 import { orient2d } from 'robust-predicates';
 import type { ClipRegion } from './clip-region.js';
-import { column, row } from './edge-grid.js';
+import { edgesMeetingBox } from './edge-grid.js';
 import type { MultiPolygonWriter } from './multi-polygon-buffers.js';
 
 // robust-predicates' orient2d is negative when (a, b, p) turns counter-clockwise (y up): inside a
@@ -44,52 +44,31 @@ export function cutConvexCell(
   out: MultiPolygonWriter,
 ): boolean {
   const { grid, coords } = region;
-  const ix0 = column(grid, x0);
-  const ix1 = column(grid, x1);
-  const iy0 = row(grid, y0);
-  const iy1 = row(grid, y1);
   let entry: Crossing | null = null;
   let exit: Crossing | null = null;
   let insideEdges = 0;
-  for (let iy = iy0; iy <= iy1; iy++) {
-    for (let ix = ix0; ix <= ix1; ix++) {
-      const b = iy * grid.nx + ix;
-      for (let j = grid.bucketOffsets[b]; j < grid.bucketOffsets[b + 1]; j++) {
-        const k = grid.edges[j];
-        const ax = coords[2 * k];
-        const ay = coords[2 * k + 1];
-        const bx = coords[2 * k + 2];
-        const by = coords[2 * k + 3];
-        if (
-          Math.max(ax, bx) < x0 ||
-          Math.min(ax, bx) > x1 ||
-          Math.max(ay, by) < y0 ||
-          Math.min(ay, by) > y1
-        ) {
-          continue;
-        }
-        // an edge sits in every bucket its box overlaps: take it in the first one visited
-        if (ix !== Math.max(ix0, column(grid, Math.min(ax, bx)))) continue;
-        if (iy !== Math.max(iy0, row(grid, Math.min(ay, by)))) continue;
-        const sa = locate(c, lo, hi, ax, ay);
-        const sb = locate(c, lo, hi, bx, by);
-        if (sa === ON_BOUNDARY || sb === ON_BOUNDARY) return false;
-        if (sa === INSIDE && sb === INSIDE) {
-          insideEdges++;
-          continue;
-        }
-        const sides = crossedSides(c, lo, hi, ax, ay, bx, by);
-        if (sides === null) return false;
-        const [enters, leaves] = sides;
-        if (enters >= 0) {
-          if (entry !== null) return false;
-          entry = { edge: k, side: enters };
-        }
-        if (leaves >= 0) {
-          if (exit !== null) return false;
-          exit = { edge: k, side: leaves };
-        }
-      }
+  for (const k of edgesMeetingBox(grid, coords, x0, y0, x1, y1, [])) {
+    const ax = coords[2 * k];
+    const ay = coords[2 * k + 1];
+    const bx = coords[2 * k + 2];
+    const by = coords[2 * k + 3];
+    const sa = locate(c, lo, hi, ax, ay);
+    const sb = locate(c, lo, hi, bx, by);
+    if (sa === ON_BOUNDARY || sb === ON_BOUNDARY) return false;
+    if (sa === INSIDE && sb === INSIDE) {
+      insideEdges++;
+      continue;
+    }
+    const sides = crossedSides(c, lo, hi, ax, ay, bx, by);
+    if (sides === null) return false;
+    const [enters, leaves] = sides;
+    if (enters >= 0) {
+      if (entry !== null) return false;
+      entry = { edge: k, side: enters };
+    }
+    if (leaves >= 0) {
+      if (exit !== null) return false;
+      exit = { edge: k, side: leaves };
     }
   }
   if (entry === null || exit === null) return false;

@@ -102,3 +102,42 @@ export function row(grid: EdgeGrid, y: number): number {
   const i = Math.floor((y - grid.minY) * grid.invDy);
   return i < 0 ? 0 : i >= grid.ny ? grid.ny - 1 : i;
 }
+
+/**
+ * The edges (of the rings over `coords` the grid was built on) whose box meets `[x0, x1] × [y0,
+ * y1]`, each once, in bucket order: `into` is emptied and filled.
+ */
+export function edgesMeetingBox(
+  grid: EdgeGrid,
+  coords: Float64Array,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  into: number[],
+): number[] {
+  into.length = 0;
+  const ix0 = column(grid, x0);
+  const ix1 = column(grid, x1);
+  const iy0 = row(grid, y0);
+  const iy1 = row(grid, y1);
+  for (let iy = iy0; iy <= iy1; iy++) {
+    for (let ix = ix0; ix <= ix1; ix++) {
+      const b = iy * grid.nx + ix;
+      for (let j = grid.bucketOffsets[b]; j < grid.bucketOffsets[b + 1]; j++) {
+        const k = grid.edges[j];
+        const ax = coords[2 * k];
+        const ay = coords[2 * k + 1];
+        const bx = coords[2 * k + 2];
+        const by = coords[2 * k + 3];
+        if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1)
+          continue;
+        // an edge sits in every bucket its box overlaps: take it in the first one visited
+        if (ix !== Math.max(ix0, column(grid, Math.min(ax, bx)))) continue;
+        if (iy !== Math.max(iy0, row(grid, Math.min(ay, by)))) continue;
+        into.push(k);
+      }
+    }
+  }
+  return into;
+}
