@@ -6,7 +6,7 @@ import { type InteriorBuckets, interiorBucketsFor } from './interior-buckets.js'
 import type { MomentSource, SourcedMoments } from './moment-source.js';
 import { RegionCellMoments } from './region-cell-moments.js';
 import type { CvtEvaluateAsync } from './run-cvt.js';
-import { uniqueCvtSites } from './unique-cvt-sites.js';
+import { placeSite, uniqueCvtSites } from './unique-cvt-sites.js';
 
 /**
  * The uniform-density evaluation of the exact mode with a moment source (the GPU keeps the cells
@@ -158,25 +158,7 @@ export class SiteCheck {
       if (px > maxX) maxX = px;
       if (py < minY) minY = py;
       if (py > maxY) maxY = py;
-      if (!distinct) continue;
-      // −0 hashes as 0 (its high word is 0x80000000, its low word 0)
-      const hx = px === 0 ? 0 : words[4 * i + 1];
-      const hy = py === 0 ? 0 : words[4 * i + 3];
-      let h = Math.imul(words[4 * i] ^ hx, 0x9e3779b1);
-      h = Math.imul(h ^ words[4 * i + 2] ^ Math.imul(hy, 0x85ebca6b), 0xc2b2ae35);
-      let slot = (h ^ (h >>> 15)) & (size - 1);
-      for (;;) {
-        const j = table[slot];
-        if (j < 0) {
-          table[slot] = i;
-          break;
-        }
-        if (x[2 * j] === px && x[2 * j + 1] === py) {
-          distinct = false;
-          break;
-        }
-        slot = (slot + 1) & (size - 1);
-      }
+      if (distinct) distinct = placeSite(table, x, words, i);
     }
     this.minX = minX;
     this.minY = minY;

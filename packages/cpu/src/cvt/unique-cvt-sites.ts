@@ -51,24 +51,32 @@ function allDistinct(x: Float64Array): boolean {
   while (size < 2 * n) size *= 2;
   const table = new Int32Array(size).fill(-1);
   const words = new Uint32Array(x.buffer, x.byteOffset, 2 * x.length);
-  for (let i = 0; i < n; i++) {
-    // −0 hashes as 0 (its high word is 0x80000000, its low word 0)
-    const hx = words[4 * i + 1] === 0x80000000 && words[4 * i] === 0 ? 0 : words[4 * i + 1];
-    const hy = words[4 * i + 3] === 0x80000000 && words[4 * i + 2] === 0 ? 0 : words[4 * i + 3];
-    let h = Math.imul(words[4 * i] ^ hx, 0x9e3779b1);
-    h = Math.imul(h ^ words[4 * i + 2] ^ Math.imul(hy, 0x85ebca6b), 0xc2b2ae35);
-    let slot = (h ^ (h >>> 15)) & (size - 1);
-    for (;;) {
-      const j = table[slot];
-      if (j < 0) {
-        table[slot] = i;
-        break;
-      }
-      if (x[2 * j] === x[2 * i] && x[2 * j + 1] === x[2 * i + 1]) return false;
-      slot = (slot + 1) & (size - 1);
-    }
-  }
+  for (let i = 0; i < n; i++) if (!placeSite(table, x, words, i)) return false;
   return true;
+}
+
+/**
+ * Puts site `i` of `x` (`words`: the same bytes as u32) into the open-addressing `table` (a power
+ * of two long, −1 where free, at most half full): false when an earlier site there is equal to
+ * it (as numbers: −0 equals 0), else true.
+ */
+export function placeSite(table: Int32Array, x: Float64Array, words: Uint32Array, i: number): boolean {
+  const px = x[2 * i];
+  const py = x[2 * i + 1];
+  // −0 hashes as 0 (its high word is 0x80000000, its low word 0)
+  const hx = px === 0 ? 0 : words[4 * i + 1];
+  const hy = py === 0 ? 0 : words[4 * i + 3];
+  let h = Math.imul(words[4 * i] ^ hx, 0x9e3779b1);
+  h = Math.imul(h ^ words[4 * i + 2] ^ Math.imul(hy, 0x85ebca6b), 0xc2b2ae35);
+  const mask = table.length - 1;
+  for (let slot = (h ^ (h >>> 15)) & mask; ; slot = (slot + 1) & mask) {
+    const j = table[slot];
+    if (j < 0) {
+      table[slot] = i;
+      return true;
+    }
+    if (x[2 * j] === px && x[2 * j + 1] === py) return false;
+  }
 }
 
 /**
