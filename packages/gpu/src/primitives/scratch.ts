@@ -10,8 +10,9 @@ const caches = new WeakMap<GpuContext, Map<string, GPUBuffer>>();
  * A storage buffer of at least `bytes` bytes (rounded up to a multiple of 256, at least 256),
  * reused by every later call with the same `name` on the same context: temporaries of GPU
  * primitives (block sums, carries, counters) that live only within one recorded command sequence.
- * Usage is `STORAGE | COPY_SRC | COPY_DST`. Contents are unspecified; callers clear what they need
- * (e.g. `encoder.clearBuffer`) in the same encoder.
+ * Usage is `STORAGE | COPY_SRC | COPY_DST`, plus `extraUsage` (e.g. `INDIRECT` for dispatch
+ * arguments written by kernels; a name has one buffer per usage). Contents are unspecified;
+ * callers clear what they need (e.g. `encoder.clearBuffer`) in the same encoder.
  *
  * Sharing rules: two uses of one name must not overlap in time on the GPU, which holds for work
  * recorded one after another into encoders submitted to the one queue. When a larger size is
@@ -21,14 +22,15 @@ const caches = new WeakMap<GpuContext, Map<string, GPUBuffer>>();
  * Synchronous (`device.createBuffer` outside error scopes), so an allocation failure surfaces as
  * the device's uncaptured error or at submit.
  */
-export function scratchBuffer(ctx: GpuContext, name: string, bytes: number): GPUBuffer {
+export function scratchBuffer(ctx: GpuContext, name: string, bytes: number, extraUsage = 0): GPUBuffer {
   ctx.assertUsable();
   let cache = caches.get(ctx);
   if (!cache) {
     cache = new Map();
     caches.set(ctx, cache);
   }
-  const existing = cache.get(name);
+  const key = extraUsage === 0 ? name : `${name} (usage ${extraUsage})`;
+  const existing = cache.get(key);
   if (existing && existing.size >= bytes) return existing;
   // grow geometrically so a slowly growing caller does not allocate every time
   const wanted = Math.max(bytes, Math.min(existing ? existing.size * 2 : 0, ctx.limits.maxBufferSize));
@@ -36,7 +38,11 @@ export function scratchBuffer(ctx: GpuContext, name: string, bytes: number): GPU
     Math.max(256, Math.ceil(wanted / 256) * 256),
     Math.max(bytes, ctx.limits.maxBufferSize),
   );
-  const buffer = ctx.device.createBuffer({ label: `scratch ${name}`, size, usage: SCRATCH_USAGE });
-  cache.set(name, buffer);
+  const buffer = ctx.device.createBuffer({
+    label: `scratch ${name}`,
+    size,
+    usage: SCRATCH_USAGE | extraUsage,
+  });
+  cache.set(key, buffer);
   return buffer;
 }

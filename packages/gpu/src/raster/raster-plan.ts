@@ -12,7 +12,6 @@ import { TIE_CANDIDATES } from './exact-gpu-kernels.js';
 import type { HostSpan, HostSpans } from './host-spans.js';
 import { buildJfaFamily } from './jfa-family.js';
 import { type Alloc, gridParams } from './level-grid.js';
-import { indirectBuffer } from './raster-buffers.js';
 import { RasterProgram } from './raster-program.js';
 import { assertBindable, prepareRaster, type RasterSetup } from './raster-setup.js';
 import { gridWorkgroups, LIST_WORKGROUP } from './raster-wgsl.js';
@@ -192,10 +191,7 @@ export class RasterPlan {
         // kept per context and name, reused by the next call; cleared first thing in the run, so
         // it starts as a new buffer would (zeroed). No raster kernel reads arrayLength, so a
         // buffer larger than asked binds the same.
-        const b =
-          (usage & BufferUsage.INDIRECT) === 0
-            ? scratchBuffer(ctx, `raster/${label}`, size)
-            : indirectBuffer(ctx, `raster/${label}`, size);
+        const b = scratchBuffer(ctx, `raster/${label}`, size, usage & BufferUsage.INDIRECT);
         program.encode((encoder) => encoder.clearBuffer(b, 0, Math.ceil(size / 4) * 4));
         return b;
       },
