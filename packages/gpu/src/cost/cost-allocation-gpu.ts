@@ -6,6 +6,7 @@ import { createBuffers, finish, prepareAndSeed, resetLabels } from './cost-devic
 import { orderDelta, seededTiles } from './cost-order.js';
 import {
   type CostBuffers,
+  NONE_RUN,
   type PhaseOptions,
   type PhaseRounds,
   roundParams,
@@ -13,7 +14,7 @@ import {
 } from './cost-rounds.js';
 import type { CostSetup } from './cost-setup.js';
 import { prepareCost, valueError } from './cost-setup.js';
-import { type CostGpuStats, type HostStep, NO_HOST_MS, NONE_RUN, runStats, sumPhases } from './cost-stats.js';
+import { type CostGpuStats, type HostStep, NO_HOST_MS, runStats, sumPhases } from './cost-stats.js';
 import { prepareOutput } from './host-output.js';
 import { releaseTails } from './tail-pool.js';
 

@@ -62,6 +62,17 @@ export interface PhaseRounds {
   flat: boolean;
 }
 
+/** A phase that did not run. */
+export const NONE_RUN: PhaseRounds = {
+  rounds: 0,
+  batches: 0,
+  gpuMs: 0,
+  visits: 0,
+  iterations: 0,
+  deferred: 0,
+  flat: false,
+};
+
 /** The parameter block of every cost kernel. */
 export async function roundParams(
   ctx: GpuContext,
@@ -249,15 +260,7 @@ export async function runPhase(
   const read = (batch: Batch) => readBatch(ctx, batch);
   // ordered, a round may run only the least-key tiles: the bound is a guard, not a proof
   const limit = (setup.cells + 2) * (ordered ? 8 : 1);
-  const out: PhaseRounds = {
-    rounds: 0,
-    batches: 0,
-    gpuMs: 0,
-    visits: 0,
-    iterations: 0,
-    deferred: 0,
-    flat: false,
-  };
+  const out: PhaseRounds = { ...NONE_RUN };
   let ahead: Batch | null = null;
   try {
     ctx.assertUsable();

@@ -81,16 +81,6 @@ export const NO_HOST_MS: Record<HostStep, number> = {
 
 export type PerPhaseRounds = Record<'cost' | 'label' | 'hops', PhaseRounds>;
 
-export const NONE_RUN: PhaseRounds = {
-  rounds: 0,
-  batches: 0,
-  gpuMs: 0,
-  visits: 0,
-  iterations: 0,
-  deferred: 0,
-  flat: false,
-};
-
 export function sumPhases(a: PhaseRounds, b: PhaseRounds): PhaseRounds {
   return {
     rounds: a.rounds + b.rounds,
